@@ -1,0 +1,541 @@
+// The C boundary: validates arguments, converts them, and maps every
+// exception to a status. No semantics live here.
+#include <cmath>
+#include <cstring>
+#include <exception>
+#include <limits>
+#include <new>
+#include <string>
+
+#include "bcast/bcast.h"
+#include "core/dtype.h"
+#include "core/error.h"
+#include "core/ops.h"
+#include "core/reduce.h"
+#include "core/shape.h"
+#include "core/tensor.h"
+#include "hwy/targets.h"
+#include "kernels/kernels.h"
+
+using bcast::Error;
+using bcast::Fail;
+
+namespace {
+
+template <class F>
+bc_status Guarded(F&& f) noexcept {
+  try {
+    f();
+    return BC_OK;
+  } catch (const Error& e) {
+    return bcast::SetLastError(e);
+  } catch (const std::bad_alloc&) {
+    return bcast::SetLastError({BC_ERR_OUT_OF_MEMORY, "out of memory"});
+  } catch (const std::exception& e) {
+    return bcast::SetLastError({BC_ERR_INTERNAL, std::string("internal error: ") + e.what()});
+  } catch (...) {
+    return bcast::SetLastError({BC_ERR_INTERNAL, "internal error"});
+  }
+}
+
+void NotNull(const void* p, const char* what) {
+  if (p == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, std::string(what) + " is NULL");
+}
+
+void CheckDtype(bc_dtype d) {
+  if (!bcast::ValidDtype(d)) Fail(BC_ERR_INVALID_ARGUMENT, "unknown dtype " + std::to_string(d));
+}
+
+void Free(bc_tensor* t) {
+  if (t == nullptr) return;
+  bcast::StorageRelease(t->storage);
+  delete t;
+}
+
+// A new handle over t's storage; throws when out of memory.
+bc_tensor* NewView(const bc_tensor& t, const int64_t* shape, const int64_t* strides, int ndim) {
+  bc_tensor* v = bcast::MakeView(t, shape, strides, ndim);
+  if (v == nullptr) Fail(BC_ERR_OUT_OF_MEMORY, "out of memory");
+  return v;
+}
+
+bc_status Binary(bc_op op, const bc_tensor* a, const bc_tensor* b, bool has_alpha, double alpha,
+                 bc_tensor** out_new, bc_tensor* out, bool inplace) {
+  if (out_new) *out_new = nullptr;
+  return Guarded([&] {
+    if (static_cast<unsigned>(op) >= BC_OP_COUNT)
+      Fail(BC_ERR_INVALID_ARGUMENT, "unknown op " + std::to_string(op));
+    if (has_alpha && op != BC_ADD && op != BC_SUB)
+      Fail(BC_ERR_INVALID_ARGUMENT, "alpha is only accepted by BC_ADD and BC_SUB");
+    if (!out_new) NotNull(out, inplace ? "self" : "out");
+    if (has_alpha && std::isnan(alpha)) Fail(BC_ERR_INVALID_ARGUMENT, "alpha is NaN");
+    bcast::OpArgs args;
+    args.op = op;
+    args.nin = 2;
+    args.in[0] = a;
+    args.in[1] = b;
+    args.scalar = has_alpha ? alpha : 1;
+    args.has_alpha = has_alpha;
+    bc_tensor* r = bcast::RunElementwise(args, out, inplace);
+    if (out_new) *out_new = r;
+  });
+}
+
+bc_status Ternary(int op, const bc_tensor* x, const bc_tensor* y, const bc_tensor* z, double value,
+                  bc_tensor** out_new, bc_tensor* out, bool inplace) {
+  if (out_new) *out_new = nullptr;
+  return Guarded([&] {
+    if (!out_new) NotNull(out, inplace ? "self" : "out");
+    bcast::OpArgs args;
+    args.op = op;
+    args.nin = 3;
+    args.in[0] = x;
+    args.in[1] = y;
+    args.in[2] = z;
+    args.scalar = value;
+    bc_tensor* r = bcast::RunElementwise(args, out, inplace);
+    if (out_new) *out_new = r;
+  });
+}
+
+// A missing clamp bound becomes a 0-dim tensor of x's dtype holding the
+// widest bound, which leaves the promotion and every result unchanged.
+bc_tensor* UnboundedLike(const bc_tensor& x, bool upper) {
+  bc_tensor* t = bcast::NewTensor(x.dtype, bcast::Shape{});
+  bcast::VisitDtype(x.dtype, [&](auto v) {
+    using T = decltype(v);
+    T bound;
+    if constexpr (std::is_same_v<T, bcast::f16> || std::is_same_v<T, bcast::bf16>) {
+      bound = bcast::Convert<T>(upper ? INFINITY : -INFINITY);
+    } else if constexpr (std::is_floating_point_v<T>) {
+      bound = upper ? std::numeric_limits<T>::infinity() : -std::numeric_limits<T>::infinity();
+    } else {
+      bound = upper ? std::numeric_limits<T>::max() : std::numeric_limits<T>::lowest();
+    }
+    std::memcpy(t->data, &bound, sizeof(T));
+  });
+  return t;
+}
+
+bc_status Clamp(const bc_tensor* x, const bc_tensor* lo, const bc_tensor* hi, bc_tensor** out_new,
+                bc_tensor* out, bool inplace) {
+  if (out_new) *out_new = nullptr;
+  bc_tensor* made[2] = {nullptr, nullptr};
+  bc_status s = Guarded([&] {
+    NotNull(x, "x");
+    if (lo == nullptr && hi == nullptr)
+      Fail(BC_ERR_INVALID_ARGUMENT, "torch.clamp: At least one of 'min' or 'max' must not be None");
+    if (lo == nullptr) lo = made[0] = UnboundedLike(*x, false);
+    if (hi == nullptr) hi = made[1] = UnboundedLike(*x, true);
+  });
+  if (s == BC_OK) s = Ternary(bcast::kClamp, x, lo, hi, 1, out_new, out, inplace);
+  Free(made[0]);
+  Free(made[1]);
+  return s;
+}
+
+}  // namespace
+
+extern "C" {
+
+BC_API const char* bc_status_string(bc_status code) {
+  switch (code) {
+    case BC_OK: return "BC_OK";
+    case BC_ERR_INVALID_ARGUMENT: return "BC_ERR_INVALID_ARGUMENT";
+    case BC_ERR_NOT_BROADCASTABLE: return "BC_ERR_NOT_BROADCASTABLE";
+    case BC_ERR_SHAPE_MISMATCH: return "BC_ERR_SHAPE_MISMATCH";
+    case BC_ERR_DTYPE: return "BC_ERR_DTYPE";
+    case BC_ERR_OVERLAP: return "BC_ERR_OVERLAP";
+    case BC_ERR_OUT_OF_MEMORY: return "BC_ERR_OUT_OF_MEMORY";
+    case BC_ERR_OVERFLOW: return "BC_ERR_OVERFLOW";
+    case BC_ERR_OUT_OF_BOUNDS: return "BC_ERR_OUT_OF_BOUNDS";
+    case BC_ERR_DIVISION_BY_ZERO: return "BC_ERR_DIVISION_BY_ZERO";
+    case BC_ERR_INTERNAL: return "BC_ERR_INTERNAL";
+    case BC_ERR_POLICY: return "BC_ERR_POLICY";
+  }
+  return "BC_ERR_UNKNOWN";
+}
+
+BC_API int bc_version(void) { return BC_VERSION_NUMBER; }
+BC_API const char* bc_version_string(void) { return BC_VERSION_STRING; }
+BC_API const char* bc_simd_target(void) { return bcast::ChosenTargetName(); }
+
+BC_API bc_status bc_set_simd_cap(const char* target_name) {
+  return Guarded([&] {
+    if (target_name == nullptr || target_name[0] == '\0') {
+      hwy::DisableTargets(0);
+      return;
+    }
+    hwy::DisableTargets(0);
+    const int64_t supported = hwy::SupportedTargets();
+    for (int64_t bits = supported; bits != 0; bits &= bits - 1) {
+      const int64_t target = bits & -bits;
+      if (std::strcmp(hwy::TargetName(target), target_name) == 0) {
+        // Lower bits are better targets: disable every one better than this.
+        hwy::DisableTargets(target - 1);
+        return;
+      }
+    }
+    Fail(BC_ERR_INVALID_ARGUMENT,
+         std::string("SIMD target '") + target_name + "' is unknown or not supported by this CPU");
+  });
+}
+
+BC_API size_t bc_dtype_size(bc_dtype dtype) { return bcast::DtypeSize(dtype); }
+BC_API const char* bc_dtype_name(bc_dtype dtype) { return bcast::DtypeName(dtype); }
+
+BC_API const char* bc_op_name(bc_op op) {
+  static const char* const kNames[BC_OP_COUNT] = {
+      "add",         "sub",         "mul",         "div",         "div_trunc",  "div_floor",
+      "remainder",   "fmod",        "pow",         "maximum",     "minimum",    "fmax",
+      "fmin",        "atan2",       "hypot",       "copysign",    "eq",         "ne",
+      "lt",          "le",          "gt",          "ge",          "logical_and", "logical_or",
+      "logical_xor", "bitwise_and", "bitwise_or",  "bitwise_xor", "bitwise_left_shift",
+      "bitwise_right_shift"};
+  return static_cast<unsigned>(op) < BC_OP_COUNT ? kNames[op] : "unknown";
+}
+
+// ---- tensors ----
+
+BC_API bc_status bc_tensor_empty(bc_dtype dtype, const int64_t* shape, size_t ndim,
+                                 bc_tensor** out) {
+  if (out) *out = nullptr;
+  return Guarded([&] {
+    NotNull(out, "out");
+    CheckDtype(dtype);
+    *out = bcast::NewTensor(dtype, bcast::CheckedShape(shape, ndim));
+  });
+}
+
+BC_API bc_status bc_tensor_zeros(bc_dtype dtype, const int64_t* shape, size_t ndim,
+                                 bc_tensor** out) {
+  bc_status s = bc_tensor_empty(dtype, shape, ndim, out);
+  if (s == BC_OK) std::memset((*out)->data, 0, (*out)->storage->nbytes);
+  return s;
+}
+
+BC_API bc_status bc_tensor_from_data(bc_dtype dtype, const int64_t* shape, size_t ndim,
+                                     const void* data, bc_tensor** out) {
+  if (out) *out = nullptr;
+  return Guarded([&] {
+    NotNull(out, "out");
+    CheckDtype(dtype);
+    bc_tensor* t = bcast::NewTensor(dtype, bcast::CheckedShape(shape, ndim));
+    if (t->storage->nbytes > 0 && data == nullptr) {
+      Free(t);
+      Fail(BC_ERR_INVALID_ARGUMENT, "data is NULL");
+    }
+    if (t->storage->nbytes > 0) std::memcpy(t->data, data, t->storage->nbytes);
+    *out = t;
+  });
+}
+
+BC_API bc_status bc_tensor_wrap(bc_dtype dtype, const int64_t* shape, const int64_t* strides,
+                                size_t ndim, void* data, size_t nbytes, bc_deleter deleter,
+                                void* ctx, bc_tensor** out) {
+  if (out) *out = nullptr;
+  return Guarded([&] {
+    NotNull(out, "out");
+    CheckDtype(dtype);
+    const bcast::Shape s = bcast::CheckedShape(shape, ndim);
+    const int64_t numel = bcast::ShapeNumel(s);
+    const size_t es = bcast::DtypeSize(dtype);
+    int64_t st[BC_MAX_DIMS];
+    int64_t expected = 1;
+    for (int i = s.ndim - 1; i >= 0; --i) {
+      if (strides != nullptr) {
+        st[i] = strides[i];
+        if (st[i] < 0)
+          Fail(BC_ERR_INVALID_ARGUMENT, "negative stride " + std::to_string(st[i]) +
+                                            " at dimension " + std::to_string(i));
+      } else {
+        st[i] = expected;
+        expected *= s.d[i] > 1 ? s.d[i] : 1;
+      }
+    }
+    if (numel > 0) {
+      if (data == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "data is NULL");
+      if (reinterpret_cast<uintptr_t>(data) % es != 0)
+        Fail(BC_ERR_INVALID_ARGUMENT, std::string("data is not aligned for ") +
+                                          bcast::DtypeName(dtype) + " (" + std::to_string(es) +
+                                          " bytes)");
+      // Highest element offset, then bytes needed, all overflow-checked.
+      int64_t last = 0, need = 0;
+      bool overflow = false;
+      for (int i = 0; i < s.ndim; ++i) {
+        int64_t e;
+        overflow |= __builtin_mul_overflow(s.d[i] - 1, st[i], &e);
+        overflow |= __builtin_add_overflow(last, e, &last);
+      }
+      overflow |= __builtin_add_overflow(last, int64_t{1}, &need);
+      overflow |= __builtin_mul_overflow(need, static_cast<int64_t>(es), &need);
+      if (overflow || static_cast<uint64_t>(need) > nbytes)
+        Fail(BC_ERR_OUT_OF_BOUNDS,
+             "strides " + bcast::FormatShape(st, s.ndim) + " of shape " + bcast::FormatShape(s) +
+                 " reach past the " + std::to_string(nbytes) + "-byte buffer");
+    }
+    bcast::Storage* storage = new bcast::Storage;
+    bc_tensor* t = new (std::nothrow) bc_tensor;
+    if (t == nullptr) {
+      delete storage;
+      throw std::bad_alloc();
+    }
+    storage->data = data;
+    storage->nbytes = nbytes;
+    storage->deleter = deleter;
+    storage->ctx = ctx;
+    t->storage = storage;
+    t->data = static_cast<char*>(data);
+    t->dtype = dtype;
+    t->ndim = s.ndim;
+    for (int i = 0; i < s.ndim; ++i) {
+      t->shape[i] = s.d[i];
+      t->strides[i] = st[i];
+    }
+    *out = t;
+  });
+}
+
+BC_API void bc_tensor_free(bc_tensor* t) { Free(t); }
+
+BC_API bc_status bc_tensor_view(const bc_tensor* t, bc_tensor** out) {
+  if (out) *out = nullptr;
+  return Guarded([&] {
+    NotNull(t, "tensor");
+    NotNull(out, "out");
+    *out = NewView(*t, t->shape, t->strides, t->ndim);
+  });
+}
+
+BC_API bc_status bc_tensor_clone(const bc_tensor* t, bc_tensor** out) {
+  if (out) *out = nullptr;
+  return Guarded([&] {
+    NotNull(t, "tensor");
+    NotNull(out, "out");
+    bc_tensor* c = bcast::NewTensor(t->dtype, bcast::ShapeOf(*t));
+    bcast::CopyElements(*c, *t);
+    *out = c;
+  });
+}
+
+BC_API size_t bc_tensor_ndim(const bc_tensor* t) { return t ? static_cast<size_t>(t->ndim) : 0; }
+BC_API const int64_t* bc_tensor_shape(const bc_tensor* t) { return t ? t->shape : nullptr; }
+BC_API const int64_t* bc_tensor_strides(const bc_tensor* t) { return t ? t->strides : nullptr; }
+BC_API bc_dtype bc_tensor_dtype(const bc_tensor* t) { return t ? t->dtype : BC_FLOAT32; }
+BC_API int64_t bc_tensor_numel(const bc_tensor* t) { return t ? bcast::Numel(*t) : 0; }
+BC_API void* bc_tensor_data(const bc_tensor* t) { return t ? t->data : nullptr; }
+BC_API int bc_tensor_is_contiguous(const bc_tensor* t) {
+  return t && bcast::IsContiguous(*t) ? 1 : 0;
+}
+
+BC_API bc_status bc_tensor_copy_to(const bc_tensor* t, void* dst, size_t nbytes) {
+  return Guarded([&] {
+    NotNull(t, "tensor");
+    const int64_t numel = bcast::Numel(*t);
+    const size_t need = static_cast<size_t>(numel) * bcast::DtypeSize(t->dtype);
+    if (nbytes < need)
+      Fail(BC_ERR_OUT_OF_BOUNDS, "destination has " + std::to_string(nbytes) + " bytes, " +
+                                     std::to_string(need) + " needed");
+    if (numel == 0) return;
+    NotNull(dst, "dst");
+    bc_tensor d;  // a stack view of the caller's buffer, never freed
+    d.data = static_cast<char*>(dst);
+    d.dtype = t->dtype;
+    d.ndim = t->ndim;
+    int64_t stride = 1;
+    for (int i = t->ndim - 1; i >= 0; --i) {
+      d.shape[i] = t->shape[i];
+      d.strides[i] = stride;
+      stride *= t->shape[i];
+    }
+    bcast::CopyElements(d, *t);
+  });
+}
+
+// ---- shapes ----
+
+BC_API bc_status bc_broadcast_shapes(const int64_t* a, size_t na, const int64_t* b, size_t nb,
+                                     int64_t* out, size_t* nout) {
+  return Guarded([&] {
+    NotNull(out, "out");
+    NotNull(nout, "nout");
+    const bcast::Shape r = bcast::Broadcast(bcast::CheckedShape(a, na), bcast::CheckedShape(b, nb));
+    for (int i = 0; i < r.ndim; ++i) out[i] = r.d[i];
+    *nout = static_cast<size_t>(r.ndim);
+  });
+}
+
+BC_API bc_status bc_broadcast_shapes_n(const int64_t* const* shapes, const size_t* ndims,
+                                       size_t count, int64_t* out, size_t* nout) {
+  return Guarded([&] {
+    NotNull(out, "out");
+    NotNull(nout, "nout");
+    if (count > 0) {
+      NotNull(shapes, "shapes");
+      NotNull(ndims, "ndims");
+    }
+    bcast::Shape r;
+    for (size_t i = 0; i < count; ++i) {
+      const bcast::Shape s = bcast::CheckedShape(shapes[i], ndims[i]);
+      Error e;
+      if (!bcast::TryBroadcast(r, s, &r, &e)) {
+        e.message = "Shape mismatch: objects cannot be broadcast to a single shape";
+        throw e;
+      }
+    }
+    for (int i = 0; i < r.ndim; ++i) out[i] = r.d[i];
+    *nout = static_cast<size_t>(r.ndim);
+  });
+}
+
+BC_API bc_status bc_expand(const bc_tensor* t, const int64_t* shape, size_t ndim,
+                           bc_tensor** view) {
+  if (view) *view = nullptr;
+  return Guarded([&] {
+    NotNull(t, "tensor");
+    NotNull(view, "view");
+    if (ndim > BC_MAX_DIMS)
+      Fail(BC_ERR_INVALID_ARGUMENT, "ndim " + std::to_string(ndim) + " exceeds the maximum of " +
+                                        std::to_string(BC_MAX_DIMS) + " dimensions");
+    if (ndim > 0) NotNull(shape, "shape");
+    bcast::Shape target;
+    target.ndim = static_cast<int>(ndim);
+    for (size_t i = 0; i < ndim; ++i) target.d[i] = shape[i];
+    bcast::Shape r;
+    bcast::CheckExpand(bcast::ShapeOf(*t), t->dtype, target, &r);
+    int64_t strides[BC_MAX_DIMS];
+    bcast::BroadcastStrides(*t, r, strides);
+    *view = NewView(*t, r.d, strides, r.ndim);
+  });
+}
+
+BC_API bc_status bc_broadcast_tensors(const bc_tensor* const* tensors, size_t count,
+                                      bc_tensor** views) {
+  if (views && (tensors || count == 0))
+    for (size_t i = 0; i < count; ++i) views[i] = nullptr;
+  return Guarded([&] {
+    if (count == 0) return;
+    NotNull(tensors, "tensors");
+    NotNull(views, "views");
+    bcast::Shape r;
+    for (size_t i = 0; i < count; ++i) {
+      NotNull(tensors[i], "tensors[i]");
+      r = i == 0 ? bcast::ShapeOf(*tensors[0]) : bcast::Broadcast(r, bcast::ShapeOf(*tensors[i]));
+    }
+    try {
+      for (size_t i = 0; i < count; ++i) {
+        int64_t strides[BC_MAX_DIMS];
+        bcast::BroadcastStrides(*tensors[i], r, strides);
+        views[i] = NewView(*tensors[i], r.d, strides, r.ndim);
+      }
+    } catch (...) {
+      for (size_t i = 0; i < count; ++i) {
+        Free(views[i]);
+        views[i] = nullptr;
+      }
+      throw;
+    }
+  });
+}
+
+BC_API bc_status bc_sum_to_shape(const bc_tensor* t, const int64_t* shape, size_t ndim,
+                                 bc_tensor** out) {
+  if (out) *out = nullptr;
+  return Guarded([&] {
+    NotNull(t, "tensor");
+    NotNull(out, "out");
+    *out = bcast::SumToShape(*t, bcast::CheckedShape(shape, ndim));
+  });
+}
+
+// ---- ops ----
+
+BC_API bc_status bc_binary(bc_op op, const bc_tensor* a, const bc_tensor* b, bc_tensor** out) {
+  if (out == nullptr) return Binary(op, a, b, false, 1, nullptr, nullptr, false);
+  return Binary(op, a, b, false, 1, out, nullptr, false);
+}
+BC_API bc_status bc_binary_out(bc_op op, const bc_tensor* a, const bc_tensor* b, bc_tensor* out) {
+  return Binary(op, a, b, false, 1, nullptr, out, false);
+}
+BC_API bc_status bc_binary_(bc_op op, bc_tensor* self, const bc_tensor* other) {
+  return Binary(op, self, other, false, 1, nullptr, self, true);
+}
+BC_API bc_status bc_binary_alpha(bc_op op, const bc_tensor* a, const bc_tensor* b, double alpha,
+                                 bc_tensor** out) {
+  return Binary(op, a, b, true, alpha, out, nullptr, false);
+}
+BC_API bc_status bc_binary_alpha_out(bc_op op, const bc_tensor* a, const bc_tensor* b,
+                                     double alpha, bc_tensor* out) {
+  return Binary(op, a, b, true, alpha, nullptr, out, false);
+}
+BC_API bc_status bc_binary_alpha_(bc_op op, bc_tensor* self, const bc_tensor* other,
+                                  double alpha) {
+  return Binary(op, self, other, true, alpha, nullptr, self, true);
+}
+
+BC_API bc_status bc_where(const bc_tensor* cond, const bc_tensor* a, const bc_tensor* b,
+                          bc_tensor** out) {
+  return Ternary(bcast::kWhere, cond, a, b, 1, out, nullptr, false);
+}
+BC_API bc_status bc_where_out(const bc_tensor* cond, const bc_tensor* a, const bc_tensor* b,
+                              bc_tensor* out) {
+  return Ternary(bcast::kWhere, cond, a, b, 1, nullptr, out, false);
+}
+BC_API bc_status bc_where_(bc_tensor* self, const bc_tensor* cond, const bc_tensor* other) {
+  // self is the written tensor but the second operand of where(cond, self, other).
+  return Ternary(bcast::kWhere, cond, self, other, 1, nullptr, self, false);
+}
+
+#define BC_TERNARY_FORMS(NAME, OP)                                                            \
+  BC_API bc_status bc_##NAME(const bc_tensor* self, const bc_tensor* t1, const bc_tensor* t2, \
+                             double value, bc_tensor** out) {                                 \
+    return Ternary(OP, self, t1, t2, value, out, nullptr, false);                             \
+  }                                                                                           \
+  BC_API bc_status bc_##NAME##_out(const bc_tensor* self, const bc_tensor* t1,                \
+                                   const bc_tensor* t2, double value, bc_tensor* out) {       \
+    return Ternary(OP, self, t1, t2, value, nullptr, out, false);                             \
+  }                                                                                           \
+  BC_API bc_status bc_##NAME##_(bc_tensor* self, const bc_tensor* t1, const bc_tensor* t2,    \
+                                double value) {                                               \
+    return Ternary(OP, self, t1, t2, value, nullptr, self, true);                             \
+  }
+BC_TERNARY_FORMS(addcmul, bcast::kAddcmul)
+BC_TERNARY_FORMS(addcdiv, bcast::kAddcdiv)
+#undef BC_TERNARY_FORMS
+
+BC_API bc_status bc_lerp(const bc_tensor* start, const bc_tensor* end, const bc_tensor* weight,
+                         bc_tensor** out) {
+  return Ternary(bcast::kLerp, start, end, weight, 1, out, nullptr, false);
+}
+BC_API bc_status bc_lerp_out(const bc_tensor* start, const bc_tensor* end,
+                             const bc_tensor* weight, bc_tensor* out) {
+  return Ternary(bcast::kLerp, start, end, weight, 1, nullptr, out, false);
+}
+BC_API bc_status bc_lerp_(bc_tensor* self, const bc_tensor* end, const bc_tensor* weight) {
+  return Ternary(bcast::kLerp, self, end, weight, 1, nullptr, self, true);
+}
+
+BC_API bc_status bc_clamp(const bc_tensor* x, const bc_tensor* lo, const bc_tensor* hi,
+                          bc_tensor** out) {
+  return Clamp(x, lo, hi, out, nullptr, false);
+}
+BC_API bc_status bc_clamp_out(const bc_tensor* x, const bc_tensor* lo, const bc_tensor* hi,
+                              bc_tensor* out) {
+  return Clamp(x, lo, hi, nullptr, out, false);
+}
+BC_API bc_status bc_clamp_(bc_tensor* self, const bc_tensor* lo, const bc_tensor* hi) {
+  return Clamp(self, lo, hi, nullptr, self, true);
+}
+
+BC_API bc_status bc_copy_(bc_tensor* dst, const bc_tensor* src) {
+  return Guarded([&] {
+    NotNull(dst, "dst");
+    bcast::OpArgs args;
+    args.op = bcast::kCopy;
+    args.nin = 1;
+    args.in[0] = src;
+    bcast::RunElementwise(args, dst, true);
+  });
+}
+
+}  // extern "C"

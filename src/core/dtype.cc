@@ -1,0 +1,106 @@
+#include "core/dtype.h"
+
+namespace bcast {
+
+size_t DtypeSize(bc_dtype d) {
+  static const size_t kSize[kNumDtypes] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
+  return ValidDtype(d) ? kSize[d] : 0;
+}
+
+const char* DtypeName(bc_dtype d) {
+  static const char* const kName[kNumDtypes] = {"Bool", "Byte",     "Char",     "Short", "Int",
+                                                "Long", "Half",     "BFloat16", "Float", "Double"};
+  return ValidDtype(d) ? kName[d] : "Unknown";
+}
+
+const char* DtypeTensorName(bc_dtype d) {
+  static const char* const kName[kNumDtypes] = {
+      "torch.BoolTensor", "torch.ByteTensor", "torch.CharTensor",     "torch.ShortTensor",
+      "torch.IntTensor",  "torch.LongTensor", "torch.HalfTensor",     "torch.BFloat16Tensor",
+      "torch.FloatTensor", "torch.DoubleTensor"};
+  return ValidDtype(d) ? kName[d] : "torch.Tensor";
+}
+
+bc_dtype PromoteTypes(bc_dtype a, bc_dtype b) {
+  if (a == b) return a;
+  if (a == BC_BOOL) return b;
+  if (b == BC_BOOL) return a;
+  if (IsFloating(a) != IsFloating(b)) return IsFloating(a) ? a : b;
+  if (IsFloating(a)) {
+    if (IsHalf(a) && IsHalf(b)) return BC_FLOAT32;  // f16 with bf16
+    return a > b ? a : b;                           // enum order is width order
+  }
+  // Both integral. uint8 with a signed type needs a wider signed type.
+  if (a == BC_UINT8 || b == BC_UINT8) {
+    bc_dtype s = a == BC_UINT8 ? b : a;
+    return s == BC_INT8 ? BC_INT16 : s;
+  }
+  return a > b ? a : b;
+}
+
+bool CanCast(bc_dtype from, bc_dtype to) {
+  if (IsFloating(from) && !IsFloating(to)) return false;
+  if (from != BC_BOOL && to == BC_BOOL) return false;
+  return true;
+}
+
+float F16ToF32(uint16_t h) {
+  uint32_t sign = static_cast<uint32_t>(h & 0x8000) << 16;
+  uint32_t exp = (h >> 10) & 0x1F;
+  uint32_t man = h & 0x3FF;
+  uint32_t u;
+  if (exp == 0x1F) {
+    u = sign | 0x7F800000 | (man << 13);
+  } else if (exp != 0) {
+    u = sign | ((exp + 112) << 23) | (man << 13);
+  } else if (man == 0) {
+    u = sign;
+  } else {  // subnormal: normalise
+    int e = -1;
+    do {
+      man <<= 1;
+      ++e;
+    } while ((man & 0x400) == 0);
+    u = sign | (static_cast<uint32_t>(112 - e) << 23) | ((man & 0x3FF) << 13);
+  }
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+uint16_t F32ToF16(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  uint16_t sign = static_cast<uint16_t>((u >> 16) & 0x8000);
+  uint32_t a = u & 0x7FFFFFFF;
+  if (a > 0x7F800000) return sign | 0x7E00 | static_cast<uint16_t>((a >> 13) & 0x1FF);  // NaN
+  if (a >= 0x477FF000) return sign | 0x7C00;  // rounds to >= 65520: infinity
+  if (a < 0x38800000) {  // below the smallest normal half: subnormal or zero
+    if (a < 0x33000000) return sign;  // < 2^-25 rounds to zero (2^-25 itself ties to even 0)
+    uint32_t e = a >> 23;
+    uint32_t man = (a & 0x7FFFFF) | 0x800000;
+    uint32_t shift = 126 - e;  // 14..24 bits: value = man * 2^(e-150), half unit = 2^-24
+    uint32_t q = man >> shift;
+    uint32_t rem = man & ((1u << shift) - 1);
+    uint32_t halfway = 1u << (shift - 1);
+    if (rem > halfway || (rem == halfway && (q & 1))) ++q;
+    return sign | static_cast<uint16_t>(q);
+  }
+  uint32_t r = a + 0xFFF + ((a >> 13) & 1);  // round mantissa to 10 bits, nearest even
+  return sign | static_cast<uint16_t>((r - 0x38000000) >> 13);
+}
+
+void ConvertStrided(bc_dtype to, void* dst, int64_t dst_stride, bc_dtype from, const void* src,
+                    int64_t src_stride, int64_t n) {
+  VisitDtype(to, [&](auto t) {
+    using To = decltype(t);
+    VisitDtype(from, [&](auto f) {
+      using From = decltype(f);
+      To* d = static_cast<To*>(dst);
+      const From* s = static_cast<const From*>(src);
+      for (int64_t i = 0; i < n; ++i) d[i * dst_stride] = Convert<To>(s[i * src_stride]);
+    });
+  });
+}
+
+}  // namespace bcast

@@ -1,0 +1,502 @@
+#include "core/ops.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "core/dtype.h"
+#include "core/error.h"
+#include "core/plan.h"
+#include "core/settings.h"
+#include "core/shape.h"
+#include "kernels/kernels.h"
+
+namespace bcast {
+
+bc_tensor* NewTensor(bc_dtype dtype, const Shape& shape) {
+  const int64_t numel = ShapeNumel(shape);
+  const size_t es = DtypeSize(dtype);
+  if (numel > static_cast<int64_t>(SIZE_MAX / 2 / es))
+    Fail(BC_ERR_OVERFLOW, "tensor of shape " + FormatShape(shape) + " is too large");
+  size_t nbytes = static_cast<size_t>(numel) * es;
+  size_t alloc = (nbytes + 63) / 64 * 64;
+  void* data = alloc == 0 ? std::malloc(1) : std::aligned_alloc(64, alloc);
+  Storage* s = data ? new (std::nothrow) Storage : nullptr;
+  bc_tensor* t = s ? new (std::nothrow) bc_tensor : nullptr;
+  if (t == nullptr) {
+    delete s;
+    std::free(data);
+    Fail(BC_ERR_OUT_OF_MEMORY, "out of memory allocating " + std::to_string(nbytes) + " bytes");
+  }
+  s->data = data;
+  s->nbytes = nbytes;
+  s->owned = true;
+  t->storage = s;
+  t->data = static_cast<char*>(data);
+  t->dtype = dtype;
+  t->ndim = shape.ndim;
+  int64_t stride = 1;
+  for (int i = shape.ndim - 1; i >= 0; --i) {
+    t->shape[i] = shape.d[i];
+    t->strides[i] = stride;
+    stride *= shape.d[i] > 1 ? shape.d[i] : 1;
+  }
+  return t;
+}
+
+namespace {
+
+// A same-dtype copy moves bits, whatever they encode (halves included).
+void SetBitCopy(Plan* p, bc_dtype d) {
+  const size_t es = DtypeSize(d);
+  const bc_dtype bits = es == 1 ? BC_UINT8 : es == 2 ? BC_INT16 : es == 4 ? BC_INT32 : BC_INT64;
+  p->dtype[0] = p->dtype[1] = p->ktype[0] = p->ktype[1] = p->kdtype = bits;
+}
+
+}  // namespace
+
+void CopyElements(const bc_tensor& dst, const bc_tensor& src) {
+  int64_t strides[2][BC_MAX_DIMS];
+  for (int d = 0; d < dst.ndim; ++d) {
+    strides[0][d] = dst.strides[d];
+    strides[1][d] = src.strides[d];
+  }
+  bc_tensor* ts[2] = {const_cast<bc_tensor*>(&dst), const_cast<bc_tensor*>(&src)};
+  Plan p;
+  p.op = kCopy;
+  BuildPlan(ShapeOf(dst), 2, ts, strides, &p);
+  SetBitCopy(&p, dst.dtype);
+  Execute(p);
+}
+
+namespace {
+
+// Frees a tensor when leaving scope unless released.
+struct TensorGuard {
+  bc_tensor* t = nullptr;
+  ~TensorGuard() {
+    if (t) {
+      StorageRelease(t->storage);
+      delete t;
+    }
+  }
+  bc_tensor* release() {
+    bc_tensor* r = t;
+    t = nullptr;
+    return r;
+  }
+};
+
+bool IsComparison(int op) { return op >= BC_EQ && op <= BC_GE; }
+bool IsLogical(int op) { return op >= BC_LOGICAL_AND && op <= BC_LOGICAL_XOR; }
+bool IsIntDivision(int op) {
+  return op == BC_DIV_TRUNC || op == BC_DIV_FLOOR || op == BC_REMAINDER || op == BC_FMOD;
+}
+
+const char* KernelName(int op) {
+  switch (op) {
+    case BC_DIV_TRUNC: return "div_trunc_cpu";
+    case BC_DIV_FLOOR: return "div_floor_cpu";
+    case BC_REMAINDER: return "remainder_cpu";
+    case BC_FMOD: return "fmod_cpu";
+    case BC_POW: return "pow";
+    case BC_HYPOT: return "hypot_cpu";
+    case BC_BITWISE_AND: return "bitwise_and_cpu";
+    case BC_BITWISE_OR: return "bitwise_or_cpu";
+    case BC_BITWISE_XOR: return "bitwise_xor_cpu";
+    case BC_SHIFT_LEFT: return "lshift_cpu";
+    case BC_SHIFT_RIGHT: return "rshift_cpu";
+    case kAddcmul: return "addcmul_cpu_out";
+    case kClamp: return "clamp_cpu";
+    case kLerp: return "lerp_kernel_tensor";
+    default: return "op";
+  }
+}
+
+[[noreturn]] void NotImplemented(int op, bc_dtype d) {
+  Fail(BC_ERR_DTYPE,
+       std::string("\"") + KernelName(op) + "\" not implemented for '" + DtypeName(d) + "'");
+}
+
+// torch.result_type: dimensioned operands first; 0-dim ones only when they
+// are of a higher category (bool < integer < floating).
+bc_dtype ResultType(const bc_tensor* const* ts, int n) {
+  int dim = -1, zero = -1;
+  for (int i = 0; i < n; ++i) {
+    int& slot = ts[i]->ndim > 0 ? dim : zero;
+    slot = slot < 0 ? ts[i]->dtype : PromoteTypes(static_cast<bc_dtype>(slot), ts[i]->dtype);
+  }
+  if (dim < 0) return static_cast<bc_dtype>(zero);
+  if (zero < 0) return static_cast<bc_dtype>(dim);
+  const bc_dtype d = static_cast<bc_dtype>(dim), z = static_cast<bc_dtype>(zero);
+  if (IsFloating(d)) return d;
+  if (d == BC_BOOL || IsFloating(z)) return PromoteTypes(d, z);
+  return d;
+}
+
+bc_dtype ComputeType(bc_dtype d) { return IsHalf(d) ? BC_FLOAT32 : d; }
+
+struct Types {
+  bc_dtype in;      // kernel input type
+  bc_dtype out;     // kernel output type
+  bc_dtype result;  // dtype of an allocated result
+};
+
+void CheckIntegralScalar(bc_dtype common, double v, const char* what) {
+  if (IsFloating(common)) return;
+  if (!(std::trunc(v) == v) || std::fabs(v) > 9.2e18) {
+    Fail(BC_ERR_INVALID_ARGUMENT, std::string("For integral input tensors, argument ") + what +
+                                      " must not be a floating point number.");
+  }
+}
+
+Types ResolveTypes(const OpArgs& a, const bc_tensor* out) {
+  const int op = a.op;
+  if (op == kCopy) {
+    const bc_dtype d = ComputeType(out->dtype);
+    return {d, d, out->dtype};
+  }
+  if (op == kWhere) {
+    if (a.in[0]->dtype != BC_BOOL)
+      Fail(BC_ERR_DTYPE, std::string("where expected condition to be a boolean tensor, but got "
+                                     "a tensor with dtype ") +
+                             DtypeName(a.in[0]->dtype));
+    const bc_dtype c = ResultType(a.in + 1, 2);
+    return {ComputeType(c), ComputeType(c), c};
+  }
+  if (op == kLerp) {
+    const char* names[3] = {"self", "end", "weight"};
+    for (int i = 1; i < 3; ++i) {
+      if (a.in[i]->dtype != a.in[0]->dtype)
+        Fail(BC_ERR_DTYPE, std::string("expected dtype ") + DtypeName(a.in[0]->dtype) +
+                               " for `" + names[i] + "` but got dtype " +
+                               DtypeName(a.in[i]->dtype));
+    }
+    if (!IsFloating(a.in[0]->dtype)) NotImplemented(op, a.in[0]->dtype);
+  }
+  if (op == kAddcdiv && !IsFloating(a.in[1]->dtype) && !IsFloating(a.in[2]->dtype)) {
+    Fail(BC_ERR_DTYPE,
+         "Integer division with addcdiv is no longer supported, and in a future  release "
+         "addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv "
+         "behavior can be implemented as (input + value * torch.trunc(tensor1 / "
+         "tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / "
+         "tensor2) for float inputs. The future addcdiv behavior is just the latter "
+         "implementation: (input + value * tensor1 / tensor2), for all dtypes.");
+  }
+  bc_dtype common = ResultType(a.in, a.nin);
+  switch (op) {
+    case BC_SUB:
+      if (a.in[0]->dtype == BC_BOOL && a.in[1]->dtype == BC_BOOL)
+        Fail(BC_ERR_DTYPE,
+             "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
+             "`^` or `logical_xor()` operator instead.");
+      if (a.in[0]->dtype == BC_BOOL || a.in[1]->dtype == BC_BOOL)
+        Fail(BC_ERR_DTYPE,
+             "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+             "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+      [[fallthrough]];
+    case BC_ADD:
+      if (a.has_alpha) {
+        CheckIntegralScalar(common, a.scalar, "alpha");
+        if (common == BC_BOOL && a.scalar != 0 && a.scalar != 1)
+          Fail(BC_ERR_INVALID_ARGUMENT, "Boolean alpha only supported for Boolean results.");
+      }
+      break;
+    case BC_MUL:
+    case BC_MAXIMUM:
+    case BC_MINIMUM:
+    case BC_FMAX:
+    case BC_FMIN:
+      break;
+    case BC_DIV:
+    case BC_ATAN2:
+    case BC_COPYSIGN:
+      if (!IsFloating(common)) common = BC_FLOAT32;
+      break;
+    case BC_DIV_TRUNC:
+    case BC_DIV_FLOOR:
+    case BC_REMAINDER:
+    case BC_FMOD:
+    case BC_POW:
+    case kAddcmul:
+    case kClamp:
+      if (common == BC_BOOL) NotImplemented(op, common);
+      if (op == kAddcmul) CheckIntegralScalar(common, a.scalar, "value");
+      break;
+    case BC_HYPOT:
+      if (!IsFloating(common)) NotImplemented(op, common);
+      break;
+    case BC_BITWISE_AND:
+    case BC_BITWISE_OR:
+    case BC_BITWISE_XOR:
+      if (IsFloating(common)) NotImplemented(op, common);
+      break;
+    case BC_SHIFT_LEFT:
+    case BC_SHIFT_RIGHT:
+      if (!IsIntegral(common)) NotImplemented(op, common);
+      break;
+    case kAddcdiv:
+    case kLerp:
+      break;
+    default:
+      if (IsComparison(op)) return {ComputeType(common), BC_BOOL, BC_BOOL};
+      if (IsLogical(op)) return {BC_BOOL, BC_BOOL, BC_BOOL};
+      Fail(BC_ERR_INVALID_ARGUMENT, "unknown op " + std::to_string(op));
+  }
+  return {ComputeType(common), ComputeType(common), common};
+}
+
+const char* const* OperandNames(int op) {
+  static const char* const kBinary[] = {"self", "other"};
+  static const char* const kCopyNames[] = {"src"};
+  static const char* const kWhereNames[] = {"condition", "self", "other"};
+  static const char* const kAddc[] = {"self", "tensor1", "tensor2"};
+  static const char* const kLerpNames[] = {"self", "end", "weight"};
+  static const char* const kClampNames[] = {"self", "min", "max"};
+  switch (op) {
+    case kCopy: return kCopyNames;
+    case kWhere: return kWhereNames;
+    case kAddcmul:
+    case kAddcdiv: return kAddc;
+    case kLerp: return kLerpNames;
+    case kClamp: return kClampNames;
+    default: return kBinary;
+  }
+}
+
+std::string JoinNames(const char* const* names, int n) {
+  std::string s;
+  for (int i = 0; i < n; ++i) {
+    if (i) s += (i == n - 1) ? " and " : ", ";
+    s += names[i];
+  }
+  return s;
+}
+
+// Elements of the tensor, read through its own strides, as int64; for the
+// integer-division zero check.
+bool HasZero(const bc_tensor& t) {
+  const int64_t n = Numel(t);
+  int64_t idx[BC_MAX_DIMS] = {};
+  const size_t es = DtypeSize(t.dtype);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t off = 0;
+    for (int d = 0; d < t.ndim; ++d) off += idx[d] * t.strides[d];
+    const char* p = t.data + off * static_cast<int64_t>(es);
+    const bool zero = VisitDtype(t.dtype, [&](auto v) {
+      using T = decltype(v);
+      T x;
+      std::memcpy(&x, p, sizeof(T));
+      return Convert<int64_t>(x) == 0;
+    });
+    if (zero) return true;
+    for (int d = t.ndim - 1; d >= 0; --d) {
+      if (++idx[d] < t.shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return false;
+}
+
+// Byte range [lo, hi) covered by the elements of a non-empty tensor.
+void ByteRange(const bc_tensor& t, uintptr_t* lo, uintptr_t* hi) {
+  int64_t mn = 0, mx = 0;
+  for (int d = 0; d < t.ndim; ++d) {
+    const int64_t e = (t.shape[d] - 1) * t.strides[d];
+    if (e < 0) mn += e;
+    else mx += e;
+  }
+  const int64_t es = static_cast<int64_t>(DtypeSize(t.dtype));
+  *lo = reinterpret_cast<uintptr_t>(t.data) + mn * es;
+  *hi = reinterpret_cast<uintptr_t>(t.data) + (mx + 1) * es;
+}
+
+// True when two elements of `t` may share memory: any broadcast (stride 0)
+// dim, or strides too small to keep the dims apart.
+bool HasInternalOverlap(const bc_tensor& t) {
+  int64_t st[BC_MAX_DIMS], sz[BC_MAX_DIMS];
+  int n = 0;
+  for (int d = 0; d < t.ndim; ++d) {
+    if (t.shape[d] == 0) return false;
+    if (t.shape[d] == 1) continue;
+    if (t.strides[d] == 0) return true;
+    st[n] = std::llabs(t.strides[d]);
+    sz[n] = t.shape[d];
+    ++n;
+  }
+  for (int i = 1; i < n; ++i)
+    for (int j = i; j > 0 && st[j - 1] > st[j]; --j) {
+      std::swap(st[j - 1], st[j]);
+      std::swap(sz[j - 1], sz[j]);
+    }
+  int64_t extent = 1;  // elements spanned by the faster dims
+  for (int i = 0; i < n; ++i) {
+    if (st[i] < extent) return true;
+    extent = st[i] * (sz[i] - 1) + extent;
+  }
+  return false;
+}
+
+const char kInternalOverlap[] =
+    "unsupported operation: more than one element of the written-to tensor refers to a single "
+    "memory location. Please clone() the tensor before performing the operation.";
+const char kPartialOverlap[] =
+    "unsupported operation: some elements of the input tensor and the written-to tensor refer "
+    "to a single memory location. Please clone() the tensor before performing the operation.";
+
+// An input may share memory with the output only element for element.
+void CheckOverlap(const bc_tensor& out, const bc_tensor& in, const int64_t* in_strides) {
+  if (Numel(out) == 0 || Numel(in) == 0) return;
+  uintptr_t olo, ohi, ilo, ihi;
+  ByteRange(out, &olo, &ohi);
+  ByteRange(in, &ilo, &ihi);
+  if (ohi <= ilo || ihi <= olo) return;
+  bool same = in.data == out.data && in.dtype == out.dtype;
+  for (int d = 0; d < out.ndim && same; ++d)
+    same = out.shape[d] == 1 || in_strides[d] == out.strides[d];
+  if (!same) Fail(BC_ERR_OVERLAP, kPartialOverlap);
+}
+
+// Contiguous copy of `t` when its elements are not in row-major order.
+bc_tensor* ContiguousCopy(const bc_tensor& t) {
+  bc_tensor* c = NewTensor(t.dtype, ShapeOf(t));
+  CopyElements(*c, t);
+  return c;
+}
+
+}  // namespace
+
+bc_tensor* RunElementwise(const OpArgs& a, bc_tensor* out, bool inplace) {
+  for (int i = 0; i < a.nin; ++i)
+    if (a.in[i] == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "tensor argument is NULL");
+  if (a.op == kCopy && out == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "destination is NULL");
+  const Types types = ResolveTypes(a, out);
+  const char* const* names = OperandNames(a.op);
+
+  Shape shapes[3];
+  bool same_numel = true, same_shape = true;
+  int64_t numel0 = 0;
+  for (int i = 0; i < a.nin; ++i) {
+    shapes[i] = ShapeOf(*a.in[i]);
+    const int64_t n = Numel(*a.in[i]);
+    if (i == 0) numel0 = n;
+    same_numel &= n == numel0;
+    same_shape &= SameShape(shapes[i], shapes[0]);
+  }
+  // copy_ broadcasts its source into the destination's shape.
+  Shape first = a.op == kCopy ? ShapeOf(*out) : shapes[0];
+  if (a.op == kCopy) {
+    same_numel = Numel(*out) == numel0;
+    same_shape = SameShape(first, shapes[0]);
+  }
+
+  std::vector<std::string> warnings;
+  bool legacy = false;
+  Shape result = first;
+  Error err;
+  for (int i = a.op == kCopy ? 0 : 1; i < a.nin && !legacy; ++i) {
+    if (TryBroadcast(result, shapes[i], &result, &err)) continue;
+    if (!(LegacyPointwiseOn() && same_numel)) throw err;
+    legacy = true;
+    result = first;
+    warnings.push_back(std::string(a.op == kCopy ? "src" : names[i]) + " is not broadcastable to " +
+                       (a.op == kCopy ? "self" : names[0]) +
+                       ", but they have the same number of elements. Falling back to "
+                       "deprecated pointwise behavior.");
+  }
+  if (!legacy && !same_shape) {
+    if (BroadcastWarningOn() && same_numel) {
+      warnings.push_back(
+          (a.op == kCopy ? std::string("self and src") : JoinNames(names, a.nin)) +
+          " do not have the same shape, but are broadcastable, and have the same number of "
+          "elements. Changing behavior in a backwards incompatible manner to broadcasting "
+          "rather than viewing as 1-dimensional.");
+    }
+    bool differ = false;  // ignoring 0-dim operands, which are scalars
+    for (int i = 0; i < a.nin; ++i)
+      differ |= a.in[i]->ndim > 0 && !SameShape(shapes[i], result);
+    if (a.op == kCopy) differ = !SameShape(shapes[0], result) && a.in[0]->ndim > 0;
+    if (differ && Policy() != BC_POLICY_ALLOW) {
+      std::string desc;
+      for (int i = 0; i < a.nin; ++i) {
+        if (i) desc += i == a.nin - 1 ? " and " : ", ";
+        desc += std::string(names[i]) + " with shape " + FormatShape(shapes[i]);
+      }
+      if (Policy() == BC_POLICY_ERROR)
+        Fail(BC_ERR_POLICY, "broadcast policy is 'error': " + desc +
+                                " would be implicitly broadcast to " + FormatShape(result));
+      warnings.push_back("implicit broadcast: " + desc + " broadcast to " + FormatShape(result));
+    }
+  }
+
+  if (out != nullptr) {
+    const Shape oshape = ShapeOf(*out);
+    if (!SameShape(oshape, result)) {
+      if (inplace && LegacyPointwiseOn()) {
+        Shape ignored;
+        for (int i = 1; i < a.nin; ++i) CheckExpand(shapes[i], a.in[i]->dtype, oshape, &ignored);
+      }
+      Fail(BC_ERR_SHAPE_MISMATCH, "output with shape " + FormatShape(oshape) +
+                                      " doesn't match the broadcast shape " + FormatShape(result));
+    }
+    if (a.op != kCopy && !CanCast(types.result, out->dtype))
+      Fail(BC_ERR_DTYPE, std::string("result type ") + DtypeName(types.result) +
+                             " can't be cast to the desired output type " +
+                             DtypeName(out->dtype));
+    if (HasInternalOverlap(*out)) Fail(BC_ERR_OVERLAP, kInternalOverlap);
+  }
+
+  // Operand strides over the result shape (legacy: each viewed as the first's shape).
+  TensorGuard owned[3];
+  const bc_tensor* ins[3];
+  int64_t strides[4][BC_MAX_DIMS] = {};
+  for (int i = 0; i < a.nin; ++i) {
+    ins[i] = a.in[i];
+    if (legacy) {
+      if (!IsContiguous(*ins[i])) ins[i] = owned[i].t = ContiguousCopy(*ins[i]);
+      int64_t s = 1;
+      for (int d = result.ndim - 1; d >= 0; --d) {
+        strides[i + 1][d] = result.d[d] == 1 ? 0 : s;
+        s *= result.d[d];
+      }
+    } else {
+      BroadcastStrides(*ins[i], result, strides[i + 1]);
+    }
+  }
+  if (out != nullptr) {
+    for (int i = 0; i < a.nin; ++i) CheckOverlap(*out, *ins[i], strides[i + 1]);
+  }
+
+  if (IsIntDivision(a.op) && IsIntegral(types.in) && ShapeNumel(result) > 0 && HasZero(*ins[1]))
+    Fail(BC_ERR_DIVISION_BY_ZERO, "ZeroDivisionError");
+
+  for (const std::string& w : warnings) Warn(w);
+
+  TensorGuard fresh;
+  if (out == nullptr) out = fresh.t = NewTensor(types.result, result);
+  for (int d = 0; d < result.ndim; ++d) strides[0][d] = out->strides[d];
+
+  bc_tensor* ts[4] = {out};
+  for (int i = 0; i < a.nin; ++i) ts[i + 1] = const_cast<bc_tensor*>(ins[i]);
+  Plan p;
+  p.op = a.op;
+  p.scalar = a.scalar;
+  p.ternary = a.nin == 3;
+  p.kdtype = types.in;
+  BuildPlan(result, a.nin + 1, ts, strides, &p);
+  p.ktype[0] = types.out;
+  for (int i = 0; i < a.nin; ++i) p.ktype[i + 1] = types.in;
+  if (a.op == kWhere) p.ktype[1] = BC_BOOL;
+  if (a.op == kCopy && a.in[0]->dtype == out->dtype) {
+    // Same dtype: move bits, whatever they encode.
+    SetBitCopy(&p, out->dtype);
+  }
+  Execute(p);
+  fresh.release();
+  return out;
+}
+
+}  // namespace bcast

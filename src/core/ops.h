@@ -1,0 +1,31 @@
+// Elementwise op semantics: dtype rules, broadcasting with its warnings and
+// policy, out=/in-place rules, overlap and division checks, then the plan.
+#ifndef BCAST_CORE_OPS_H_
+#define BCAST_CORE_OPS_H_
+
+#include "core/tensor.h"
+
+namespace bcast {
+
+struct OpArgs {
+  int op = 0;  // bc_op or KernelOp
+  int nin = 0;
+  const bc_tensor* in[3] = {};
+  double scalar = 1;  // alpha of add/sub, value of addcmul/addcdiv
+  bool has_alpha = false;
+};
+
+// out == nullptr: allocates and returns the result. Otherwise writes into
+// `out` (the in-place form passes out == in[0], inplace = true) and returns it.
+// Throws bcast::Error; nothing is written on failure.
+bc_tensor* RunElementwise(const OpArgs& args, bc_tensor* out, bool inplace);
+
+// Copies src's elements into dst: same dtype and shape, any strides.
+void CopyElements(const bc_tensor& dst, const bc_tensor& src);
+
+// New contiguous tensor (uninitialised); throws on bad shape or no memory.
+bc_tensor* NewTensor(bc_dtype dtype, const Shape& shape);
+
+}  // namespace bcast
+
+#endif  // BCAST_CORE_OPS_H_

@@ -1,0 +1,37 @@
+// The execution plan of an elementwise op: broadcast strides with size-1
+// dims dropped, dims sorted by the output's strides and coalesced, then split
+// over OpenMP threads above a grain size. Each piece runs as 2-D blocks of
+// rows through a dispatched SIMD kernel (src/kernels).
+#ifndef BCAST_CORE_PLAN_H_
+#define BCAST_CORE_PLAN_H_
+
+#include <cstdint>
+
+#include "core/tensor.h"
+#include "kernels/kernels.h"
+
+namespace bcast {
+
+struct Plan {
+  int nops = 0;  // output plus inputs
+  int ndim = 0;  // dims after dropping and coalescing; dim 0 is the fastest
+  int64_t shape[BC_MAX_DIMS] = {};
+  int64_t stride[4][BC_MAX_DIMS] = {};  // elements, per operand
+  char* base[4] = {};
+  bc_dtype dtype[4] = {};  // storage dtype of each operand
+  bc_dtype ktype[4] = {};  // dtype the kernel reads or writes for each operand
+  int op = 0;
+  bc_dtype kdtype = BC_FLOAT32;  // Block::dtype
+  double scalar = 1;
+  bool ternary = false;
+};
+
+// Operands are the output then the inputs, each viewed with the result shape
+// `shape` (strides 0 on broadcast dims).
+void BuildPlan(const Shape& shape, int nops, bc_tensor* const* tensors, const int64_t (*strides)[BC_MAX_DIMS],
+               Plan* plan);
+void Execute(const Plan& plan);
+
+}  // namespace bcast
+
+#endif  // BCAST_CORE_PLAN_H_

@@ -1,0 +1,53 @@
+// Tensor handle internals: a dtype, a shape and element strides over shared,
+// reference-counted storage.
+#ifndef BCAST_CORE_TENSOR_H_
+#define BCAST_CORE_TENSOR_H_
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+#include "bcast/bcast.h"
+
+namespace bcast {
+
+// Owned (allocated by us) or wrapped (the caller's, released by its deleter).
+struct Storage {
+  void* data = nullptr;
+  size_t nbytes = 0;
+  bc_deleter deleter = nullptr;  // null for owned storage (freed with std::free)
+  void* ctx = nullptr;
+  bool owned = false;
+  std::atomic<int64_t> refs{1};
+};
+
+void StorageRetain(Storage* s);
+void StorageRelease(Storage* s);
+
+struct Shape {
+  int ndim = 0;
+  int64_t d[BC_MAX_DIMS] = {};
+};
+
+}  // namespace bcast
+
+// The opaque C handle. `data` points at element (0, ..., 0) inside storage.
+struct bc_tensor {
+  bcast::Storage* storage = nullptr;
+  char* data = nullptr;
+  bc_dtype dtype = BC_FLOAT32;
+  int ndim = 0;
+  int64_t shape[BC_MAX_DIMS] = {};
+  int64_t strides[BC_MAX_DIMS] = {};
+};
+
+namespace bcast {
+
+int64_t Numel(const bc_tensor& t);
+bool IsContiguous(const bc_tensor& t);
+// New handle over t's storage with the given geometry; null on allocation failure.
+bc_tensor* MakeView(const bc_tensor& t, const int64_t* shape, const int64_t* strides, int ndim);
+
+}  // namespace bcast
+
+#endif  // BCAST_CORE_TENSOR_H_

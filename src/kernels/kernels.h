@@ -1,0 +1,42 @@
+// The interface between the plan executor (src/core) and the SIMD kernels:
+// a 2-D block of rows, described by pointers, sizes and element strides only.
+#ifndef BCAST_KERNELS_KERNELS_H_
+#define BCAST_KERNELS_KERNELS_H_
+
+#include <cstdint>
+
+#include "bcast/bcast.h"
+
+namespace bcast {
+
+// Kernel op ids: bc_op values, then the ops only the engine names.
+enum KernelOp : int {
+  kCopy = 64,  // out = in0 (same type)
+  kWhere,      // out = in0 ? in1 : in2, in0 bool
+  kAddcmul,    // in0 + scalar * in1 * in2
+  kAddcdiv,    // in0 + scalar * in1 / in2
+  kLerp,       // in0 + in2 * (in1 - in0), PyTorch's two-sided form
+  kClamp,      // min(max(in0, in1), in2), NaN-propagating
+};
+
+// Operand 0 is the output. Inputs have type `dtype` (bool for kWhere's
+// condition); the output has `dtype`, or bool for comparison and logical ops.
+struct Block {
+  int op = 0;
+  bc_dtype dtype = BC_FLOAT32;
+  int64_t n0 = 0;  // elements per row
+  int64_t n1 = 0;  // rows
+  char* ptr[4] = {};
+  int64_t s0[4] = {};  // element stride within a row
+  int64_t s1[4] = {};  // element stride between rows
+  double scalar = 1;   // alpha of add/sub, value of addcmul/addcdiv
+};
+
+// Runs one block on the best SIMD target of this CPU (see bc_set_simd_cap).
+void RunBinaryKernel(const Block& b);   // ops with one or two inputs
+void RunTernaryKernel(const Block& b);  // ops with three inputs
+const char* ChosenTargetName();
+
+}  // namespace bcast
+
+#endif  // BCAST_KERNELS_KERNELS_H_

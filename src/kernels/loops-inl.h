@@ -1,0 +1,123 @@
+// Row loops shared by the kernel families: a row of n elements per operand,
+// specialised at compile time for contiguous (1) and broadcast (0) strides so
+// that the compiler vectorises the scalar form for each target, and Highway
+// vectors where an op provides them.
+
+// Per-target include guard, as Highway's foreach_target requires.
+#if defined(BCAST_KERNELS_LOOPS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef BCAST_KERNELS_LOOPS_INL_H_
+#undef BCAST_KERNELS_LOOPS_INL_H_
+#else
+#define BCAST_KERNELS_LOOPS_INL_H_
+#endif
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "hwy/highway.h"
+#include "kernels/kernels.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace bcast {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Index of element i for a compile-time stride class: 0, 1, or -1 (runtime s).
+template <int S>
+HWY_INLINE int64_t At(int64_t i, int64_t s) {
+  if constexpr (S == 0) return 0;
+  else if constexpr (S == 1) return i;
+  else return i * s;
+}
+
+template <int SA, int SB, typename TO, typename TI, class F>
+HWY_INLINE void Loop2(int64_t n, TO* o, const TI* a, int64_t sa, const TI* b, int64_t sb,
+                      const F& f) {
+  int64_t i = 0;
+  if constexpr (F::kVec && std::is_same_v<TO, TI> && SA >= 0 && SB >= 0) {
+    const hn::ScalableTag<TI> d;
+    const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+    const auto a0 = hn::Set(d, a[0]);
+    const auto b0 = hn::Set(d, b[0]);
+    for (; i + N <= n; i += N) {
+      const auto va = SA == 0 ? a0 : hn::LoadU(d, a + i);
+      const auto vb = SB == 0 ? b0 : hn::LoadU(d, b + i);
+      hn::StoreU(f.Vec(d, va, vb), d, o + i);
+    }
+  }
+  for (; i < n; ++i) o[i] = f(a[At<SA>(i, sa)], b[At<SB>(i, sb)]);
+}
+
+// One row of a two-input op; `so` is the output's element stride.
+template <typename TO, typename TI, class F>
+HWY_INLINE void Row2(int64_t n, TO* o, int64_t so, const TI* a, int64_t sa, const TI* b,
+                     int64_t sb, const F& f) {
+  if (so == 1) {
+    if (sa == 1 && sb == 1) return Loop2<1, 1>(n, o, a, sa, b, sb, f);
+    if (sa == 1 && sb == 0) return Loop2<1, 0>(n, o, a, sa, b, sb, f);
+    if (sa == 0 && sb == 1) return Loop2<0, 1>(n, o, a, sa, b, sb, f);
+    if (sa == 0 && sb == 0) {
+      const TO v = f(a[0], b[0]);
+      for (int64_t i = 0; i < n; ++i) o[i] = v;
+      return;
+    }
+    return Loop2<-1, -1>(n, o, a, sa, b, sb, f);
+  }
+  for (int64_t i = 0; i < n; ++i) o[i * so] = f(a[i * sa], b[i * sb]);
+}
+
+template <typename TO, typename TI, class F>
+HWY_INLINE void Rows2(const Block& b, const F& f) {
+  for (int64_t r = 0; r < b.n1; ++r) {
+    Row2(b.n0, reinterpret_cast<TO*>(b.ptr[0]) + r * b.s1[0], b.s0[0],
+         reinterpret_cast<const TI*>(b.ptr[1]) + r * b.s1[1], b.s0[1],
+         reinterpret_cast<const TI*>(b.ptr[2]) + r * b.s1[2], b.s0[2], f);
+  }
+}
+
+template <int SA, int SB, int SC, typename TO, typename TC, typename TI, class F>
+HWY_INLINE void Loop3(int64_t n, TO* o, const TC* a, int64_t sa, const TI* b, int64_t sb,
+                      const TI* c, int64_t sc, const F& f) {
+  for (int64_t i = 0; i < n; ++i) o[i] = f(a[At<SA>(i, sa)], b[At<SB>(i, sb)], c[At<SC>(i, sc)]);
+}
+
+// One row of a three-input op. The first input may have its own type (where's condition).
+template <typename TO, typename TC, typename TI, class F>
+HWY_INLINE void Row3(int64_t n, TO* o, int64_t so, const TC* a, int64_t sa, const TI* b,
+                     int64_t sb, const TI* c, int64_t sc, const F& f) {
+  if (so == 1 && (sa | 1) == 1 && (sb | 1) == 1 && (sc | 1) == 1) {
+    switch ((sa << 2) | (sb << 1) | sc) {
+      case 0: {
+        const TO v = f(a[0], b[0], c[0]);
+        for (int64_t i = 0; i < n; ++i) o[i] = v;
+        return;
+      }
+      case 1: return Loop3<0, 0, 1>(n, o, a, sa, b, sb, c, sc, f);
+      case 2: return Loop3<0, 1, 0>(n, o, a, sa, b, sb, c, sc, f);
+      case 3: return Loop3<0, 1, 1>(n, o, a, sa, b, sb, c, sc, f);
+      case 4: return Loop3<1, 0, 0>(n, o, a, sa, b, sb, c, sc, f);
+      case 5: return Loop3<1, 0, 1>(n, o, a, sa, b, sb, c, sc, f);
+      case 6: return Loop3<1, 1, 0>(n, o, a, sa, b, sb, c, sc, f);
+      default: return Loop3<1, 1, 1>(n, o, a, sa, b, sb, c, sc, f);
+    }
+  }
+  for (int64_t i = 0; i < n; ++i) o[i * so] = f(a[i * sa], b[i * sb], c[i * sc]);
+}
+
+template <typename TO, typename TC, typename TI, class F>
+HWY_INLINE void Rows3(const Block& b, const F& f) {
+  for (int64_t r = 0; r < b.n1; ++r) {
+    Row3(b.n0, reinterpret_cast<TO*>(b.ptr[0]) + r * b.s1[0], b.s0[0],
+         reinterpret_cast<const TC*>(b.ptr[1]) + r * b.s1[1], b.s0[1],
+         reinterpret_cast<const TI*>(b.ptr[2]) + r * b.s1[2], b.s0[2],
+         reinterpret_cast<const TI*>(b.ptr[3]) + r * b.s1[3], b.s0[3], f);
+  }
+}
+
+// NOLINTNEXTLINE(google-readability-namespace-comments)
+}  // namespace HWY_NAMESPACE
+}  // namespace bcast
+HWY_AFTER_NAMESPACE();
+
+#endif  // BCAST_KERNELS_LOOPS_INL_H_
