@@ -167,7 +167,8 @@ BC_API bc_status bc_set_simd_cap(const char* target_name) {
       return;
     }
     hwy::DisableTargets(0);
-    const int64_t supported = hwy::SupportedTargets();
+    // Only targets compiled into this library can be chosen.
+    const int64_t supported = hwy::SupportedTargets() & HWY_TARGETS;
     for (int64_t bits = supported; bits != 0; bits &= bits - 1) {
       const int64_t target = bits & -bits;
       if (std::strcmp(hwy::TargetName(target), target_name) == 0) {
