@@ -1,6 +1,7 @@
-/*
- * bcast: elementwise tensor operations with PyTorch's (NumPy's) broadcasting
- * semantics, behind a stable C ABI.
+/**
+ * @file bcast.h
+ * @brief bcast: elementwise tensor operations with PyTorch's (NumPy's)
+ * broadcasting semantics, behind a stable C ABI.
  *
  * Conventions (read once, they hold for every function below):
  * - Every fallible call returns a ::bc_status; BC_OK is 0. On failure the
@@ -63,18 +64,29 @@ typedef struct bc_error_detail {
 } bc_error_detail;
 
 /** Static English name of a status, e.g. "BC_ERR_NOT_BROADCASTABLE".
- *  Never NULL (unknown codes give "BC_ERR_UNKNOWN"). Thread-safe. */
+ *  @param[in] code  Any value; unknown codes are allowed.
+ *  @return A static string (never to be freed), never NULL: unknown codes
+ *          give "BC_ERR_UNKNOWN".
+ *  @par Thread safety
+ *  Safe from any thread. */
 BC_API const char* bc_status_string(bc_status code);
 
 /** This thread's last error message, byte-identical to PyTorch's where
- *  PyTorch has one. Never NULL ("" if no call failed on this thread yet).
- *  Valid until the next bcast call on this thread. A successful call does
- *  not clear it. */
+ *  PyTorch has one. A successful call does not clear it.
+ *  @return A borrowed string owned by bcast, never NULL ("" if no call
+ *          failed on this thread yet). Valid until the next bcast call on
+ *          this thread; copy it to keep it.
+ *  @par Thread safety
+ *  Safe from any thread; each thread sees only its own errors. */
 BC_API const char* bc_last_error(void);
 
-/** Copies this thread's last error detail into `*out` (out: must not be
- *  NULL). Returns the status of that error (BC_OK if none yet), or
- *  BC_ERR_INVALID_ARGUMENT if `out` is NULL. */
+/** Copies this thread's last error detail into `*out`.
+ *  @param[out] out  Caller-owned struct that receives the detail; must not
+ *                   be NULL. Not retained.
+ *  @return The status of this thread's last error (BC_OK if no call failed
+ *          on this thread yet), or BC_ERR_INVALID_ARGUMENT if `out` is NULL.
+ *  @par Thread safety
+ *  Safe from any thread; each thread sees only its own errors. */
 BC_API bc_status bc_last_error_detail(bc_error_detail* out);
 
 /** @} */
@@ -84,22 +96,45 @@ BC_API bc_status bc_last_error_detail(bc_error_detail* out);
  * @{
  */
 
-/** Runtime library version as MAJOR*10000 + MINOR*100 + PATCH. */
+/** Runtime library version, comparable with #BC_VERSION_NUMBER of the
+ *  headers a program was built with.
+ *  @return MAJOR*10000 + MINOR*100 + PATCH.
+ *  @par Thread safety
+ *  Safe from any thread. */
 BC_API int bc_version(void);
-/** Runtime library version as a static string "MAJOR.MINOR.PATCH". */
+/** Runtime library version as text.
+ *  @return A static string "MAJOR.MINOR.PATCH" (never NULL, never to be
+ *          freed).
+ *  @par Thread safety
+ *  Safe from any thread. */
 BC_API const char* bc_version_string(void);
-/** Name of the SIMD target chosen for this CPU (e.g. "AVX3", "AVX2",
- *  "SSE4", "EMU128"). Static string, never NULL. */
+/** Name of the SIMD target that ops dispatch to on this CPU, after any cap
+ *  set with bc_set_simd_cap().
+ *  @return A static string such as "AVX3", "AVX2", "SSE4" or "EMU128";
+ *          never NULL, never to be freed.
+ *  @par Thread safety
+ *  Safe from any thread. */
 BC_API const char* bc_simd_target(void);
-/** Restricts SIMD dispatch to targets no better than the one named
- *  (as bc_simd_target() spells it, e.g. "SSE4"); NULL or "" removes the cap.
- *  For tests and benchmarks. Returns BC_ERR_INVALID_ARGUMENT for an unknown
- *  name or one this CPU cannot run. Not to be called while ops run. */
+/** Restricts SIMD dispatch to targets no better than the one named. For
+ *  tests and benchmarks.
+ *  @param[in] target_name  A target as bc_simd_target() spells it (e.g.
+ *                          "SSE4"); NULL or "" removes the cap. Borrowed:
+ *                          read during the call only.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT for an unknown name or one this
+ *          CPU cannot run (the cap is then unchanged).
+ *  @par Thread safety
+ *  Process-wide. Not to be called while ops run on any thread. */
 BC_API bc_status bc_set_simd_cap(const char* target_name);
-/** Number of threads ops may use (>= 1). Default: OpenMP's default. */
+/** Number of threads ops may use.
+ *  @return At least 1; by default OpenMP's default thread count.
+ *  @par Thread safety
+ *  Safe from any thread. */
 BC_API int bc_get_num_threads(void);
-/** Sets the number of threads ops may use; n <= 0 restores the default.
- *  Process-wide; safe from any thread. */
+/** Sets the number of threads ops may use. Results do not depend on it.
+ *  @param[in] n  Thread count; n <= 0 restores the default.
+ *  @return BC_OK.
+ *  @par Thread safety
+ *  Process-wide; safe from any thread at any time. */
 BC_API bc_status bc_set_num_threads(int n);
 
 /** @} */
@@ -114,93 +149,215 @@ BC_API bc_status bc_set_num_threads(int n);
 
 /** Element types. Values are pinned forever. */
 typedef enum bc_dtype {
-  BC_BOOL = 0,     /**< 1 byte, 0 or 1. */
-  BC_UINT8 = 1,
-  BC_INT8 = 2,
-  BC_INT16 = 3,
-  BC_INT32 = 4,
-  BC_INT64 = 5,
+  BC_BOOL = 0,     /**< 1 byte, 0 or 1 (PyTorch's Bool). */
+  BC_UINT8 = 1,    /**< uint8_t (PyTorch's Byte). */
+  BC_INT8 = 2,     /**< int8_t (PyTorch's Char). */
+  BC_INT16 = 3,    /**< int16_t (PyTorch's Short). */
+  BC_INT32 = 4,    /**< int32_t (PyTorch's Int). */
+  BC_INT64 = 5,    /**< int64_t (PyTorch's Long). */
   BC_FLOAT16 = 6,  /**< IEEE binary16, stored as uint16_t bits. */
   BC_BFLOAT16 = 7, /**< bfloat16, stored as uint16_t bits. */
-  BC_FLOAT32 = 8,
-  BC_FLOAT64 = 9
+  BC_FLOAT32 = 8,  /**< IEEE binary32, C's float (PyTorch's Float). */
+  BC_FLOAT64 = 9   /**< IEEE binary64, C's double (PyTorch's Double). */
 } bc_dtype;
 
 /** Opaque tensor handle: a dtype, a shape, strides (in elements) and a
  *  reference to storage shared with any views taken from it. */
 typedef struct bc_tensor bc_tensor;
 
-/** Called once when the last handle over a wrapped buffer is freed. */
+/** Releases a buffer wrapped with bc_tensor_wrap(). Called once, when the
+ *  last handle over the buffer (the tensor and every view of it) is freed,
+ *  on the thread that frees that handle.
+ *  @param[in] data  The `data` pointer given to bc_tensor_wrap().
+ *  @param[in] ctx   The `ctx` pointer given to bc_tensor_wrap(). */
 typedef void (*bc_deleter)(void* data, void* ctx);
 
-/** Size in bytes of one element of `dtype`, or 0 for an unknown value. */
+/** Size of one element.
+ *  @param[in] dtype  Any value; unknown values are allowed.
+ *  @return Size in bytes of one element of `dtype`, or 0 for an unknown value.
+ *  @par Thread safety
+ *  Safe from any thread. */
 BC_API size_t bc_dtype_size(bc_dtype dtype);
-/** Static name of `dtype` as PyTorch prints it ("Float", "Long", "Bool",
- *  "Half", "BFloat16", ...), or "Unknown". */
+/** Name of a dtype as PyTorch prints it, for messages.
+ *  @param[in] dtype  Any value; unknown values are allowed.
+ *  @return A static string ("Float", "Long", "Bool", "Half", "BFloat16",
+ *          ...), or "Unknown"; never NULL, never to be freed.
+ *  @par Thread safety
+ *  Safe from any thread. */
 BC_API const char* bc_dtype_name(bc_dtype dtype);
 
 /** Allocates a contiguous tensor with uninitialised contents.
- *  @param shape  in: `ndim` sizes, each >= 0 (may be NULL when ndim == 0).
- *  @param ndim   0..BC_MAX_DIMS; 0 makes a 0-dim tensor of one element.
- *  @param out    out: new tensor owned by the caller.
- *  @return BC_OK, BC_ERR_INVALID_ARGUMENT, BC_ERR_OVERFLOW, BC_ERR_OUT_OF_MEMORY. */
+ *  @param[in]  dtype  Element type.
+ *  @param[in]  shape  `ndim` sizes, each >= 0; may be NULL when ndim == 0.
+ *                     Borrowed: read during the call only.
+ *  @param[in]  ndim   0..#BC_MAX_DIMS; 0 makes a 0-dim tensor of one element.
+ *  @param[out] out    Receives a new tensor owned by the caller, to be
+ *                     released with bc_tensor_free(); NULL on failure.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (`out` NULL, unknown dtype,
+ *          ndim > #BC_MAX_DIMS, a negative size, `shape` NULL with ndim > 0);
+ *          BC_ERR_OVERFLOW (the byte count does not fit in size_t);
+ *          BC_ERR_OUT_OF_MEMORY.
+ *  @par Thread safety
+ *  Safe from any thread. */
 BC_API bc_status bc_tensor_empty(bc_dtype dtype, const int64_t* shape, size_t ndim,
                                  bc_tensor** out);
 
-/** Like bc_tensor_empty() with every element zero. */
+/** Like bc_tensor_empty() with every element zero.
+ *  @param[in]  dtype  Element type.
+ *  @param[in]  shape  `ndim` sizes, each >= 0; may be NULL when ndim == 0.
+ *                     Borrowed: read during the call only.
+ *  @param[in]  ndim   0..#BC_MAX_DIMS; 0 makes a 0-dim tensor of one element.
+ *  @param[out] out    Receives a new tensor owned by the caller, to be
+ *                     released with bc_tensor_free(); NULL on failure.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT; BC_ERR_OVERFLOW;
+ *          BC_ERR_OUT_OF_MEMORY (as bc_tensor_empty()).
+ *  @par Thread safety
+ *  Safe from any thread. */
 BC_API bc_status bc_tensor_zeros(bc_dtype dtype, const int64_t* shape, size_t ndim,
                                  bc_tensor** out);
 
-/** Allocates a contiguous tensor and copies numel elements of row-major
- *  `data` (in: not retained; may be NULL only if numel is 0) into it. */
+/** Allocates a contiguous tensor and copies row-major data into it.
+ *  @param[in]  dtype  Element type of both `data` and the tensor.
+ *  @param[in]  shape  `ndim` sizes, each >= 0; may be NULL when ndim == 0.
+ *                     Borrowed: read during the call only.
+ *  @param[in]  ndim   0..#BC_MAX_DIMS; 0 makes a 0-dim tensor of one element.
+ *  @param[in]  data   numel elements of `dtype` in row-major order; copied,
+ *                     not retained. May be NULL only if numel is 0.
+ *  @param[out] out    Receives a new tensor owned by the caller, to be
+ *                     released with bc_tensor_free(); NULL on failure.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (as bc_tensor_empty(), or `data`
+ *          NULL with numel > 0); BC_ERR_OVERFLOW; BC_ERR_OUT_OF_MEMORY.
+ *  @par Thread safety
+ *  Safe from any thread; other threads may read `data` at the same time. */
 BC_API bc_status bc_tensor_from_data(bc_dtype dtype, const int64_t* shape, size_t ndim,
                                      const void* data, bc_tensor** out);
 
 /** Wraps the caller's buffer without copying.
- *  @param strides  in: element strides, or NULL for contiguous row-major.
- *                  Negative strides are refused (BC_ERR_INVALID_ARGUMENT).
- *  @param data     the buffer, aligned for `dtype`; may be NULL only if numel is 0.
- *  @param nbytes   size of the buffer; every element must lie inside it
- *                  (else BC_ERR_OUT_OF_BOUNDS).
- *  @param deleter  called as deleter(data, ctx) when the last handle (the
- *                  tensor and every view of it) is freed; may be NULL.
- *                  It is NOT called if this function fails: the buffer
- *                  stays the caller's.
+ *
  *  The buffer must stay valid, and not be freed by the caller, while any
- *  handle over it lives. bcast may write to it through in-place/out= ops. */
+ *  handle over it lives. bcast may write to it through in-place/out= ops.
+ *  @param[in]  dtype    Element type.
+ *  @param[in]  shape    `ndim` sizes, each >= 0; may be NULL when ndim == 0.
+ *                       Borrowed: read during the call only.
+ *  @param[in]  strides  `ndim` element strides, or NULL for contiguous
+ *                       row-major. Borrowed: copied during the call.
+ *                       Negative strides are refused
+ *                       (BC_ERR_INVALID_ARGUMENT).
+ *  @param[in]  ndim     0..#BC_MAX_DIMS.
+ *  @param[in]  data     The buffer, aligned for `dtype`; may be NULL only if
+ *                       numel is 0. Ownership passes to the tensor on
+ *                       success when `deleter` is not NULL.
+ *  @param[in]  nbytes   Size of the buffer in bytes; every element must lie
+ *                       inside it (else BC_ERR_OUT_OF_BOUNDS).
+ *  @param[in]  deleter  Called as deleter(data, ctx) when the last handle
+ *                       (the tensor and every view of it) is freed; may be
+ *                       NULL. It is NOT called if this function fails: the
+ *                       buffer stays the caller's.
+ *  @param[in]  ctx      Passed to `deleter` unchanged; bcast never
+ *                       dereferences it. May be NULL.
+ *  @param[out] out      Receives a new tensor owned by the caller, to be
+ *                       released with bc_tensor_free(); NULL on failure.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (`out` NULL, unknown dtype, bad
+ *          ndim, a negative size or stride, `data` NULL with numel > 0);
+ *          BC_ERR_OUT_OF_BOUNDS (an element lies outside
+ *          `nbytes`); BC_ERR_OVERFLOW; BC_ERR_OUT_OF_MEMORY (the handle).
+ *  @par Thread safety
+ *  Safe from any thread. */
 BC_API bc_status bc_tensor_wrap(bc_dtype dtype, const int64_t* shape, const int64_t* strides,
                                 size_t ndim, void* data, size_t nbytes, bc_deleter deleter,
                                 void* ctx, bc_tensor** out);
 
-/** Releases a handle. Storage is freed when its last handle goes.
- *  NULL is a no-op. */
+/** Releases a handle. Storage (and a wrapped buffer's deleter) is freed
+ *  when its last handle goes; views keep it alive.
+ *  @param[in] t  The handle to release, invalid afterwards; NULL is a no-op.
+ *  @par Thread safety
+ *  No other thread may use `t` during or after the call. Different handles
+ *  over the same storage (views) may be freed from different threads at
+ *  the same time. */
 BC_API void bc_tensor_free(bc_tensor* t);
 
-/** Returns a new handle sharing `t`'s storage, shape and strides. */
+/** Returns a new handle sharing `t`'s storage, shape and strides. The view
+ *  keeps the storage alive after `t` is freed; writes through one are seen
+ *  through the other.
+ *  @param[in]  t    The tensor to view; borrowed.
+ *  @param[out] out  Receives a new handle owned by the caller, to be
+ *                   released with bc_tensor_free(); NULL on failure.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (`t` or `out` NULL);
+ *          BC_ERR_OUT_OF_MEMORY.
+ *  @par Thread safety
+ *  Other threads may read `t` at the same time. */
 BC_API bc_status bc_tensor_view(const bc_tensor* t, bc_tensor** out);
 
-/** Returns a new contiguous tensor with a copy of `t`'s elements. */
+/** Returns a new contiguous tensor with a copy of `t`'s elements.
+ *  @param[in]  t    The tensor to copy, any view; borrowed.
+ *  @param[out] out  Receives a new tensor owned by the caller, to be
+ *                   released with bc_tensor_free(); NULL on failure.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (`t` or `out` NULL);
+ *          BC_ERR_OVERFLOW; BC_ERR_OUT_OF_MEMORY.
+ *  @par Thread safety
+ *  Other threads may read `t` at the same time. */
 BC_API bc_status bc_tensor_clone(const bc_tensor* t, bc_tensor** out);
 
-/** Number of dimensions (0 for a 0-dim tensor or NULL). */
+/** Number of dimensions.
+ *  @param[in] t  The tensor (borrowed), or NULL.
+ *  @return 0..#BC_MAX_DIMS; 0 for a 0-dim tensor or NULL.
+ *  @par Thread safety
+ *  Other threads may read `t` at the same time. */
 BC_API size_t bc_tensor_ndim(const bc_tensor* t);
-/** Borrowed pointer to ndim sizes (not NULL even when ndim is 0, NULL for a NULL t). */
+/** Sizes of the tensor.
+ *  @param[in] t  The tensor (borrowed), or NULL.
+ *  @return A borrowed array of ndim sizes, valid while `t` lives; not NULL
+ *          even when ndim is 0; NULL for a NULL `t`.
+ *  @par Thread safety
+ *  Other threads may read `t` at the same time. */
 BC_API const int64_t* bc_tensor_shape(const bc_tensor* t);
-/** Borrowed pointer to ndim strides in elements (NULL for a NULL t). */
+/** Strides of the tensor, in elements (0 on broadcast dimensions).
+ *  @param[in] t  The tensor (borrowed), or NULL.
+ *  @return A borrowed array of ndim strides, valid while `t` lives; NULL
+ *          for a NULL `t`.
+ *  @par Thread safety
+ *  Other threads may read `t` at the same time. */
 BC_API const int64_t* bc_tensor_strides(const bc_tensor* t);
-/** Element type (BC_FLOAT32 for a NULL t: check handles before asking). */
+/** Element type.
+ *  @param[in] t  The tensor (borrowed), or NULL.
+ *  @return The dtype; BC_FLOAT32 for a NULL `t` (check handles before
+ *          asking).
+ *  @par Thread safety
+ *  Other threads may read `t` at the same time. */
 BC_API bc_dtype bc_tensor_dtype(const bc_tensor* t);
-/** Number of elements (product of the shape; 1 for 0-dim; 0 for NULL). */
+/** Number of elements.
+ *  @param[in] t  The tensor (borrowed), or NULL.
+ *  @return The product of the shape: 1 for a 0-dim tensor, 0 for NULL.
+ *  @par Thread safety
+ *  Other threads may read `t` at the same time. */
 BC_API int64_t bc_tensor_numel(const bc_tensor* t);
-/** Borrowed pointer to the element at index (0, ..., 0) (NULL for NULL t).
- *  Writable only if the caller owns the tensor exclusively. */
+/** Address of the element at index (0, ..., 0).
+ *  @param[in] t  The tensor (borrowed), or NULL.
+ *  @return A borrowed pointer into the tensor's storage, valid while any
+ *          handle over that storage lives; NULL for a NULL `t`. Writable
+ *          only if the caller owns the storage exclusively (no other thread
+ *          or view is reading it).
+ *  @par Thread safety
+ *  Other threads may read `t` at the same time. */
 BC_API void* bc_tensor_data(const bc_tensor* t);
-/** 1 if the tensor is contiguous row-major, else 0. */
+/** Whether the tensor is contiguous row-major.
+ *  @param[in] t  The tensor (borrowed), or NULL.
+ *  @return 1 if the tensor is contiguous row-major, else 0.
+ *  @par Thread safety
+ *  Other threads may read `t` at the same time. */
 BC_API int bc_tensor_is_contiguous(const bc_tensor* t);
 
-/** Copies the elements of any view, in row-major order, into `dst`
- *  (`nbytes` must be at least numel * bc_dtype_size(), else
- *  BC_ERR_OUT_OF_BOUNDS). */
+/** Copies the elements of any view, in row-major order, into `dst`.
+ *  @param[in]  t       The tensor to read; borrowed.
+ *  @param[out] dst     Caller-owned buffer receiving numel elements of t's
+ *                      dtype; not retained. May be NULL only if numel is 0.
+ *  @param[in]  nbytes  Size of `dst` in bytes; at least
+ *                      numel * bc_dtype_size().
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (`t` NULL, or `dst` NULL with
+ *          numel > 0); BC_ERR_OUT_OF_BOUNDS (`nbytes` too small; nothing is
+ *          written).
+ *  @par Thread safety
+ *  Other threads may read `t` at the same time. */
 BC_API bc_status bc_tensor_copy_to(const bc_tensor* t, void* dst, size_t nbytes);
 
 /** @} */
@@ -210,27 +367,73 @@ BC_API bc_status bc_tensor_copy_to(const bc_tensor* t, void* dst, size_t nbytes)
  * @{
  */
 
-/** Broadcast shape of two shapes (PyTorch's rules). `out` must hold
- *  max(na, nb) sizes; `*nout` receives the result's ndim. On failure the
+/** Broadcast shape of two shapes (PyTorch's rules). On failure the
  *  message is the one the op itself would give ("The size of tensor a (2)
- *  must match the size of tensor b (3) at non-singleton dimension 1"). */
+ *  must match the size of tensor b (3) at non-singleton dimension 1") and
+ *  bc_last_error_detail() names the dimension and the two sizes.
+ *  @param[in]  a     `na` sizes; may be NULL when na == 0. Borrowed.
+ *  @param[in]  na    0..#BC_MAX_DIMS; 0 is a 0-dim shape (broadcasts with
+ *                    anything).
+ *  @param[in]  b     `nb` sizes; may be NULL when nb == 0. Borrowed.
+ *  @param[in]  nb    0..#BC_MAX_DIMS.
+ *  @param[out] out   Caller-owned array of at least max(na, nb) entries
+ *                    receiving the result's sizes.
+ *  @param[out] nout  Receives the result's ndim, max(na, nb).
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (a NULL pointer, na or nb above
+ *          #BC_MAX_DIMS, a negative size); BC_ERR_NOT_BROADCASTABLE.
+ *  @par Thread safety
+ *  Safe from any thread. */
 BC_API bc_status bc_broadcast_shapes(const int64_t* a, size_t na, const int64_t* b, size_t nb,
                                      int64_t* out, size_t* nout);
 
-/** N-ary broadcast: `shapes[i]` has `ndims[i]` sizes. `out` must hold the
- *  largest ndims[i] sizes. Message on failure: PyTorch's
- *  torch.broadcast_shapes text "Shape mismatch: objects cannot be broadcast
- *  to a single shape". */
+/** N-ary broadcast of `count` shapes, as torch.broadcast_shapes. Message
+ *  on failure: "Shape mismatch: objects cannot be broadcast to a single
+ *  shape".
+ *  @param[in]  shapes  `count` pointers; `shapes[i]` holds `ndims[i]` sizes
+ *                      (may be NULL when ndims[i] == 0). Borrowed.
+ *  @param[in]  ndims   `count` dimension counts, each 0..#BC_MAX_DIMS.
+ *                      Borrowed.
+ *  @param[in]  count   Number of shapes.
+ *  @param[out] out     Caller-owned array of at least max(ndims[i]) entries
+ *                      receiving the result's sizes.
+ *  @param[out] nout    Receives the result's ndim, max(ndims[i]).
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (a NULL pointer, an ndims[i]
+ *          above #BC_MAX_DIMS, a negative size); BC_ERR_NOT_BROADCASTABLE.
+ *  @par Thread safety
+ *  Safe from any thread. */
 BC_API bc_status bc_broadcast_shapes_n(const int64_t* const* shapes, const size_t* ndims,
                                        size_t count, int64_t* out, size_t* nout);
 
-/** Zero-copy view of `t` expanded to `shape` (stride 0 on broadcast dims;
- *  -1 keeps a size). Fails with PyTorch's expand text. */
+/** Zero-copy view of `t` expanded to `shape`, as PyTorch's Tensor.expand:
+ *  stride 0 on broadcast dimensions. The view shares `t`'s storage and
+ *  keeps it alive; it may not be written (it overlaps itself).
+ *  @param[in]  t      The tensor to expand; borrowed.
+ *  @param[in]  shape  `ndim` target sizes; -1 keeps the existing size.
+ *                     Borrowed.
+ *  @param[in]  ndim   At least t's ndim, at most #BC_MAX_DIMS.
+ *  @param[out] view   Receives a new handle owned by the caller, to be
+ *                     released with bc_tensor_free(); NULL on failure.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (a NULL pointer, ndim above
+ *          #BC_MAX_DIMS); BC_ERR_SHAPE_MISMATCH (PyTorch's expand text:
+ *          too few sizes, or a non-singleton size that differs);
+ *          BC_ERR_OUT_OF_MEMORY.
+ *  @par Thread safety
+ *  Other threads may read `t` at the same time. */
 BC_API bc_status bc_expand(const bc_tensor* t, const int64_t* shape, size_t ndim,
                            bc_tensor** view);
 
-/** Expands `count` tensors to their common shape: `views[i]` receives a new
- *  zero-copy view of `tensors[i]`. On failure every views[i] is NULL. */
+/** Expands `count` tensors to their common shape, as
+ *  torch.broadcast_tensors.
+ *  @param[in]  tensors  `count` tensors; borrowed.
+ *  @param[in]  count    Number of tensors.
+ *  @param[out] views    Caller-owned array of `count` entries: `views[i]`
+ *                       receives a new zero-copy view of `tensors[i]`,
+ *                       owned by the caller (release each with
+ *                       bc_tensor_free()). On failure every views[i] is NULL.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (a NULL pointer);
+ *          BC_ERR_NOT_BROADCASTABLE; BC_ERR_OUT_OF_MEMORY.
+ *  @par Thread safety
+ *  Other threads may read the tensors at the same time. */
 BC_API bc_status bc_broadcast_tensors(const bc_tensor* const* tensors, size_t count,
                                       bc_tensor** views);
 
@@ -238,7 +441,17 @@ BC_API bc_status bc_broadcast_tensors(const bc_tensor* const* tensors, size_t co
  *  must broadcast to `t`'s shape (the gradient of broadcasting, PyTorch's
  *  sum_to_size). Integer and bool inputs sum to BC_INT64, as torch.sum does;
  *  floats keep their dtype (accumulated in double, rounded once). The
- *  result does not depend on the thread count. */
+ *  result does not depend on the thread count.
+ *  @param[in]  t      The tensor to reduce; borrowed.
+ *  @param[in]  shape  `ndim` target sizes; borrowed.
+ *  @param[in]  ndim   0..t's ndim.
+ *  @param[out] out    Receives a new contiguous tensor owned by the caller,
+ *                     to be released with bc_tensor_free(); NULL on failure.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (a NULL pointer, a negative size);
+ *          BC_ERR_SHAPE_MISMATCH (`shape` does not broadcast to t's shape);
+ *          BC_ERR_OVERFLOW; BC_ERR_OUT_OF_MEMORY.
+ *  @par Thread safety
+ *  Other threads may read `t` at the same time. */
 BC_API bc_status bc_sum_to_shape(const bc_tensor* t, const int64_t* shape, size_t ndim,
                                  bc_tensor** out);
 
@@ -253,6 +466,28 @@ BC_API bc_status bc_sum_to_shape(const bc_tensor* t, const int64_t* shape, size_
  * result is written into the first operand, whose shape may not change).
  * A written tensor may not overlap itself (an expanded view) or partially
  * overlap an input; it may be exactly the same view as an input.
+ *
+ * Statuses shared by every op below; on failure nothing is written and an
+ * allocating form sets `*out` to NULL:
+ * - BC_ERR_INVALID_ARGUMENT: a NULL tensor or out pointer, an unknown
+ *   ::bc_op, or a scalar (alpha, value) the dtype cannot take.
+ * - BC_ERR_NOT_BROADCASTABLE: the operand shapes do not broadcast.
+ * - BC_ERR_SHAPE_MISMATCH (out= and in-place forms): the written tensor's
+ *   shape is not the broadcast shape.
+ * - BC_ERR_DTYPE: the op does not take the operands' (promoted) dtype, or
+ *   (out= and in-place forms) the result cannot be cast to the written
+ *   tensor's dtype.
+ * - BC_ERR_OVERLAP (out= and in-place forms): the written tensor overlaps
+ *   itself or partially overlaps an input.
+ * - BC_ERR_POLICY: refused by bc_set_broadcast_policy(), or a warning raised
+ *   as an error by bc_set_warnings_as_errors().
+ * - BC_ERR_OVERFLOW: the result's size does not fit in int64_t/size_t.
+ * - BC_ERR_OUT_OF_MEMORY: an allocation failed.
+ *
+ * Thread safety: inputs (`const bc_tensor*`) may be read by other threads
+ * at the same time; the written tensor (`out` of an out= form, `self` of an
+ * in-place form) may not be used by another thread during the call. An op
+ * may itself use up to bc_get_num_threads() threads.
  * @{
  */
 
@@ -260,111 +495,360 @@ BC_API bc_status bc_sum_to_shape(const bc_tensor* t, const int64_t* shape, size_
 typedef enum bc_op {
   BC_ADD = 0,          /**< a + alpha*b (bc_binary uses alpha = 1). */
   BC_SUB = 1,          /**< a - alpha*b. */
-  BC_MUL = 2,
+  BC_MUL = 2,          /**< a * b. */
   BC_DIV = 3,          /**< True division; integers give float32. */
   BC_DIV_TRUNC = 4,    /**< Division rounded toward zero. */
   BC_DIV_FLOOR = 5,    /**< Division rounded toward -inf. */
   BC_REMAINDER = 6,    /**< Python-style: sign of the divisor. */
   BC_FMOD = 7,         /**< C-style: sign of the dividend. */
-  BC_POW = 8,
+  BC_POW = 8,          /**< a ** b. */
   BC_MAXIMUM = 9,      /**< NaN-propagating. */
   BC_MINIMUM = 10,     /**< NaN-propagating. */
   BC_FMAX = 11,        /**< NaN-ignoring. */
   BC_FMIN = 12,        /**< NaN-ignoring. */
-  BC_ATAN2 = 13,
-  BC_HYPOT = 14,
-  BC_COPYSIGN = 15,
+  BC_ATAN2 = 13,       /**< atan2(a, b); integers give float32. */
+  BC_HYPOT = 14,       /**< sqrt(a*a + b*b); floating dtypes only. */
+  BC_COPYSIGN = 15,    /**< |a| with the sign of b; integers give float32. */
   BC_EQ = 16,          /**< Comparisons give BC_BOOL. */
-  BC_NE = 17,
-  BC_LT = 18,
-  BC_LE = 19,
-  BC_GT = 20,
-  BC_GE = 21,
+  BC_NE = 17,          /**< a != b, BC_BOOL. */
+  BC_LT = 18,          /**< a < b, BC_BOOL. */
+  BC_LE = 19,          /**< a <= b, BC_BOOL. */
+  BC_GT = 20,          /**< a > b, BC_BOOL. */
+  BC_GE = 21,          /**< a >= b, BC_BOOL. */
   BC_LOGICAL_AND = 22, /**< Logical ops give BC_BOOL (nonzero is true). */
-  BC_LOGICAL_OR = 23,
-  BC_LOGICAL_XOR = 24,
+  BC_LOGICAL_OR = 23,  /**< a || b, BC_BOOL. */
+  BC_LOGICAL_XOR = 24, /**< (a != 0) != (b != 0), BC_BOOL. */
   BC_BITWISE_AND = 25, /**< Bitwise ops and shifts: integers and bool only. */
-  BC_BITWISE_OR = 26,
-  BC_BITWISE_XOR = 27,
-  BC_SHIFT_LEFT = 28,
-  BC_SHIFT_RIGHT = 29
+  BC_BITWISE_OR = 26,  /**< a | b. */
+  BC_BITWISE_XOR = 27, /**< a ^ b. */
+  BC_SHIFT_LEFT = 28,  /**< a << b; 0 when b is negative or >= the bit width. */
+  BC_SHIFT_RIGHT = 29  /**< a >> b (arithmetic); sign fill when b is negative
+                            or >= the bit width. */
 } bc_op;
 
 /** Number of ::bc_op values. */
 #define BC_OP_COUNT 30
 
-/** Static name of a binary op ("add", "div_floor", ...), or "unknown". */
+/** Name of a binary op, for messages.
+ *  @param[in] op  Any value; unknown values are allowed.
+ *  @return A static string ("add", "div_floor", ...), or "unknown"; never
+ *          NULL, never to be freed.
+ *  @par Thread safety
+ *  Safe from any thread. */
 BC_API const char* bc_op_name(bc_op op);
 
-/** out = op(a, b), allocated with the broadcast shape and promoted dtype. */
+/** out = op(a, b), allocated with the broadcast shape and promoted dtype.
+ *  @param[in]  op    The operation.
+ *  @param[in]  a     First operand; borrowed.
+ *  @param[in]  b     Second operand; borrowed.
+ *  @param[out] out   Receives a new tensor owned by the caller, to be
+ *                    released with bc_tensor_free(); NULL on failure.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT; BC_ERR_NOT_BROADCASTABLE;
+ *          BC_ERR_DTYPE; BC_ERR_DIVISION_BY_ZERO (integer BC_DIV_TRUNC,
+ *          BC_DIV_FLOOR, BC_REMAINDER or BC_FMOD by zero); BC_ERR_POLICY;
+ *          BC_ERR_OVERFLOW; BC_ERR_OUT_OF_MEMORY (see @ref ops).
+ *  @par Thread safety
+ *  The inputs may be read by other threads at the same time. */
 BC_API bc_status bc_binary(bc_op op, const bc_tensor* a, const bc_tensor* b, bc_tensor** out);
-/** Writes op(a, b) into `out` (shape must equal the broadcast shape). */
+/** Writes op(a, b) into `out`, converting to out's dtype.
+ *  @param[in]     op   The operation.
+ *  @param[in]     a    First operand; borrowed. May be `out` itself.
+ *  @param[in]     b    Second operand; borrowed. May be `out` itself.
+ *  @param[in,out] out  Tensor written with the result; borrowed. Its shape
+ *                     must equal the broadcast shape.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT; BC_ERR_NOT_BROADCASTABLE;
+ *          BC_ERR_SHAPE_MISMATCH; BC_ERR_DTYPE; BC_ERR_OVERLAP;
+ *          BC_ERR_DIVISION_BY_ZERO; BC_ERR_POLICY; BC_ERR_OVERFLOW;
+ *          BC_ERR_OUT_OF_MEMORY (see @ref ops).
+ *  @par Thread safety
+ *  No other thread may use the written tensor during the call; the inputs
+ *  may be read by other threads at the same time. */
 BC_API bc_status bc_binary_out(bc_op op, const bc_tensor* a, const bc_tensor* b, bc_tensor* out);
-/** self = op(self, other) in place; `other` must broadcast to self's shape. */
+/** self = op(self, other) in place; `other` must broadcast to self's shape.
+ *  @param[in]     op     The operation.
+ *  @param[in,out] self   First operand and result; borrowed. Its shape and
+ *                        dtype do not change.
+ *  @param[in]     other  Second operand; borrowed. May be `self` itself.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT; BC_ERR_NOT_BROADCASTABLE;
+ *          BC_ERR_SHAPE_MISMATCH; BC_ERR_DTYPE; BC_ERR_OVERLAP;
+ *          BC_ERR_DIVISION_BY_ZERO; BC_ERR_POLICY; BC_ERR_OVERFLOW;
+ *          BC_ERR_OUT_OF_MEMORY (see @ref ops).
+ *  @par Thread safety
+ *  No other thread may use the written tensor during the call; the inputs
+ *  may be read by other threads at the same time. */
 BC_API bc_status bc_binary_(bc_op op, bc_tensor* self, const bc_tensor* other);
 
 /** Like bc_binary() for BC_ADD/BC_SUB with a scale: a +/- alpha*b. For
  *  integer results alpha must be integral; for bool, 0 or 1. Other ops are
- *  BC_ERR_INVALID_ARGUMENT. */
+ *  BC_ERR_INVALID_ARGUMENT.
+ *  @param[in]  op     BC_ADD or BC_SUB.
+ *  @param[in]  a      First operand; borrowed.
+ *  @param[in]  b      Second operand; borrowed.
+ *  @param[in]  alpha  Scale applied to `b`.
+ *  @param[out] out   Receives a new tensor owned by the caller, to be
+ *                    released with bc_tensor_free(); NULL on failure.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (also another op, or an alpha the
+ *          result dtype cannot take); BC_ERR_NOT_BROADCASTABLE; BC_ERR_DTYPE;
+ *          BC_ERR_POLICY; BC_ERR_OVERFLOW; BC_ERR_OUT_OF_MEMORY (see @ref ops).
+ *  @par Thread safety
+ *  The inputs may be read by other threads at the same time. */
 BC_API bc_status bc_binary_alpha(bc_op op, const bc_tensor* a, const bc_tensor* b, double alpha,
                                  bc_tensor** out);
-/** out= form of bc_binary_alpha(). */
+/** out= form of bc_binary_alpha().
+ *  @param[in]     op     BC_ADD or BC_SUB.
+ *  @param[in]     a      First operand; borrowed. May be `out` itself.
+ *  @param[in]     b      Second operand; borrowed. May be `out` itself.
+ *  @param[in]     alpha  Scale applied to `b`.
+ *  @param[in,out] out  Tensor written with the result; borrowed. Its shape
+ *                     must equal the broadcast shape.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT; BC_ERR_NOT_BROADCASTABLE;
+ *          BC_ERR_SHAPE_MISMATCH; BC_ERR_DTYPE; BC_ERR_OVERLAP;
+ *          BC_ERR_POLICY; BC_ERR_OVERFLOW; BC_ERR_OUT_OF_MEMORY (see @ref ops).
+ *  @par Thread safety
+ *  No other thread may use the written tensor during the call; the inputs
+ *  may be read by other threads at the same time. */
 BC_API bc_status bc_binary_alpha_out(bc_op op, const bc_tensor* a, const bc_tensor* b,
                                      double alpha, bc_tensor* out);
-/** In-place form of bc_binary_alpha(). */
+/** In-place form of bc_binary_alpha(): self = self +/- alpha*other.
+ *  @param[in]     op     BC_ADD or BC_SUB.
+ *  @param[in,out] self   First operand and result; borrowed. Its shape and
+ *                        dtype do not change.
+ *  @param[in]     other  Second operand; borrowed. May be `self` itself.
+ *  @param[in]     alpha  Scale applied to `other`.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT; BC_ERR_NOT_BROADCASTABLE;
+ *          BC_ERR_SHAPE_MISMATCH; BC_ERR_DTYPE; BC_ERR_OVERLAP;
+ *          BC_ERR_POLICY; BC_ERR_OVERFLOW; BC_ERR_OUT_OF_MEMORY (see @ref ops).
+ *  @par Thread safety
+ *  No other thread may use the written tensor during the call; the inputs
+ *  may be read by other threads at the same time. */
 BC_API bc_status bc_binary_alpha_(bc_op op, bc_tensor* self, const bc_tensor* other,
                                   double alpha);
 
-/** where(cond, a, b): a where cond is true, else b; cond must be BC_BOOL. */
+/** where(cond, a, b): a where cond is true, else b; cond must be BC_BOOL.
+ *  The three shapes broadcast together; a and b promote as in bc_binary().
+ *  @param[in]  cond    BC_BOOL condition; borrowed.
+ *  @param[in]  a       Values where `cond` is true; borrowed.
+ *  @param[in]  b       Values where `cond` is false; borrowed.
+ *  @param[out] out     Receives a new tensor owned by the caller, to be
+ *                      released with bc_tensor_free(); NULL on failure.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT; BC_ERR_NOT_BROADCASTABLE;
+ *          BC_ERR_DTYPE (`cond` not BC_BOOL); BC_ERR_POLICY; BC_ERR_OVERFLOW;
+ *          BC_ERR_OUT_OF_MEMORY (see @ref ops).
+ *  @par Thread safety
+ *  The inputs may be read by other threads at the same time. */
 BC_API bc_status bc_where(const bc_tensor* cond, const bc_tensor* a, const bc_tensor* b,
                           bc_tensor** out);
-/** out= form of bc_where(). */
+/** out= form of bc_where().
+ *  @param[in]     cond  BC_BOOL condition; borrowed.
+ *  @param[in]     a     Values where `cond` is true; borrowed.
+ *  @param[in]     b     Values where `cond` is false; borrowed.
+ *  @param[in,out] out  Tensor written with the result; borrowed. Its
+ *                      shape must equal the broadcast shape.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT; BC_ERR_NOT_BROADCASTABLE;
+ *          BC_ERR_SHAPE_MISMATCH; BC_ERR_DTYPE (`cond` not BC_BOOL, or an unsafe cast); BC_ERR_OVERLAP;
+ *          BC_ERR_POLICY; BC_ERR_OVERFLOW; BC_ERR_OUT_OF_MEMORY (see @ref ops).
+ *  @par Thread safety
+ *  No other thread may use the written tensor during the call; the inputs
+ *  may be read by other threads at the same time. */
 BC_API bc_status bc_where_out(const bc_tensor* cond, const bc_tensor* a, const bc_tensor* b,
                               bc_tensor* out);
-/** In place: self = where(cond, self, other) (PyTorch's self.where(cond, other)). */
+/** In place: self = where(cond, self, other) (PyTorch's self.where(cond, other)).
+ *  @param[in,out] self  First operand and result; borrowed. Its shape
+ *                      and dtype do not change.
+ *  @param[in]     cond  BC_BOOL condition; borrowed.
+ *  @param[in]     other Values where `cond` is false; borrowed.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT; BC_ERR_NOT_BROADCASTABLE;
+ *          BC_ERR_SHAPE_MISMATCH; BC_ERR_DTYPE (`cond` not BC_BOOL, or an unsafe cast); BC_ERR_OVERLAP;
+ *          BC_ERR_POLICY; BC_ERR_OVERFLOW; BC_ERR_OUT_OF_MEMORY (see @ref ops).
+ *  @par Thread safety
+ *  No other thread may use the written tensor during the call; the inputs
+ *  may be read by other threads at the same time. */
 BC_API bc_status bc_where_(bc_tensor* self, const bc_tensor* cond, const bc_tensor* other);
 
-/** self + value * t1 * t2. */
+/** self + value * t1 * t2, the three shapes broadcast together.
+ *  @param[in]  self    Addend; borrowed.
+ *  @param[in]  t1      First factor; borrowed.
+ *  @param[in]  t2      Second factor; borrowed.
+ *  @param[in]  value   Scale of the product.
+ *  @param[out] out     Receives a new tensor owned by the caller, to be
+ *                      released with bc_tensor_free(); NULL on failure.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT; BC_ERR_NOT_BROADCASTABLE;
+ *          BC_ERR_DTYPE; BC_ERR_POLICY; BC_ERR_OVERFLOW;
+ *          BC_ERR_OUT_OF_MEMORY (see @ref ops).
+ *  @par Thread safety
+ *  The inputs may be read by other threads at the same time. */
 BC_API bc_status bc_addcmul(const bc_tensor* self, const bc_tensor* t1, const bc_tensor* t2,
                             double value, bc_tensor** out);
-/** out= form of bc_addcmul(). */
+/** out= form of bc_addcmul().
+ *  @param[in]     self   Addend; borrowed.
+ *  @param[in]     t1     First factor; borrowed.
+ *  @param[in]     t2     Second factor; borrowed.
+ *  @param[in]     value  Scale of the product.
+ *  @param[in,out] out  Tensor written with the result; borrowed. Its
+ *                      shape must equal the broadcast shape.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT; BC_ERR_NOT_BROADCASTABLE;
+ *          BC_ERR_SHAPE_MISMATCH; BC_ERR_DTYPE; BC_ERR_OVERLAP;
+ *          BC_ERR_POLICY; BC_ERR_OVERFLOW; BC_ERR_OUT_OF_MEMORY (see @ref ops).
+ *  @par Thread safety
+ *  No other thread may use the written tensor during the call; the inputs
+ *  may be read by other threads at the same time. */
 BC_API bc_status bc_addcmul_out(const bc_tensor* self, const bc_tensor* t1, const bc_tensor* t2,
                                 double value, bc_tensor* out);
-/** In-place form of bc_addcmul(). */
+/** In-place form of bc_addcmul(): self += value * t1 * t2.
+ *  @param[in,out] self  First operand and result; borrowed. Its shape
+ *                      and dtype do not change.
+ *  @param[in]     t1     First factor; borrowed.
+ *  @param[in]     t2     Second factor; borrowed.
+ *  @param[in]     value  Scale of the product.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT; BC_ERR_NOT_BROADCASTABLE;
+ *          BC_ERR_SHAPE_MISMATCH; BC_ERR_DTYPE; BC_ERR_OVERLAP;
+ *          BC_ERR_POLICY; BC_ERR_OVERFLOW; BC_ERR_OUT_OF_MEMORY (see @ref ops).
+ *  @par Thread safety
+ *  No other thread may use the written tensor during the call; the inputs
+ *  may be read by other threads at the same time. */
 BC_API bc_status bc_addcmul_(bc_tensor* self, const bc_tensor* t1, const bc_tensor* t2,
                              double value);
 
-/** self + value * t1 / t2 (integer t1 and t2 are refused, as in PyTorch). */
+/** self + value * t1 / t2 (integer t1 and t2 are refused, as in PyTorch).
+ *  @param[in]  self    Addend; borrowed.
+ *  @param[in]  t1      Dividend; borrowed.
+ *  @param[in]  t2      Divisor; borrowed.
+ *  @param[in]  value   Scale of the quotient.
+ *  @param[out] out     Receives a new tensor owned by the caller, to be
+ *                      released with bc_tensor_free(); NULL on failure.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT; BC_ERR_NOT_BROADCASTABLE;
+ *          BC_ERR_DTYPE (integer `t1` and `t2`); BC_ERR_POLICY; BC_ERR_OVERFLOW;
+ *          BC_ERR_OUT_OF_MEMORY (see @ref ops).
+ *  @par Thread safety
+ *  The inputs may be read by other threads at the same time. */
 BC_API bc_status bc_addcdiv(const bc_tensor* self, const bc_tensor* t1, const bc_tensor* t2,
                             double value, bc_tensor** out);
-/** out= form of bc_addcdiv(). */
+/** out= form of bc_addcdiv().
+ *  @param[in]     self   Addend; borrowed.
+ *  @param[in]     t1     Dividend; borrowed.
+ *  @param[in]     t2     Divisor; borrowed.
+ *  @param[in]     value  Scale of the quotient.
+ *  @param[in,out] out  Tensor written with the result; borrowed. Its
+ *                      shape must equal the broadcast shape.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT; BC_ERR_NOT_BROADCASTABLE;
+ *          BC_ERR_SHAPE_MISMATCH; BC_ERR_DTYPE (integer `t1` and `t2`, or an unsafe cast); BC_ERR_OVERLAP;
+ *          BC_ERR_POLICY; BC_ERR_OVERFLOW; BC_ERR_OUT_OF_MEMORY (see @ref ops).
+ *  @par Thread safety
+ *  No other thread may use the written tensor during the call; the inputs
+ *  may be read by other threads at the same time. */
 BC_API bc_status bc_addcdiv_out(const bc_tensor* self, const bc_tensor* t1, const bc_tensor* t2,
                                 double value, bc_tensor* out);
-/** In-place form of bc_addcdiv(). */
+/** In-place form of bc_addcdiv(): self += value * t1 / t2.
+ *  @param[in,out] self  First operand and result; borrowed. Its shape
+ *                      and dtype do not change.
+ *  @param[in]     t1     Dividend; borrowed.
+ *  @param[in]     t2     Divisor; borrowed.
+ *  @param[in]     value  Scale of the quotient.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT; BC_ERR_NOT_BROADCASTABLE;
+ *          BC_ERR_SHAPE_MISMATCH; BC_ERR_DTYPE (integer `t1` and `t2`, or an unsafe cast); BC_ERR_OVERLAP;
+ *          BC_ERR_POLICY; BC_ERR_OVERFLOW; BC_ERR_OUT_OF_MEMORY (see @ref ops).
+ *  @par Thread safety
+ *  No other thread may use the written tensor during the call; the inputs
+ *  may be read by other threads at the same time. */
 BC_API bc_status bc_addcdiv_(bc_tensor* self, const bc_tensor* t1, const bc_tensor* t2,
                              double value);
 
-/** start + weight * (end - start), floating dtypes only, all three equal. */
+/** start + weight * (end - start), floating dtypes only, all three equal.
+ *  @param[in]  start   Value at weight 0; borrowed.
+ *  @param[in]  end     Value at weight 1; borrowed.
+ *  @param[in]  weight  Interpolation weight; borrowed.
+ *  @param[out] out     Receives a new tensor owned by the caller, to be
+ *                      released with bc_tensor_free(); NULL on failure.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT; BC_ERR_NOT_BROADCASTABLE;
+ *          BC_ERR_DTYPE (a non-floating dtype, or dtypes that differ); BC_ERR_POLICY; BC_ERR_OVERFLOW;
+ *          BC_ERR_OUT_OF_MEMORY (see @ref ops).
+ *  @par Thread safety
+ *  The inputs may be read by other threads at the same time. */
 BC_API bc_status bc_lerp(const bc_tensor* start, const bc_tensor* end, const bc_tensor* weight,
                          bc_tensor** out);
-/** out= form of bc_lerp(). */
+/** out= form of bc_lerp().
+ *  @param[in]     start   Value at weight 0; borrowed.
+ *  @param[in]     end     Value at weight 1; borrowed.
+ *  @param[in]     weight  Interpolation weight; borrowed.
+ *  @param[in,out] out  Tensor written with the result; borrowed. Its
+ *                      shape must equal the broadcast shape.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT; BC_ERR_NOT_BROADCASTABLE;
+ *          BC_ERR_SHAPE_MISMATCH; BC_ERR_DTYPE (a non-floating dtype, or dtypes that differ); BC_ERR_OVERLAP;
+ *          BC_ERR_POLICY; BC_ERR_OVERFLOW; BC_ERR_OUT_OF_MEMORY (see @ref ops).
+ *  @par Thread safety
+ *  No other thread may use the written tensor during the call; the inputs
+ *  may be read by other threads at the same time. */
 BC_API bc_status bc_lerp_out(const bc_tensor* start, const bc_tensor* end,
                              const bc_tensor* weight, bc_tensor* out);
-/** In-place form of bc_lerp(). */
+/** In-place form of bc_lerp(): self += weight * (end - self).
+ *  @param[in,out] self    Start value and result; borrowed. Its shape and
+ *                         dtype do not change.
+ *  @param[in]     end     Value at weight 1; borrowed.
+ *  @param[in]     weight  Interpolation weight; borrowed.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT; BC_ERR_NOT_BROADCASTABLE;
+ *          BC_ERR_SHAPE_MISMATCH; BC_ERR_DTYPE (a non-floating dtype, or dtypes that differ); BC_ERR_OVERLAP;
+ *          BC_ERR_POLICY; BC_ERR_OVERFLOW; BC_ERR_OUT_OF_MEMORY (see @ref ops).
+ *  @par Thread safety
+ *  No other thread may use the written tensor during the call; the inputs
+ *  may be read by other threads at the same time. */
 BC_API bc_status bc_lerp_(bc_tensor* self, const bc_tensor* end, const bc_tensor* weight);
 
 /** min(max(x, lo), hi), NaN-propagating; lo or hi may be NULL (no bound,
- *  but not both). */
+ *  but not both).
+ *  @param[in]  x       Values to clamp; borrowed.
+ *  @param[in]  lo      Lower bound, or NULL for none; borrowed.
+ *  @param[in]  hi      Upper bound, or NULL for none; borrowed.
+ *  @param[out] out     Receives a new tensor owned by the caller, to be
+ *                      released with bc_tensor_free(); NULL on failure.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT; BC_ERR_NOT_BROADCASTABLE;
+ *          BC_ERR_DTYPE; BC_ERR_POLICY; BC_ERR_OVERFLOW;
+ *          BC_ERR_OUT_OF_MEMORY (see @ref ops).
+ *          Both bounds NULL is BC_ERR_INVALID_ARGUMENT.
+ *  @par Thread safety
+ *  The inputs may be read by other threads at the same time. */
 BC_API bc_status bc_clamp(const bc_tensor* x, const bc_tensor* lo, const bc_tensor* hi,
                           bc_tensor** out);
-/** out= form of bc_clamp(). */
+/** out= form of bc_clamp().
+ *  @param[in]     x    Values to clamp; borrowed.
+ *  @param[in]     lo   Lower bound, or NULL for none; borrowed.
+ *  @param[in]     hi   Upper bound, or NULL for none; borrowed.
+ *  @param[in,out] out  Tensor written with the result; borrowed. Its
+ *                      shape must equal the broadcast shape.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT; BC_ERR_NOT_BROADCASTABLE;
+ *          BC_ERR_SHAPE_MISMATCH; BC_ERR_DTYPE; BC_ERR_OVERLAP;
+ *          BC_ERR_POLICY; BC_ERR_OVERFLOW; BC_ERR_OUT_OF_MEMORY (see @ref ops).
+ *          Both bounds NULL is BC_ERR_INVALID_ARGUMENT.
+ *  @par Thread safety
+ *  No other thread may use the written tensor during the call; the inputs
+ *  may be read by other threads at the same time. */
 BC_API bc_status bc_clamp_out(const bc_tensor* x, const bc_tensor* lo, const bc_tensor* hi,
                               bc_tensor* out);
-/** In-place form of bc_clamp(). */
+/** In-place form of bc_clamp().
+ *  @param[in,out] self  Values to clamp and result; borrowed. Its shape
+ *                       and dtype do not change.
+ *  @param[in]     lo    Lower bound, or NULL for none; borrowed.
+ *  @param[in]     hi    Upper bound, or NULL for none; borrowed.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT; BC_ERR_NOT_BROADCASTABLE;
+ *          BC_ERR_SHAPE_MISMATCH; BC_ERR_DTYPE; BC_ERR_OVERLAP;
+ *          BC_ERR_POLICY; BC_ERR_OVERFLOW; BC_ERR_OUT_OF_MEMORY (see @ref ops).
+ *          Both bounds NULL is BC_ERR_INVALID_ARGUMENT.
+ *  @par Thread safety
+ *  No other thread may use the written tensor during the call; the inputs
+ *  may be read by other threads at the same time. */
 BC_API bc_status bc_clamp_(bc_tensor* self, const bc_tensor* lo, const bc_tensor* hi);
 
 /** dst = src broadcast to dst's shape, converted to dst's dtype (any
- *  conversion is allowed, as in PyTorch's copy_). */
+ *  conversion is allowed, as in PyTorch's copy_).
+ *  @param[in,out] dst  Tensor written; borrowed. Its shape and dtype do not
+ *                      change.
+ *  @param[in]     src  Values; borrowed. Must broadcast to dst's shape.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT; BC_ERR_NOT_BROADCASTABLE;
+ *          BC_ERR_SHAPE_MISMATCH (src broadcasts to a larger shape than
+ *          dst's); BC_ERR_OVERLAP; BC_ERR_POLICY; BC_ERR_OUT_OF_MEMORY
+ *          (see @ref ops).
+ *  @par Thread safety
+ *  No other thread may use the written tensor during the call; the inputs
+ *  may be read by other threads at the same time. */
 BC_API bc_status bc_copy_(bc_tensor* dst, const bc_tensor* src);
 
 /** @} */
@@ -376,7 +860,10 @@ BC_API bc_status bc_copy_(bc_tensor* dst, const bc_tensor* src);
  * @{
  */
 
-/** Receives each warning. `message` is valid only during the call. */
+/** Receives each warning (see bc_set_warning_handler()).
+ *  @param[in] message  The warning text, without a trailing newline.
+ *                      Borrowed: valid only during the call.
+ *  @param[in] user     The `user` pointer given to bc_set_warning_handler(). */
 typedef void (*bc_warning_fn)(const char* message, void* user);
 
 /** When on, an op whose operands differ in shape, are broadcastable and
@@ -384,9 +871,15 @@ typedef void (*bc_warning_fn)(const char* message, void* user);
  *  "self and other do not have the same shape, but are broadcastable, and
  *  have the same number of elements. Changing behavior in a backwards
  *  incompatible manner to broadcasting rather than viewing as
- *  1-dimensional." */
+ *  1-dimensional." (PyTorch's torch.utils.backcompat.broadcast_warning).
+ *  @param[in] enabled  Nonzero turns the warning on, 0 off (the default).
+ *  @par Thread safety
+ *  Process-wide; safe from any thread at any time. */
 BC_API void bc_set_broadcast_warning(int enabled);
-/** Current broadcast-warning setting (0 or 1). */
+/** Current broadcast-warning setting.
+ *  @return 1 if on, 0 if off.
+ *  @par Thread safety
+ *  Process-wide; safe from any thread at any time. */
 BC_API int bc_get_broadcast_warning(void);
 
 /** When on, operands that are not broadcastable but have the same number of
@@ -395,9 +888,15 @@ BC_API int bc_get_broadcast_warning(void);
  *  broadcastable to self, but they have the same number of elements.
  *  Falling back to deprecated pointwise behavior." In this mode an in-place
  *  op whose result shape cannot be kept fails with the notes' older expand
- *  wording. */
+ *  wording.
+ *  @param[in] enabled  Nonzero turns the fallback on, 0 off (the default).
+ *  @par Thread safety
+ *  Process-wide; safe from any thread at any time. */
 BC_API void bc_set_legacy_pointwise(int enabled);
-/** Current legacy-pointwise setting (0 or 1). */
+/** Current legacy-pointwise setting.
+ *  @return 1 if on, 0 if off.
+ *  @par Thread safety
+ *  Process-wide; safe from any thread at any time. */
 BC_API int bc_get_legacy_pointwise(void);
 
 /** Implicit-broadcast policy. */
@@ -408,22 +907,43 @@ typedef enum bc_policy {
                             are equal; 0-dim operands (scalars) are exempt. */
 } bc_policy;
 
-/** Sets the broadcast policy (BC_ERR_INVALID_ARGUMENT for unknown values). */
+/** Sets the implicit-broadcast policy.
+ *  @param[in] policy  A ::bc_policy value; BC_POLICY_ALLOW is the default.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT for an unknown value (the policy
+ *          is then unchanged).
+ *  @par Thread safety
+ *  Process-wide; safe from any thread at any time. */
 BC_API bc_status bc_set_broadcast_policy(bc_policy policy);
-/** Current broadcast policy. */
+/** Current broadcast policy.
+ *  @return The policy last set, BC_POLICY_ALLOW by default.
+ *  @par Thread safety
+ *  Process-wide; safe from any thread at any time. */
 BC_API bc_policy bc_get_broadcast_policy(void);
 
 /** When on, every warning fails its op with BC_ERR_POLICY and the warning
- *  text as the message, before anything is written; the handler is not called. */
+ *  text as the message, before anything is written; the handler is not called.
+ *  @param[in] enabled  Nonzero turns it on, 0 off (the default).
+ *  @par Thread safety
+ *  Process-wide; safe from any thread at any time. */
 BC_API void bc_set_warnings_as_errors(int enabled);
-/** Current warnings-as-errors setting (0 or 1). */
+/** Current warnings-as-errors setting.
+ *  @return 1 if on, 0 if off.
+ *  @par Thread safety
+ *  Process-wide; safe from any thread at any time. */
 BC_API int bc_get_warnings_as_errors(void);
 
 /** Installs the warning handler; NULL restores the default, which writes
  *  "bcast warning: <message>\n" to stderr. The handler runs on the thread
  *  that ran the op, possibly several threads at once; it may call bcast.
  *  A call in flight on another thread may still reach the previous handler
- *  just after this returns. */
+ *  just after this returns.
+ *  @param[in] fn    The handler, or NULL for the default. It must stay
+ *                   callable until another handler replaces it.
+ *  @param[in] user  Passed to `fn` unchanged; bcast never dereferences it.
+ *                   Whatever it points to must stay valid while `fn` is
+ *                   installed.
+ *  @par Thread safety
+ *  Process-wide; safe from any thread at any time. */
 BC_API void bc_set_warning_handler(bc_warning_fn fn, void* user);
 
 /** @} */

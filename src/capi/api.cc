@@ -162,23 +162,23 @@ BC_API const char* bc_simd_target(void) { return bcast::ChosenTargetName(); }
 
 BC_API bc_status bc_set_simd_cap(const char* target_name) {
   return Guarded([&] {
-    if (target_name == nullptr || target_name[0] == '\0') {
+    int64_t disabled = 0;
+    if (target_name != nullptr && target_name[0] != '\0') {
       hwy::DisableTargets(0);
-      return;
-    }
-    hwy::DisableTargets(0);
-    // Only targets compiled into this library can be chosen.
-    const int64_t supported = hwy::SupportedTargets() & HWY_TARGETS;
-    for (int64_t bits = supported; bits != 0; bits &= bits - 1) {
-      const int64_t target = bits & -bits;
-      if (std::strcmp(hwy::TargetName(target), target_name) == 0) {
-        // Lower bits are better targets: disable every one better than this.
-        hwy::DisableTargets(target - 1);
-        return;
+      // Only targets compiled into this library can be chosen.
+      const int64_t usable = hwy::SupportedTargets() & HWY_TARGETS;
+      int64_t found = 0;
+      for (int64_t bits = usable; bits != 0 && found == 0; bits &= bits - 1) {
+        const int64_t target = bits & -bits;
+        if (std::strcmp(hwy::TargetName(target), target_name) == 0) found = target;
       }
+      if (found == 0)
+        Fail(BC_ERR_INVALID_ARGUMENT, std::string("SIMD target '") + target_name +
+                                          "' is unknown or not supported by this CPU");
+      disabled = found - 1;  // lower bits are better targets
     }
-    Fail(BC_ERR_INVALID_ARGUMENT,
-         std::string("SIMD target '") + target_name + "' is unknown or not supported by this CPU");
+    hwy::DisableTargets(disabled);
+    bcast::ResetKernelDispatch();
   });
 }
 

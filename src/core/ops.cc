@@ -452,7 +452,7 @@ bc_tensor* RunElementwise(const OpArgs& a, bc_tensor* out, bool inplace) {
   // Operand strides over the result shape (legacy: each viewed as the first's shape).
   TensorGuard owned[3];
   const bc_tensor* ins[3];
-  int64_t strides[4][BC_MAX_DIMS] = {};
+  int64_t strides[4][BC_MAX_DIMS];
   for (int i = 0; i < a.nin; ++i) {
     ins[i] = a.in[i];
     if (legacy) {
@@ -480,12 +480,18 @@ bc_tensor* RunElementwise(const OpArgs& a, bc_tensor* out, bool inplace) {
   for (int d = 0; d < result.ndim; ++d) strides[0][d] = out->strides[d];
 
   bc_tensor* ts[4] = {out};
-  for (int i = 0; i < a.nin; ++i) ts[i + 1] = const_cast<bc_tensor*>(ins[i]);
+  bool aliased = false;
+  for (int i = 0; i < a.nin; ++i) {
+    ts[i + 1] = const_cast<bc_tensor*>(ins[i]);
+    aliased |= ins[i]->storage == out->storage;
+  }
   Plan p;
   p.op = a.op;
   p.scalar = a.scalar;
   p.ternary = a.nin == 3;
   p.kdtype = types.in;
+  p.stream = !aliased && ShapeNumel(result) * static_cast<int64_t>(DtypeSize(out->dtype)) >=
+                             StreamingThreshold();
   BuildPlan(result, a.nin + 1, ts, strides, &p);
   p.ktype[0] = types.out;
   for (int i = 0; i < a.nin; ++i) p.ktype[i + 1] = types.in;

@@ -1,6 +1,7 @@
 #include "core/plan.h"
 
 #include <omp.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -131,6 +132,7 @@ void RunRange(const Plan& p, bool convert, int64_t begin, int64_t end) {
     b.op = p.op;
     b.dtype = p.kdtype;
     b.scalar = p.scalar;
+    b.stream = p.stream;
     for (int k = 0; k < p.nops; ++k) {
       int64_t off = 0;
       for (int d = 0; d < p.ndim; ++d) off += idx[d] * p.stride[k][d];
@@ -166,6 +168,14 @@ void RunRange(const Plan& p, bool convert, int64_t begin, int64_t end) {
 }
 
 }  // namespace
+
+int64_t StreamingThreshold() {
+  static const int64_t bytes = [] {
+    const long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    return llc > 0 ? static_cast<int64_t>(llc) : int64_t{32} << 20;
+  }();
+  return bytes;
+}
 
 void Execute(const Plan& p) {
   int64_t numel = 1;

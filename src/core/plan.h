@@ -15,15 +15,17 @@ namespace bcast {
 struct Plan {
   int nops = 0;  // output plus inputs
   int ndim = 0;  // dims after dropping and coalescing; dim 0 is the fastest
-  int64_t shape[BC_MAX_DIMS] = {};
-  int64_t stride[4][BC_MAX_DIMS] = {};  // elements, per operand
-  char* base[4] = {};
-  bc_dtype dtype[4] = {};  // storage dtype of each operand
-  bc_dtype ktype[4] = {};  // dtype the kernel reads or writes for each operand
+  // Only the first ndim entries (and nops operands) are meaningful.
+  int64_t shape[BC_MAX_DIMS];
+  int64_t stride[4][BC_MAX_DIMS];  // elements, per operand
+  char* base[4];
+  bc_dtype dtype[4];  // storage dtype of each operand
+  bc_dtype ktype[4];  // dtype the kernel reads or writes for each operand
   int op = 0;
   bc_dtype kdtype = BC_FLOAT32;  // Block::dtype
   double scalar = 1;
   bool ternary = false;
+  bool stream = false;  // output larger than the cache and aliasing no input
 };
 
 // Operands are the output then the inputs, each viewed with the result shape
@@ -31,6 +33,9 @@ struct Plan {
 void BuildPlan(const Shape& shape, int nops, bc_tensor* const* tensors, const int64_t (*strides)[BC_MAX_DIMS],
                Plan* plan);
 void Execute(const Plan& plan);
+
+// Bytes above which an output is written with non-temporal stores.
+int64_t StreamingThreshold();
 
 }  // namespace bcast
 

@@ -24,9 +24,10 @@ struct Storage {
 void StorageRetain(Storage* s);
 void StorageRelease(Storage* s);
 
+// Only the first ndim sizes are meaningful (left uninitialised: ops are hot).
 struct Shape {
   int ndim = 0;
-  int64_t d[BC_MAX_DIMS] = {};
+  int64_t d[BC_MAX_DIMS];
 };
 
 }  // namespace bcast

@@ -4,6 +4,7 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 
 #include "kernels/binary-inl.h"
+#include "kernels/dispatch.h"
 
 #if HWY_ONCE
 namespace bcast {
@@ -11,7 +12,14 @@ namespace bcast {
 HWY_EXPORT(BinaryKernel);
 HWY_EXPORT(TargetName);
 
-void RunBinaryKernel(const Block& b) { HWY_DYNAMIC_DISPATCH(BinaryKernel)(b); }
+void RunBinaryKernel(const Block& b) {
+  BlockFn fn = g_binary_fn.load(std::memory_order_relaxed);
+  if (fn == nullptr) {
+    fn = ChooseFromTable(HWY_DISPATCH_TABLE(BinaryKernel));
+    g_binary_fn.store(fn, std::memory_order_relaxed);
+  }
+  fn(b);
+}
 const char* ChosenTargetName() { return HWY_DYNAMIC_DISPATCH(TargetName)(); }
 
 }  // namespace bcast

@@ -30,12 +30,15 @@ struct Block {
   int64_t s0[4] = {};  // element stride within a row
   int64_t s1[4] = {};  // element stride between rows
   double scalar = 1;   // alpha of add/sub, value of addcmul/addcdiv
+  bool stream = false; // contiguous output rows may bypass the cache
 };
 
 // Runs one block on the best SIMD target of this CPU (see bc_set_simd_cap).
 void RunBinaryKernel(const Block& b);   // ops with one or two inputs
 void RunTernaryKernel(const Block& b);  // ops with three inputs
 const char* ChosenTargetName();
+// Forgets the cached targets after the enabled set changed (bc_set_simd_cap).
+void ResetKernelDispatch();
 
 }  // namespace bcast
 

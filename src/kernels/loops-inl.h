@@ -15,6 +15,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "kernels/kernels.h"
 
@@ -33,13 +34,24 @@ HWY_INLINE int64_t At(int64_t i, int64_t s) {
 
 template <int SA, int SB, typename TO, typename TI, class F>
 HWY_INLINE void Loop2(int64_t n, TO* o, const TI* a, int64_t sa, const TI* b, int64_t sb,
-                      const F& f) {
+                      const F& f, bool stream) {
   int64_t i = 0;
   if constexpr (F::kVec && std::is_same_v<TO, TI> && SA >= 0 && SB >= 0) {
     const hn::ScalableTag<TI> d;
     const int64_t N = static_cast<int64_t>(hn::Lanes(d));
     const auto a0 = hn::Set(d, a[0]);
     const auto b0 = hn::Set(d, b[0]);
+    if (stream) {
+      // Non-temporal stores need aligned addresses: peel up to one vector.
+      const uintptr_t align = static_cast<uintptr_t>(N) * sizeof(TO);
+      for (; i < n && reinterpret_cast<uintptr_t>(o + i) % align != 0; ++i)
+        o[i] = f(a[At<SA>(i, sa)], b[At<SB>(i, sb)]);
+      for (; i + N <= n; i += N) {
+        const auto va = SA == 0 ? a0 : hn::LoadU(d, a + i);
+        const auto vb = SB == 0 ? b0 : hn::LoadU(d, b + i);
+        hn::Stream(f.Vec(d, va, vb), d, o + i);
+      }
+    }
     for (; i + N <= n; i += N) {
       const auto va = SA == 0 ? a0 : hn::LoadU(d, a + i);
       const auto vb = SB == 0 ? b0 : hn::LoadU(d, b + i);
@@ -52,28 +64,55 @@ HWY_INLINE void Loop2(int64_t n, TO* o, const TI* a, int64_t sa, const TI* b, in
 // One row of a two-input op; `so` is the output's element stride.
 template <typename TO, typename TI, class F>
 HWY_INLINE void Row2(int64_t n, TO* o, int64_t so, const TI* a, int64_t sa, const TI* b,
-                     int64_t sb, const F& f) {
+                     int64_t sb, const F& f, bool stream) {
   if (so == 1) {
-    if (sa == 1 && sb == 1) return Loop2<1, 1>(n, o, a, sa, b, sb, f);
-    if (sa == 1 && sb == 0) return Loop2<1, 0>(n, o, a, sa, b, sb, f);
-    if (sa == 0 && sb == 1) return Loop2<0, 1>(n, o, a, sa, b, sb, f);
+    if (sa == 1 && sb == 1) return Loop2<1, 1>(n, o, a, sa, b, sb, f, stream);
+    if (sa == 1 && sb == 0) return Loop2<1, 0>(n, o, a, sa, b, sb, f, stream);
+    if (sa == 0 && sb == 1) return Loop2<0, 1>(n, o, a, sa, b, sb, f, stream);
     if (sa == 0 && sb == 0) {
       const TO v = f(a[0], b[0]);
       for (int64_t i = 0; i < n; ++i) o[i] = v;
       return;
     }
-    return Loop2<-1, -1>(n, o, a, sa, b, sb, f);
+    return Loop2<-1, -1>(n, o, a, sa, b, sb, f, false);
   }
   for (int64_t i = 0; i < n; ++i) o[i * so] = f(a[i * sa], b[i * sb]);
 }
 
+// Square tiles for operands that are strided within rows (a transposed
+// input): each tile's cache lines are reused before they are evicted.
+constexpr int64_t kTileSide = 32;
+
+HWY_INLINE bool WantsTiles(const Block& b, int nops) {
+  if (b.n1 < 2 || b.n0 < 2) return false;
+  for (int k = 0; k < nops; ++k)
+    if (b.s0[k] != 0 && b.s0[k] != 1 && b.s1[k] != b.s0[k] * b.n0) return true;
+  return false;
+}
+
 template <typename TO, typename TI, class F>
 HWY_INLINE void Rows2(const Block& b, const F& f) {
-  for (int64_t r = 0; r < b.n1; ++r) {
-    Row2(b.n0, reinterpret_cast<TO*>(b.ptr[0]) + r * b.s1[0], b.s0[0],
-         reinterpret_cast<const TI*>(b.ptr[1]) + r * b.s1[1], b.s0[1],
-         reinterpret_cast<const TI*>(b.ptr[2]) + r * b.s1[2], b.s0[2], f);
+  TO* o = reinterpret_cast<TO*>(b.ptr[0]);
+  const TI* x = reinterpret_cast<const TI*>(b.ptr[1]);
+  const TI* y = reinterpret_cast<const TI*>(b.ptr[2]);
+  if (WantsTiles(b, 3)) {
+    for (int64_t r0 = 0; r0 < b.n1; r0 += kTileSide) {
+      const int64_t r1 = r0 + kTileSide < b.n1 ? r0 + kTileSide : b.n1;
+      for (int64_t c0 = 0; c0 < b.n0; c0 += kTileSide) {
+        const int64_t len = c0 + kTileSide < b.n0 ? kTileSide : b.n0 - c0;
+        for (int64_t r = r0; r < r1; ++r) {
+          Row2(len, o + r * b.s1[0] + c0 * b.s0[0], b.s0[0], x + r * b.s1[1] + c0 * b.s0[1],
+               b.s0[1], y + r * b.s1[2] + c0 * b.s0[2], b.s0[2], f, false);
+        }
+      }
+    }
+    return;
   }
+  for (int64_t r = 0; r < b.n1; ++r) {
+    Row2(b.n0, o + r * b.s1[0], b.s0[0], x + r * b.s1[1], b.s0[1], y + r * b.s1[2], b.s0[2], f,
+         b.stream);
+  }
+  if (b.stream) hwy::FlushStream();
 }
 
 template <int SA, int SB, int SC, typename TO, typename TC, typename TI, class F>
@@ -107,6 +146,21 @@ HWY_INLINE void Row3(int64_t n, TO* o, int64_t so, const TC* a, int64_t sa, cons
 
 template <typename TO, typename TC, typename TI, class F>
 HWY_INLINE void Rows3(const Block& b, const F& f) {
+  if (WantsTiles(b, 4)) {
+    for (int64_t r0 = 0; r0 < b.n1; r0 += kTileSide) {
+      const int64_t r1 = r0 + kTileSide < b.n1 ? r0 + kTileSide : b.n1;
+      for (int64_t c0 = 0; c0 < b.n0; c0 += kTileSide) {
+        const int64_t len = c0 + kTileSide < b.n0 ? kTileSide : b.n0 - c0;
+        for (int64_t r = r0; r < r1; ++r) {
+          Row3(len, reinterpret_cast<TO*>(b.ptr[0]) + r * b.s1[0] + c0 * b.s0[0], b.s0[0],
+               reinterpret_cast<const TC*>(b.ptr[1]) + r * b.s1[1] + c0 * b.s0[1], b.s0[1],
+               reinterpret_cast<const TI*>(b.ptr[2]) + r * b.s1[2] + c0 * b.s0[2], b.s0[2],
+               reinterpret_cast<const TI*>(b.ptr[3]) + r * b.s1[3] + c0 * b.s0[3], b.s0[3], f);
+        }
+      }
+    }
+    return;
+  }
   for (int64_t r = 0; r < b.n1; ++r) {
     Row3(b.n0, reinterpret_cast<TO*>(b.ptr[0]) + r * b.s1[0], b.s0[0],
          reinterpret_cast<const TC*>(b.ptr[1]) + r * b.s1[1], b.s0[1],

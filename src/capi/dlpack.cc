@@ -1,0 +1,212 @@
+// DLPack interchange, built on the public C API: an imported DLPack tensor
+// is a wrapped buffer whose deleter calls the producer's; an exported one
+// carries a view handle in manager_ctx, which keeps the storage alive.
+#include "bcast/dlpack.h"
+
+#include <new>
+#include <string>
+#include <type_traits>
+
+#include "core/error.h"
+
+using bcast::Fail;
+
+namespace {
+
+bool FromDL(DLDataType t, bc_dtype* out) {
+  if (t.lanes != 1) return false;
+  switch (t.code) {
+    case kDLBool:
+      *out = BC_BOOL;
+      return t.bits == 8;
+    case kDLUInt:
+      *out = BC_UINT8;
+      return t.bits == 8;
+    case kDLInt:
+      switch (t.bits) {
+        case 8: *out = BC_INT8; return true;
+        case 16: *out = BC_INT16; return true;
+        case 32: *out = BC_INT32; return true;
+        case 64: *out = BC_INT64; return true;
+      }
+      return false;
+    case kDLFloat:
+      switch (t.bits) {
+        case 16: *out = BC_FLOAT16; return true;
+        case 32: *out = BC_FLOAT32; return true;
+        case 64: *out = BC_FLOAT64; return true;
+      }
+      return false;
+    case kDLBfloat:
+      *out = BC_BFLOAT16;
+      return t.bits == 16;
+  }
+  return false;
+}
+
+DLDataType ToDL(bc_dtype d) {
+  const uint8_t bits = static_cast<uint8_t>(bc_dtype_size(d) * 8);
+  switch (d) {
+    case BC_BOOL: return {kDLBool, 8, 1};
+    case BC_UINT8: return {kDLUInt, 8, 1};
+    case BC_BFLOAT16: return {kDLBfloat, 16, 1};
+    case BC_FLOAT16:
+    case BC_FLOAT32:
+    case BC_FLOAT64: return {kDLFloat, bits, 1};
+    default: return {kDLInt, bits, 1};
+  }
+}
+
+// Memory the host can read and write directly.
+bool OnHost(DLDeviceType d) { return d == kDLCPU || d == kDLCUDAHost || d == kDLROCMHost; }
+
+template <class M>
+void CallProducerDeleter(void* /*data*/, void* ctx) {
+  M* m = static_cast<M*>(ctx);
+  if (m->deleter != nullptr) m->deleter(m);
+}
+
+template <class F>
+bc_status Guarded(F&& f) noexcept {
+  try {
+    return f();
+  } catch (const bcast::Error& e) {
+    return bcast::SetLastError(e);
+  } catch (const std::bad_alloc&) {
+    return bcast::SetLastError({BC_ERR_OUT_OF_MEMORY, "out of memory"});
+  } catch (...) {
+    return bcast::SetLastError({BC_ERR_INTERNAL, "internal error in DLPack interchange"});
+  }
+}
+
+template <class M>
+bc_status Import(M* src, bc_tensor** out) {
+  if (out != nullptr) *out = nullptr;
+  return Guarded([&] {
+    if (out == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "out is NULL");
+    if (src == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "src is NULL");
+    if constexpr (std::is_same_v<M, DLManagedTensorVersioned>) {
+      // The major version must be checked before any other field is read.
+      if (src->version.major != DLPACK_MAJOR_VERSION)
+        Fail(BC_ERR_INVALID_ARGUMENT,
+             "unsupported DLPack major version " + std::to_string(src->version.major) +
+                 " (bcast reads version " + std::to_string(DLPACK_MAJOR_VERSION) + ")");
+      if (src->flags & DLPACK_FLAG_BITMASK_READ_ONLY)
+        Fail(BC_ERR_INVALID_ARGUMENT,
+             "read-only DLPack tensor: bcast tensors are writable, copy it first");
+    }
+    const DLTensor& dl = src->dl_tensor;
+    if (!OnHost(dl.device.device_type))
+      Fail(BC_ERR_INVALID_ARGUMENT, "DLPack device type " +
+                                        std::to_string(dl.device.device_type) +
+                                        " is not host memory");
+    bc_dtype dtype;
+    if (!FromDL(dl.dtype, &dtype))
+      Fail(BC_ERR_DTYPE, "DLPack dtype (code " + std::to_string(dl.dtype.code) + ", bits " +
+                             std::to_string(dl.dtype.bits) + ", lanes " +
+                             std::to_string(dl.dtype.lanes) + ") has no bcast equivalent");
+    if (dl.ndim < 0 || dl.ndim > BC_MAX_DIMS)
+      Fail(BC_ERR_INVALID_ARGUMENT, "DLPack ndim " + std::to_string(dl.ndim) +
+                                        " is outside 0.." + std::to_string(BC_MAX_DIMS));
+    if (dl.ndim > 0 && dl.shape == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "DLPack shape is NULL");
+
+    // DLPack gives no buffer size: the buffer is exactly the bytes from
+    // element (0, ..., 0) to the last element. Negative sizes and strides
+    // are left for bc_tensor_wrap() to refuse.
+    int64_t last = 0, contiguous_stride = 1;
+    bool empty = false, overflow = false;
+    for (int i = dl.ndim - 1; i >= 0; --i) {
+      const int64_t n = dl.shape[i];
+      if (n <= 0) {
+        empty = true;
+        continue;
+      }
+      const int64_t s = dl.strides != nullptr ? dl.strides[i] : contiguous_stride;
+      int64_t reach = 0;
+      if (s > 0) overflow |= __builtin_mul_overflow(n - 1, s, &reach);
+      overflow |= __builtin_add_overflow(last, reach, &last);
+      overflow |= __builtin_mul_overflow(contiguous_stride, n, &contiguous_stride);
+    }
+    uint64_t nbytes = 0;
+    if (!empty) {
+      overflow |= __builtin_mul_overflow(static_cast<uint64_t>(last) + 1,
+                                         static_cast<uint64_t>(bc_dtype_size(dtype)), &nbytes);
+    }
+    if (overflow || nbytes > SIZE_MAX) Fail(BC_ERR_OVERFLOW, "DLPack tensor is too large");
+
+    void* data = dl.data == nullptr ? nullptr : static_cast<char*>(dl.data) + dl.byte_offset;
+    return bc_tensor_wrap(dtype, dl.shape, dl.strides, static_cast<size_t>(dl.ndim), data,
+                          static_cast<size_t>(nbytes), &CallProducerDeleter<M>, src, out);
+  });
+}
+
+// The exported managed tensor and what it points into, in one allocation.
+template <class M>
+struct Exported {
+  M managed{};
+  bc_tensor* view = nullptr;
+  int64_t shape[BC_MAX_DIMS];
+  int64_t strides[BC_MAX_DIMS];
+};
+
+template <class M>
+void DeleteExported(M* self) {
+  auto* e = static_cast<Exported<M>*>(self->manager_ctx);
+  bc_tensor_free(e->view);
+  delete e;
+}
+
+template <class M>
+bc_status Export(const bc_tensor* t, M** out) {
+  if (out != nullptr) *out = nullptr;
+  return Guarded([&] {
+    if (out == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "out is NULL");
+    if (t == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "t is NULL");
+    auto* e = new Exported<M>;
+    if (bc_status st = bc_tensor_view(t, &e->view); st != BC_OK) {
+      delete e;
+      return st;
+    }
+    const size_t ndim = bc_tensor_ndim(t);
+    for (size_t i = 0; i < ndim; ++i) {
+      e->shape[i] = bc_tensor_shape(t)[i];
+      e->strides[i] = bc_tensor_strides(t)[i];
+    }
+    DLTensor& dl = e->managed.dl_tensor;
+    dl.data = bc_tensor_data(t);
+    dl.device = DLDevice{kDLCPU, 0};
+    dl.ndim = static_cast<int32_t>(ndim);
+    dl.dtype = ToDL(bc_tensor_dtype(t));
+    dl.shape = e->shape;
+    dl.strides = e->strides;
+    dl.byte_offset = 0;
+    e->managed.manager_ctx = e;
+    e->managed.deleter = &DeleteExported<M>;
+    if constexpr (std::is_same_v<M, DLManagedTensorVersioned>) {
+      e->managed.version = DLPackVersion{DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION};
+      e->managed.flags = 0;
+    }
+    *out = &e->managed;
+    return BC_OK;
+  });
+}
+
+}  // namespace
+
+BC_API bc_status bc_tensor_from_dlpack(DLManagedTensor* src, bc_tensor** out) {
+  return Import(src, out);
+}
+
+BC_API bc_status bc_tensor_from_dlpack_versioned(DLManagedTensorVersioned* src,
+                                                 bc_tensor** out) {
+  return Import(src, out);
+}
+
+BC_API bc_status bc_tensor_to_dlpack(const bc_tensor* t, DLManagedTensor** out) {
+  return Export(t, out);
+}
+
+BC_API bc_status bc_tensor_to_dlpack_versioned(const bc_tensor* t,
+                                               DLManagedTensorVersioned** out) {
+  return Export(t, out);
+}

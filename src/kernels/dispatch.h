@@ -1,0 +1,29 @@
+// Cached run-time dispatch: HWY_DYNAMIC_DISPATCH looks the target up on every
+// call; ops are called millions of times, so each family keeps the chosen
+// function in an atomic that bc_set_simd_cap clears.
+#ifndef BCAST_KERNELS_DISPATCH_H_
+#define BCAST_KERNELS_DISPATCH_H_
+
+#include <atomic>
+
+#include "hwy/targets.h"
+#include "kernels/kernels.h"
+
+namespace bcast {
+
+using BlockFn = void (*)(const Block&);
+
+extern std::atomic<BlockFn> g_binary_fn;
+extern std::atomic<BlockFn> g_ternary_fn;
+
+// The entry of a Highway dispatch table for the best enabled target.
+template <typename Fn>
+Fn ChooseFromTable(Fn const* table) {
+  hwy::ChosenTarget& chosen = hwy::GetChosenTarget();
+  if (!chosen.IsInitialized()) chosen.Update(hwy::SupportedTargets());
+  return table[chosen.GetIndex()];
+}
+
+}  // namespace bcast
+
+#endif  // BCAST_KERNELS_DISPATCH_H_
