@@ -61,9 +61,10 @@ HWY_INLINE void Loop2(int64_t n, TO* o, const TI* a, int64_t sa, const TI* b, in
   for (; i < n; ++i) o[i] = f(a[At<SA>(i, sa)], b[At<SB>(i, sb)]);
 }
 
-// One row of a two-input op; `so` is the output's element stride.
+// One row of a two-input op; `so` is the output's element stride. Not forced
+// inline: the tiled and plain row walks share one copy per op and type.
 template <typename TO, typename TI, class F>
-HWY_INLINE void Row2(int64_t n, TO* o, int64_t so, const TI* a, int64_t sa, const TI* b,
+HWY_NOINLINE void Row2(int64_t n, TO* o, int64_t so, const TI* a, int64_t sa, const TI* b,
                      int64_t sb, const F& f, bool stream) {
   if (so == 1) {
     if (sa == 1 && sb == 1) return Loop2<1, 1>(n, o, a, sa, b, sb, f, stream);
@@ -123,7 +124,7 @@ HWY_INLINE void Loop3(int64_t n, TO* o, const TC* a, int64_t sa, const TI* b, in
 
 // One row of a three-input op. The first input may have its own type (where's condition).
 template <typename TO, typename TC, typename TI, class F>
-HWY_INLINE void Row3(int64_t n, TO* o, int64_t so, const TC* a, int64_t sa, const TI* b,
+HWY_NOINLINE void Row3(int64_t n, TO* o, int64_t so, const TC* a, int64_t sa, const TI* b,
                      int64_t sb, const TI* c, int64_t sc, const F& f) {
   if (so == 1 && (sa | 1) == 1 && (sb | 1) == 1 && (sc | 1) == 1) {
     switch ((sa << 2) | (sb << 1) | sc) {

@@ -1,0 +1,14 @@
+package bcast
+
+/*
+#include "gobc.h"
+*/
+import "C"
+
+// The library's own names, for the tests that check that the Go tables
+// (Code.String, DType.String, DType.Size, Op.String) agree with it.
+
+func cStatusString(c Code) string { return C.GoString(C.bc_status_string(C.bc_status(c))) }
+func cDTypeName(d DType) string   { return C.GoString(C.bc_dtype_name(C.bc_dtype(d))) }
+func cDTypeSize(d DType) int      { return int(C.bc_dtype_size(C.bc_dtype(d))) }
+func cOpName(op Op) string        { return C.GoString(C.bc_op_name(C.bc_op(op))) }

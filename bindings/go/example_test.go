@@ -1,0 +1,292 @@
+package bcast_test
+
+import (
+	"errors"
+	"fmt"
+
+	bcast "github.com/bcast/bcast-go"
+)
+
+// Broadcasting a column against a row, as in the notes.
+func Example() {
+	a, _ := bcast.FromInt64s([]int64{1, 2, 3}, 3, 1)
+	b, _ := bcast.FromInt64s([]int64{4, 5, 6, 7}, 1, 4)
+	defer a.Close()
+	defer b.Close()
+
+	c, err := bcast.Add(a, b)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer c.Close()
+	v, _ := c.Int64s()
+	fmt.Println(c, v)
+	// Output: Tensor(Long, [3, 4]) [5 6 7 8 6 7 8 9 7 8 9 10]
+}
+
+// Errors carry PyTorch's message, a code usable with errors.Is, and the
+// failing dimension and sizes.
+func Example_errors() {
+	x, _ := bcast.Zeros(bcast.Float32, 5, 2, 4, 1)
+	y, _ := bcast.Zeros(bcast.Float32, 3, 1, 1)
+	defer x.Close()
+	defer y.Close()
+
+	_, err := bcast.Add(x, y)
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, bcast.ErrNotBroadcastable))
+	var e *bcast.Error
+	if errors.As(err, &e) {
+		fmt.Printf("%v dim=%d sizes %d and %d\n", e.Code, e.Detail.Dim, e.Detail.SizeA, e.Detail.SizeB)
+	}
+	// Output:
+	// The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 1
+	// true
+	// BC_ERR_NOT_BROADCASTABLE dim=1 sizes 2 and 3
+}
+
+func ExampleFromFloat32s() {
+	m, _ := bcast.FromFloat32s([]float32{1, 2, 3, 4, 5, 6}, 2, 3)
+	s, _ := bcast.FromFloat32s([]float32{10}) // no sizes: 0-dim
+	defer m.Close()
+	defer s.Close()
+	fmt.Println(m, s)
+
+	_, err := bcast.FromFloat32s([]float32{1, 2, 3}, 2, 2)
+	fmt.Println(err)
+	// Output:
+	// Tensor(Float, [2, 3]) Tensor(Float, [])
+	// bcast: 3 values given for shape [2, 2] (4 elements)
+}
+
+func ExampleTensor_Close() {
+	x, _ := bcast.Zeros(bcast.Int32, 2)
+	x.Close()
+	x.Close() // idempotent
+	_, err := x.Int32s()
+	fmt.Println(err)
+	// Output: bcast: use of closed Tensor
+}
+
+func ExampleAddOut() {
+	a, _ := bcast.FromFloat64s([]float64{1, 2}, 2)
+	b, _ := bcast.FromFloat64s([]float64{10, 20}, 2, 1)
+	out, _ := bcast.Zeros(bcast.Float64, 2, 2)
+	defer a.Close()
+	defer b.Close()
+	defer out.Close()
+
+	if err := bcast.AddOut(a, b, out); err != nil {
+		fmt.Println(err)
+	}
+	v, _ := out.Float64s()
+	fmt.Println(v)
+	// Output: [11 12 21 22]
+}
+
+// In-place operations may not change the shape of the tensor written.
+func ExampleAddInPlace() {
+	x, _ := bcast.Zeros(bcast.Float32, 1, 3, 1)
+	y, _ := bcast.Zeros(bcast.Float32, 3, 1, 7)
+	defer x.Close()
+	defer y.Close()
+
+	err := bcast.AddInPlace(x, y)
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, bcast.ErrShapeMismatch))
+	// Output:
+	// output with shape [1, 3, 1] doesn't match the broadcast shape [3, 3, 7]
+	// true
+}
+
+func ExampleBinary() {
+	a, _ := bcast.FromInt32s([]int32{-7, 7}, 2)
+	b, _ := bcast.FromInt32s([]int32{2}, 1)
+	defer a.Close()
+	defer b.Close()
+	for _, op := range []bcast.Op{bcast.OpDivTrunc, bcast.OpDivFloor, bcast.OpRemainder, bcast.OpFmod, bcast.OpDiv} {
+		c, err := bcast.Binary(op, a, b)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		if c.DType() == bcast.Float32 {
+			v, _ := c.Float32s()
+			fmt.Println(op, c.DType(), v)
+		} else {
+			v, _ := c.Int32s()
+			fmt.Println(op, c.DType(), v)
+		}
+		c.Close()
+	}
+	// Output:
+	// div_trunc Int [-3 3]
+	// div_floor Int [-4 3]
+	// remainder Int [1 1]
+	// fmod Int [-1 1]
+	// div Float [-3.5 3.5]
+}
+
+func ExampleBroadcastShapes() {
+	s, _ := bcast.BroadcastShapes([]int64{5, 1, 4, 1}, []int64{3, 1, 1})
+	fmt.Println(s)
+	_, err := bcast.BroadcastShapes([]int64{5, 2, 4, 1}, []int64{3, 1, 1})
+	fmt.Println(err)
+	// Output:
+	// [5 3 4 1]
+	// The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 1
+}
+
+func ExampleBroadcastShapesN() {
+	s, _ := bcast.BroadcastShapesN([]int64{2, 1}, []int64{3}, []int64{1, 1, 1})
+	fmt.Println(s)
+	_, err := bcast.BroadcastShapesN([]int64{2}, []int64{3})
+	fmt.Println(err)
+	// Output:
+	// [1 2 3]
+	// Shape mismatch: objects cannot be broadcast to a single shape
+}
+
+func ExampleTensor_Expand() {
+	x, _ := bcast.FromFloat32s([]float32{1, 2, 3}, 3, 1)
+	defer x.Close()
+	v, _ := x.Expand(2, 3, 2)
+	defer v.Close()
+	strides, _ := v.Strides()
+	values, _ := v.Float32s()
+	fmt.Println(v, strides, values)
+
+	_, err := x.Expand(3, 4, 5)
+	fmt.Println(err)
+	// Output:
+	// Tensor(Float, [2, 3, 2]) [0 1 0] [1 1 2 2 3 3 1 1 2 2 3 3]
+	// The expanded size of the tensor (4) must match the existing size (3) at non-singleton dimension 1.  Target sizes: [3, 4, 5].  Tensor sizes: [3, 1]
+}
+
+func ExampleBroadcastTensors() {
+	a, _ := bcast.FromInt64s([]int64{1, 2}, 2, 1)
+	b, _ := bcast.FromInt64s([]int64{7, 8, 9}, 3)
+	defer a.Close()
+	defer b.Close()
+	views, _ := bcast.BroadcastTensors(a, b)
+	for _, v := range views {
+		values, _ := v.Int64s()
+		fmt.Println(v, values)
+		v.Close()
+	}
+	// Output:
+	// Tensor(Long, [2, 3]) [1 1 1 2 2 2]
+	// Tensor(Long, [2, 3]) [7 8 9 7 8 9]
+}
+
+// SumToShape is the gradient of broadcasting: it sums the broadcast
+// dimensions away.
+func ExampleTensor_SumToShape() {
+	g, _ := bcast.FromFloat32s([]float32{1, 2, 3, 4, 5, 6}, 2, 3)
+	defer g.Close()
+	s, _ := g.SumToShape(1, 3)
+	defer s.Close()
+	v, _ := s.Float32s()
+	fmt.Println(s, v)
+	// Output: Tensor(Float, [1, 3]) [5 7 9]
+}
+
+func ExampleWhere() {
+	cond, _ := bcast.FromBools([]bool{true, false}, 2, 1)
+	a, _ := bcast.FromFloat32s([]float32{1, 2, 3}, 3)
+	b, _ := bcast.FromFloat32s([]float32{0})
+	defer cond.Close()
+	defer a.Close()
+	defer b.Close()
+	w, _ := bcast.Where(cond, a, b)
+	defer w.Close()
+	v, _ := w.Float32s()
+	fmt.Println(w, v)
+	// Output: Tensor(Float, [2, 3]) [1 2 3 0 0 0]
+}
+
+func ExampleClamp() {
+	x, _ := bcast.FromInt32s([]int32{-5, 0, 5}, 3)
+	hi, _ := bcast.FromInt32s([]int32{1})
+	defer x.Close()
+	defer hi.Close()
+	c, _ := bcast.Clamp(x, nil, hi) // no lower bound
+	defer c.Close()
+	v, _ := c.Int32s()
+	fmt.Println(v)
+	// Output: [-5 0 1]
+}
+
+// The backwards-compatibility warning of the notes, sent to a Go function.
+func ExampleSetWarningHandler() {
+	bcast.SetWarningHandler(func(msg string) { fmt.Println("warning:", msg) })
+	bcast.SetBroadcastWarning(true)
+	defer bcast.SetWarningHandler(nil)
+	defer bcast.SetBroadcastWarning(false)
+
+	a, _ := bcast.FromFloat32s([]float32{1, 1, 1, 1}, 4, 1)
+	b, _ := bcast.FromFloat32s([]float32{1, 1, 1, 1}, 4)
+	defer a.Close()
+	defer b.Close()
+	c, _ := bcast.Add(a, b)
+	defer c.Close()
+	fmt.Println(c)
+	// Output:
+	// warning: self and other do not have the same shape, but are broadcastable, and have the same number of elements. Changing behavior in a backwards incompatible manner to broadcasting rather than viewing as 1-dimensional.
+	// Tensor(Float, [4, 4])
+}
+
+func ExampleSetLegacyPointwise() {
+	bcast.SetWarningHandler(func(msg string) { fmt.Println("warning:", msg) })
+	bcast.SetLegacyPointwise(true)
+	defer bcast.SetWarningHandler(nil)
+	defer bcast.SetLegacyPointwise(false)
+
+	a, _ := bcast.FromInt64s([]int64{1, 2, 3, 4, 5, 6}, 2, 3)
+	b, _ := bcast.FromInt64s([]int64{10, 20, 30, 40, 50, 60}, 3, 2)
+	defer a.Close()
+	defer b.Close()
+	c, _ := bcast.Add(a, b)
+	defer c.Close()
+	v, _ := c.Int64s()
+	fmt.Println(c, v)
+	// Output:
+	// warning: other is not broadcastable to self, but they have the same number of elements. Falling back to deprecated pointwise behavior.
+	// Tensor(Long, [2, 3]) [11 22 33 44 55 66]
+}
+
+func ExampleSetBroadcastPolicy() {
+	_ = bcast.SetBroadcastPolicy(bcast.PolicyError)
+	defer bcast.SetBroadcastPolicy(bcast.PolicyAllow)
+
+	a, _ := bcast.Zeros(bcast.Float32, 2, 3)
+	b, _ := bcast.Zeros(bcast.Float32, 3)
+	s, _ := bcast.Zeros(bcast.Float32)
+	defer a.Close()
+	defer b.Close()
+	defer s.Close()
+	_, err := bcast.Add(a, b)
+	fmt.Println(errors.Is(err, bcast.ErrPolicy))
+	c, err := bcast.Add(a, s) // scalars are exempt
+	fmt.Println(c, err)
+	c.Close()
+	// Output:
+	// true
+	// Tensor(Float, [2, 3]) <nil>
+}
+
+func ExampleSetWarningsAsErrors() {
+	bcast.SetBroadcastWarning(true)
+	bcast.SetWarningsAsErrors(true)
+	defer bcast.SetBroadcastWarning(false)
+	defer bcast.SetWarningsAsErrors(false)
+
+	a, _ := bcast.Zeros(bcast.Float32, 4, 1)
+	b, _ := bcast.Zeros(bcast.Float32, 4)
+	defer a.Close()
+	defer b.Close()
+	_, err := bcast.Add(a, b)
+	fmt.Println(errors.Is(err, bcast.ErrPolicy))
+	// Output: true
+}

@@ -1,0 +1,3 @@
+module github.com/bcast/bcast-go
+
+go 1.21

@@ -1,0 +1,400 @@
+package bcast
+
+/*
+#include "gobc.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sync/atomic"
+	"unsafe"
+)
+
+// Tensor is a handle on a bcast tensor: a dtype, a shape, strides and a
+// reference to storage that views (View, Expand, BroadcastTensors) share.
+//
+// Call Close when done; a finalizer frees forgotten tensors, but only when
+// the garbage collector gets to them, and the Go heap does not see the C
+// memory behind them.
+//
+// A Tensor may be read (used as an operand, copied out) by many goroutines
+// at once. A Tensor being written (the out argument of an Out function, the
+// self of an InPlace function, the dst of Copy) may not be used by any
+// other goroutine at the same time, nor may Close run concurrently with any
+// other use of the same Tensor.
+type Tensor struct {
+	h     unsafe.Pointer // *C.bc_tensor; nil once closed; accessed atomically
+	dtype DType
+	shape []int64 // fixed for the handle's life
+}
+
+// handle returns t's C handle; a nil t gives NULL, which C refuses with its
+// own message.
+func (t *Tensor) handle() (*C.bc_tensor, error) {
+	if t == nil {
+		return nil, nil
+	}
+	p := atomic.LoadPointer(&t.h)
+	if p == nil {
+		return nil, goError(ErrInvalidArgument, "use of closed Tensor")
+	}
+	return (*C.bc_tensor)(p), nil
+}
+
+// handles resolves several operands at once.
+func handles(ts ...*Tensor) ([]*C.bc_tensor, error) {
+	hs := make([]*C.bc_tensor, len(ts))
+	for i, t := range ts {
+		h, err := t.handle()
+		if err != nil {
+			return nil, err
+		}
+		hs[i] = h
+	}
+	return hs, nil
+}
+
+// Close frees the handle. Storage shared with views lives on until the last
+// of them is closed too. Close is idempotent; it always returns nil.
+func (t *Tensor) Close() error {
+	if t == nil {
+		return nil
+	}
+	if p := atomic.SwapPointer(&t.h, nil); p != nil {
+		runtime.SetFinalizer(t, nil)
+		C.bc_tensor_free((*C.bc_tensor)(p))
+	}
+	return nil
+}
+
+func (t *Tensor) finalize() {
+	if p := atomic.SwapPointer(&t.h, nil); p != nil {
+		C.bc_tensor_free((*C.bc_tensor)(p))
+	}
+}
+
+// DType returns the element type.
+func (t *Tensor) DType() DType { return t.dtype }
+
+// Shape returns a copy of the sizes; a 0-dim tensor has an empty shape.
+func (t *Tensor) Shape() []int64 { return append([]int64{}, t.shape...) }
+
+// NDim returns the number of dimensions.
+func (t *Tensor) NDim() int { return len(t.shape) }
+
+// NumEl returns the number of elements (1 for a 0-dim tensor).
+func (t *Tensor) NumEl() int64 {
+	n := int64(1)
+	for _, d := range t.shape {
+		n *= d
+	}
+	return n
+}
+
+// Strides returns the strides in elements (0 on broadcast dimensions of an
+// expanded view).
+func (t *Tensor) Strides() ([]int64, error) {
+	h, err := t.handle()
+	if err != nil {
+		return nil, err
+	}
+	if h == nil {
+		return nil, goError(ErrInvalidArgument, "nil *Tensor")
+	}
+	n := len(t.shape)
+	s := make([]int64, n)
+	if n > 0 {
+		copy(s, unsafe.Slice((*int64)(unsafe.Pointer(C.bc_tensor_strides(h))), n))
+	}
+	runtime.KeepAlive(t)
+	return s, nil
+}
+
+// IsContiguous reports whether the elements are contiguous in row-major
+// order (false for a closed tensor).
+func (t *Tensor) IsContiguous() bool {
+	h, err := t.handle()
+	if err != nil || h == nil {
+		return false
+	}
+	c := C.bc_tensor_is_contiguous(h)
+	runtime.KeepAlive(t)
+	return c != 0
+}
+
+// String describes the tensor without its values: "Tensor(Float, [3, 1, 7])".
+func (t *Tensor) String() string {
+	if t == nil {
+		return "Tensor(nil)"
+	}
+	if atomic.LoadPointer(&t.h) == nil {
+		return "Tensor(closed)"
+	}
+	return fmt.Sprintf("Tensor(%v, %s)", t.dtype, formatShape(t.shape))
+}
+
+// Empty returns a contiguous tensor with unspecified contents. With no
+// sizes it is a 0-dim tensor of one element.
+func Empty(dtype DType, shape ...int64) (*Tensor, error) {
+	p, n := shapeArg(shape)
+	r := C.gobc_empty(C.bc_dtype(dtype), p, n)
+	runtime.KeepAlive(shape)
+	return resultTensor(&r)
+}
+
+// Zeros returns a contiguous tensor of zeros.
+func Zeros(dtype DType, shape ...int64) (*Tensor, error) {
+	p, n := shapeArg(shape)
+	r := C.gobc_zeros(C.bc_dtype(dtype), p, n)
+	runtime.KeepAlive(shape)
+	return resultTensor(&r)
+}
+
+// fromData copies n elements at data into a new tensor. A shape the Go side
+// cannot count is handed to C without data, so that the library reports it
+// in its own words.
+func fromData(dtype DType, data unsafe.Pointer, n int, shape []int64) (*Tensor, error) {
+	want, ok := countElements(shape)
+	if ok && want != int64(n) {
+		unit := "elements"
+		if want == 1 {
+			unit = "element"
+		}
+		return nil, goError(ErrInvalidArgument, fmt.Sprintf(
+			"%d values given for shape %s (%d %s)", n, formatShape(shape), want, unit))
+	}
+	if !ok || n == 0 {
+		data = nil
+	}
+	p, nd := shapeArg(shape)
+	r := C.gobc_from_data(C.bc_dtype(dtype), p, nd, data)
+	runtime.KeepAlive(shape)
+	return resultTensor(&r)
+}
+
+// countElements multiplies out a shape, reporting false for anything C must
+// refuse (too many dimensions, a negative size, an overflow).
+func countElements(shape []int64) (int64, bool) {
+	if len(shape) > C.BC_MAX_DIMS {
+		return 0, false
+	}
+	n := int64(1)
+	zero := false
+	for _, d := range shape {
+		if d < 0 {
+			return 0, false
+		}
+		if d == 0 {
+			zero = true
+			continue
+		}
+		if n > math.MaxInt64/d {
+			return 0, false
+		}
+		n *= d
+	}
+	if zero {
+		return 0, true
+	}
+	return n, true
+}
+
+// The From* constructors copy data (in row-major order) into a new
+// contiguous tensor of the given shape; len(data) must equal the product of
+// the sizes. With no sizes the tensor is 0-dim and data holds one value.
+// The library keeps no reference to data.
+
+// FromBools returns a Bool tensor holding a copy of data.
+func FromBools(data []bool, shape ...int64) (*Tensor, error) {
+	t, err := fromData(Bool, sliceData(data), len(data), shape)
+	runtime.KeepAlive(data)
+	return t, err
+}
+
+// FromUint8s returns a Uint8 tensor holding a copy of data.
+func FromUint8s(data []uint8, shape ...int64) (*Tensor, error) {
+	t, err := fromData(Uint8, sliceData(data), len(data), shape)
+	runtime.KeepAlive(data)
+	return t, err
+}
+
+// FromInt8s returns an Int8 tensor holding a copy of data.
+func FromInt8s(data []int8, shape ...int64) (*Tensor, error) {
+	t, err := fromData(Int8, sliceData(data), len(data), shape)
+	runtime.KeepAlive(data)
+	return t, err
+}
+
+// FromInt16s returns an Int16 tensor holding a copy of data.
+func FromInt16s(data []int16, shape ...int64) (*Tensor, error) {
+	t, err := fromData(Int16, sliceData(data), len(data), shape)
+	runtime.KeepAlive(data)
+	return t, err
+}
+
+// FromInt32s returns an Int32 tensor holding a copy of data.
+func FromInt32s(data []int32, shape ...int64) (*Tensor, error) {
+	t, err := fromData(Int32, sliceData(data), len(data), shape)
+	runtime.KeepAlive(data)
+	return t, err
+}
+
+// FromInt64s returns an Int64 tensor holding a copy of data.
+func FromInt64s(data []int64, shape ...int64) (*Tensor, error) {
+	t, err := fromData(Int64, sliceData(data), len(data), shape)
+	runtime.KeepAlive(data)
+	return t, err
+}
+
+// FromFloat16Bits returns a Float16 tensor from IEEE binary16 bits (see
+// F16FromFloat32).
+func FromFloat16Bits(data []uint16, shape ...int64) (*Tensor, error) {
+	t, err := fromData(Float16, sliceData(data), len(data), shape)
+	runtime.KeepAlive(data)
+	return t, err
+}
+
+// FromBFloat16Bits returns a BFloat16 tensor from bfloat16 bits (see
+// BF16FromFloat32).
+func FromBFloat16Bits(data []uint16, shape ...int64) (*Tensor, error) {
+	t, err := fromData(BFloat16, sliceData(data), len(data), shape)
+	runtime.KeepAlive(data)
+	return t, err
+}
+
+// FromFloat32s returns a Float32 tensor holding a copy of data.
+func FromFloat32s(data []float32, shape ...int64) (*Tensor, error) {
+	t, err := fromData(Float32, sliceData(data), len(data), shape)
+	runtime.KeepAlive(data)
+	return t, err
+}
+
+// FromFloat64s returns a Float64 tensor holding a copy of data.
+func FromFloat64s(data []float64, shape ...int64) (*Tensor, error) {
+	t, err := fromData(Float64, sliceData(data), len(data), shape)
+	runtime.KeepAlive(data)
+	return t, err
+}
+
+func sliceData[T any](s []T) unsafe.Pointer {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Pointer(&s[0])
+}
+
+// copyOut copies t's elements, in row-major order, into a new []T after
+// checking that t has dtype want.
+func copyOut[T any](t *Tensor, want DType) ([]T, error) {
+	h, err := t.handle()
+	if err != nil {
+		return nil, err
+	}
+	if h == nil {
+		return nil, goError(ErrInvalidArgument, "nil *Tensor")
+	}
+	if t.dtype != want {
+		return nil, goError(ErrDtype, fmt.Sprintf("tensor has dtype %v, not %v", t.dtype, want))
+	}
+	out := make([]T, t.NumEl())
+	if len(out) == 0 {
+		return out, nil
+	}
+	var zero T
+	r := C.gobc_copy_to(h, unsafe.Pointer(&out[0]), C.size_t(len(out))*C.size_t(unsafe.Sizeof(zero)))
+	runtime.KeepAlive(t)
+	if err := resultErr(&r); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Bools returns a copy of the elements of a Bool tensor in row-major order
+// (any nonzero byte is true).
+func (t *Tensor) Bools() ([]bool, error) {
+	b, err := copyOut[uint8](t, Bool)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]bool, len(b))
+	for i, v := range b {
+		out[i] = v != 0
+	}
+	return out, nil
+}
+
+// Uint8s returns a copy of the elements of a Uint8 tensor in row-major order.
+func (t *Tensor) Uint8s() ([]uint8, error) { return copyOut[uint8](t, Uint8) }
+
+// Int8s returns a copy of the elements of an Int8 tensor in row-major order.
+func (t *Tensor) Int8s() ([]int8, error) { return copyOut[int8](t, Int8) }
+
+// Int16s returns a copy of the elements of an Int16 tensor in row-major order.
+func (t *Tensor) Int16s() ([]int16, error) { return copyOut[int16](t, Int16) }
+
+// Int32s returns a copy of the elements of an Int32 tensor in row-major order.
+func (t *Tensor) Int32s() ([]int32, error) { return copyOut[int32](t, Int32) }
+
+// Int64s returns a copy of the elements of an Int64 tensor in row-major order.
+func (t *Tensor) Int64s() ([]int64, error) { return copyOut[int64](t, Int64) }
+
+// Float16Bits returns the binary16 bits of a Float16 tensor in row-major
+// order (see F16ToFloat32).
+func (t *Tensor) Float16Bits() ([]uint16, error) { return copyOut[uint16](t, Float16) }
+
+// BFloat16Bits returns the bfloat16 bits of a BFloat16 tensor in row-major
+// order (see BF16ToFloat32).
+func (t *Tensor) BFloat16Bits() ([]uint16, error) { return copyOut[uint16](t, BFloat16) }
+
+// Float32s returns a copy of the elements of a Float32 tensor in row-major
+// order.
+func (t *Tensor) Float32s() ([]float32, error) { return copyOut[float32](t, Float32) }
+
+// Float64s returns a copy of the elements of a Float64 tensor in row-major
+// order.
+func (t *Tensor) Float64s() ([]float64, error) { return copyOut[float64](t, Float64) }
+
+// View returns a new handle on the same storage, shape and strides.
+func (t *Tensor) View() (*Tensor, error) {
+	h, err := t.handle()
+	if err != nil {
+		return nil, err
+	}
+	r := C.gobc_view(h)
+	runtime.KeepAlive(t)
+	return resultTensor(&r)
+}
+
+// Clone returns a contiguous copy.
+func (t *Tensor) Clone() (*Tensor, error) {
+	h, err := t.handle()
+	if err != nil {
+		return nil, err
+	}
+	r := C.gobc_clone(h)
+	runtime.KeepAlive(t)
+	return resultTensor(&r)
+}
+
+// To returns a contiguous copy converted to dtype (any conversion, as
+// PyTorch's Tensor.to).
+func (t *Tensor) To(dtype DType) (*Tensor, error) {
+	if _, err := t.handle(); err != nil {
+		return nil, err
+	}
+	if t == nil {
+		return nil, goError(ErrInvalidArgument, "nil *Tensor")
+	}
+	out, err := Empty(dtype, t.shape...)
+	if err != nil {
+		return nil, err
+	}
+	if err := Copy(out, t); err != nil {
+		out.Close()
+		return nil, err
+	}
+	return out, nil
+}
