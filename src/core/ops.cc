@@ -49,6 +49,9 @@ bc_tensor* NewTensor(bc_dtype dtype, const Shape& shape) {
 
 namespace {
 
+// Below this many elements an op on contiguous same-shape operands skips the plan.
+constexpr int64_t kSmallOp = 4096;
+
 // A same-dtype copy moves bits, whatever they encode (halves included).
 void SetBitCopy(Plan* p, bc_dtype d) {
   const size_t es = DtypeSize(d);
@@ -367,6 +370,41 @@ bc_tensor* ContiguousCopy(const bc_tensor& t) {
   return c;
 }
 
+// Small ops on operands of one shape, contiguous and already in the kernel's
+// dtypes, need no plan: nothing broadcasts, so no warning or policy applies,
+// and the whole op is one row. Returns false when the general path must run.
+bool RunSmallContiguous(const OpArgs& a, bc_tensor* out, const Types& types) {
+  if (out == nullptr || IsIntDivision(a.op) || out->dtype != types.out || !IsContiguous(*out))
+    return false;
+  const int64_t numel = Numel(*out);
+  if (numel >= kSmallOp || numel == 0) return false;
+  const size_t nbytes = static_cast<size_t>(numel) * DtypeSize(out->dtype);
+  Block b;
+  b.op = a.op;
+  b.dtype = types.in;
+  b.n0 = numel;
+  b.n1 = 1;
+  b.scalar = a.scalar;
+  b.ptr[0] = out->data;
+  b.s0[0] = 1;
+  for (int i = 0; i < a.nin; ++i) {
+    const bc_tensor& t = *a.in[i];
+    const bc_dtype want = (a.op == kWhere && i == 0) ? BC_BOOL : types.in;
+    if (t.dtype != want || t.ndim != out->ndim || !IsContiguous(t) ||
+        std::memcmp(t.shape, out->shape, sizeof(int64_t) * static_cast<size_t>(t.ndim)) != 0)
+      return false;
+    // Exact aliasing is fine; any other shared byte needs the general checks.
+    const size_t tbytes = static_cast<size_t>(numel) * DtypeSize(t.dtype);
+    if (t.data != out->data && t.data < out->data + nbytes && out->data < t.data + tbytes)
+      return false;
+    b.ptr[i + 1] = t.data;
+    b.s0[i + 1] = 1;
+  }
+  if (a.nin == 3) RunTernaryKernel(b);
+  else RunBinaryKernel(b);
+  return true;
+}
+
 }  // namespace
 
 bc_tensor* RunElementwise(const OpArgs& a, bc_tensor* out, bool inplace) {
@@ -374,6 +412,7 @@ bc_tensor* RunElementwise(const OpArgs& a, bc_tensor* out, bool inplace) {
     if (a.in[i] == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "tensor argument is NULL");
   if (a.op == kCopy && out == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "destination is NULL");
   const Types types = ResolveTypes(a, out);
+  if (a.op != kCopy && RunSmallContiguous(a, out, types)) return out;
   const char* const* names = OperandNames(a.op);
 
   Shape shapes[3];

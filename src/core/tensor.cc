@@ -23,16 +23,6 @@ int64_t Numel(const bc_tensor& t) {
   return n;
 }
 
-bool IsContiguous(const bc_tensor& t) {
-  int64_t expected = 1;
-  for (int i = t.ndim - 1; i >= 0; --i) {
-    if (t.shape[i] == 0) return true;
-    if (t.shape[i] != 1 && t.strides[i] != expected) return false;
-    expected *= t.shape[i];
-  }
-  return true;
-}
-
 bc_tensor* MakeView(const bc_tensor& t, const int64_t* shape, const int64_t* strides, int ndim) {
   bc_tensor* v = new (std::nothrow) bc_tensor;
   if (v == nullptr) return nullptr;

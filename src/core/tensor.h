@@ -45,7 +45,15 @@ struct bc_tensor {
 namespace bcast {
 
 int64_t Numel(const bc_tensor& t);
-bool IsContiguous(const bc_tensor& t);
+inline bool IsContiguous(const bc_tensor& t) {
+  int64_t expected = 1;
+  for (int i = t.ndim - 1; i >= 0; --i) {
+    if (t.shape[i] == 0) return true;
+    if (t.shape[i] != 1 && t.strides[i] != expected) return false;
+    expected *= t.shape[i];
+  }
+  return true;
+}
 // New handle over t's storage with the given geometry; null on allocation failure.
 bc_tensor* MakeView(const bc_tensor& t, const int64_t* shape, const int64_t* strides, int ndim);
 
