@@ -131,7 +131,10 @@ BC_API bc_status bc_set_simd_cap(const char* target_name);
  *  Safe from any thread. */
 BC_API int bc_get_num_threads(void);
 /** Sets the number of threads ops may use. Results do not depend on it.
- *  @param[in] n  Thread count; n <= 0 restores the default.
+ *  Ops smaller than a grain size, ops called inside the host's own OpenMP
+ *  parallel region, and every op in a child process after fork() run on the
+ *  calling thread alone.
+ *  @param[in] n  Thread count, capped at 1024; n <= 0 restores the default.
  *  @return BC_OK.
  *  @par Thread safety
  *  Process-wide; safe from any thread at any time. */

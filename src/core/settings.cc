@@ -1,6 +1,7 @@
 #include "core/settings.h"
 
 #include <omp.h>
+#include <pthread.h>
 
 #include <atomic>
 #include <cstdio>
@@ -33,6 +34,12 @@ int DefaultThreads() {
   return n;
 }
 
+// libgomp's thread pool does not survive fork(): a child that entered a
+// parallel region could hang. Children therefore run every op serially.
+std::atomic<bool> g_forked_child{false};
+void OnForkChild() { g_forked_child.store(true, std::memory_order_relaxed); }
+const bool g_atfork_registered = pthread_atfork(nullptr, nullptr, OnForkChild) == 0;
+
 }  // namespace
 
 bool BroadcastWarningOn() { return g_broadcast_warning.load(std::memory_order_relaxed); }
@@ -41,6 +48,7 @@ bc_policy Policy() { return static_cast<bc_policy>(g_policy.load(std::memory_ord
 bool WarningsAsErrors() { return g_warnings_as_errors.load(std::memory_order_relaxed); }
 
 int NumThreads() {
+  if (g_forked_child.load(std::memory_order_relaxed)) return 1;
   int n = g_threads.load(std::memory_order_relaxed);
   return n > 0 ? n : DefaultThreads();
 }
@@ -87,7 +95,9 @@ BC_API void bc_set_warning_handler(bc_warning_fn fn, void* user) {
 BC_API int bc_get_num_threads(void) { return bcast::NumThreads(); }
 
 BC_API bc_status bc_set_num_threads(int n) {
-  bcast::g_threads = n > 0 ? n : 0;
+  // More threads than this only adds overhead on any machine bcast runs on.
+  constexpr int kMaxThreads = 1024;
+  bcast::g_threads = n > 0 ? (n < kMaxThreads ? n : kMaxThreads) : 0;
   return BC_OK;
 }
 
