@@ -91,11 +91,56 @@ HWY_INLINE bool WantsTiles(const Block& b, int nops) {
   return false;
 }
 
+// Short rows (a few elements) where every operand either runs on across rows
+// or repeats the same row (stride 0 between rows): the repeating operands are
+// copied into a tile of many rows, so that one long contiguous row replaces
+// many short ones.
+constexpr int64_t kShortRow = 64;
+constexpr int64_t kRunTile = 1024;
+
+HWY_INLINE bool WantsRunTile(const Block& b, int nops) {
+  if (b.n0 >= kShortRow || b.n1 < 4 || b.s0[0] != 1 || b.s1[0] != b.n0) return false;
+  for (int k = 1; k < nops; ++k) {
+    const bool runs_on = b.s0[k] == 1 && b.s1[k] == b.n0;
+    const bool repeats = (b.s0[k] == 0 || b.s0[k] == 1) && b.s1[k] == 0;
+    if (!runs_on && !repeats) return false;
+  }
+  return true;
+}
+
+template <typename TO, typename TI, class F>
+HWY_NOINLINE void RunTiled2(const Block& b, const F& f) {
+  const int64_t per = kRunTile / b.n0;  // rows per tile
+  alignas(64) TI tile[2][kRunTile];
+  const TI* src[2];
+  int64_t step[2];  // elements to advance per tile
+  for (int k = 0; k < 2; ++k) {
+    const TI* x = reinterpret_cast<const TI*>(b.ptr[k + 1]);
+    if (b.s1[k + 1] == 0) {
+      for (int64_t r = 0; r < per; ++r)
+        for (int64_t i = 0; i < b.n0; ++i) tile[k][r * b.n0 + i] = x[i * b.s0[k + 1]];
+      src[k] = tile[k];
+      step[k] = 0;
+    } else {
+      src[k] = x;
+      step[k] = per * b.n0;
+    }
+  }
+  TO* o = reinterpret_cast<TO*>(b.ptr[0]);
+  for (int64_t r = 0; r < b.n1; r += per) {
+    const int64_t rows = r + per <= b.n1 ? per : b.n1 - r;
+    const int64_t t = r / per;
+    Row2(rows * b.n0, o + r * b.n0, 1, src[0] + t * step[0], 1, src[1] + t * step[1], 1, f,
+         false);
+  }
+}
+
 template <typename TO, typename TI, class F>
 HWY_INLINE void Rows2(const Block& b, const F& f) {
   TO* o = reinterpret_cast<TO*>(b.ptr[0]);
   const TI* x = reinterpret_cast<const TI*>(b.ptr[1]);
   const TI* y = reinterpret_cast<const TI*>(b.ptr[2]);
+  if (WantsRunTile(b, 3)) return RunTiled2<TO, TI>(b, f);
   if (WantsTiles(b, 3)) {
     for (int64_t r0 = 0; r0 < b.n1; r0 += kTileSide) {
       const int64_t r1 = r0 + kTileSide < b.n1 ? r0 + kTileSide : b.n1;
