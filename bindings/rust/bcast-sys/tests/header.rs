@@ -1,0 +1,324 @@
+//! Checks the hand-written declarations against `include/bcast/bcast.h`:
+//! every `BC_API` function with its exact parameter and return types, every
+//! enum value and `#define`, and the sizes and layout the C compiler gives the
+//! enums and `bc_error_detail`.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::Command;
+
+use bcast_sys::*;
+
+const RUST_SOURCE: &str = include_str!("../src/lib.rs");
+
+fn include_dirs() -> Vec<PathBuf> {
+    env!("BCAST_SYS_INCLUDE_DIRS")
+        .split(';')
+        .filter(|s| !s.is_empty())
+        .map(PathBuf::from)
+        .collect()
+}
+
+fn header_text() -> String {
+    for dir in include_dirs() {
+        let p = dir.join("bcast/bcast.h");
+        if let Ok(s) = std::fs::read_to_string(&p) {
+            return s;
+        }
+    }
+    panic!("bcast/bcast.h not found in {:?}", include_dirs());
+}
+
+fn strip_c_comments(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix("/*") {
+            let end = r.find("*/").expect("unterminated comment");
+            rest = &r[end + 2..];
+            out.push(' ');
+        } else if let Some(r) = rest.strip_prefix("//") {
+            rest = r.find('\n').map_or("", |e| &r[e..]);
+        } else {
+            let c = rest.chars().next().unwrap();
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    out
+}
+
+/// A C type as tokens (identifiers and `*`) joined by one space, e.g.
+/// `const int64_t * const *`.
+fn c_tokens(s: &str) -> String {
+    let spaced = s.replace('*', " * ");
+    spaced.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[derive(Debug, PartialEq, Eq)]
+struct Signature {
+    ret: String,
+    params: Vec<(String, String)>, // (type, name)
+}
+
+/// `BC_API <ret> <name>(<params>);` declarations of the header, by name, in order.
+fn header_functions() -> Vec<(String, Signature)> {
+    let text = strip_c_comments(&header_text());
+    let mut out = Vec::new();
+    for piece in text.split("BC_API").skip(1) {
+        let decl = &piece[..piece.find(';').expect("declaration without ';'")];
+        let open = decl.find('(').unwrap();
+        let close = decl.rfind(')').unwrap();
+        let head = c_tokens(&decl[..open]);
+        let (ret, name) = head.rsplit_once(' ').unwrap();
+        let args = decl[open + 1..close].trim();
+        let params = if args == "void" || args.is_empty() {
+            Vec::new()
+        } else {
+            args.split(',')
+                .map(|p| {
+                    let t = c_tokens(p);
+                    let (ty, name) = t.rsplit_once(' ').unwrap();
+                    (ty.to_string(), name.to_string())
+                })
+                .collect()
+        };
+        out.push((name.to_string(), Signature { ret: ret.to_string(), params }));
+    }
+    out
+}
+
+/// Rust type (as written in src/lib.rs) to the C spelling `c_tokens` gives.
+fn rust_to_c(ty: &str) -> String {
+    let ty = ty.trim();
+    if let Some(inner) = ty.strip_prefix("*const ") {
+        let c = rust_to_c(inner);
+        return if c.ends_with('*') { format!("{c} const *") } else { format!("const {c} *") };
+    }
+    if let Some(inner) = ty.strip_prefix("*mut ") {
+        return format!("{} *", rust_to_c(inner));
+    }
+    match ty {
+        "i64" => "int64_t",
+        "i32" => "int32_t",
+        "usize" => "size_t",
+        "f64" => "double",
+        "c_int" => "int",
+        "c_char" => "char",
+        "c_void" => "void",
+        other => other, // bc_* typedefs keep their names
+    }
+    .to_string()
+}
+
+/// `pub fn` declarations inside the `functions!` block of src/lib.rs.
+fn rust_functions() -> Vec<(String, Signature)> {
+    let block = &RUST_SOURCE[RUST_SOURCE.find("functions! {").expect("functions! block")..];
+    let mut out = Vec::new();
+    for line in block.lines().map(str::trim) {
+        let Some(decl) = line.strip_prefix("pub fn ") else { continue };
+        let open = decl.find('(').unwrap();
+        let close = decl.rfind(')').unwrap();
+        let name = decl[..open].trim().to_string();
+        let params = decl[open + 1..close]
+            .split(',')
+            .filter(|p| !p.trim().is_empty())
+            .map(|p| {
+                let (n, t) = p.split_once(':').unwrap();
+                // `self` and `fn` are Rust keywords: declared as `self_`, `fn_`.
+                (rust_to_c(t), n.trim().trim_end_matches('_').to_string())
+            })
+            .collect();
+        let tail = decl[close + 1..].trim().trim_end_matches(';').trim();
+        let ret = match tail.strip_prefix("->") {
+            Some(r) => rust_to_c(r),
+            None => "void".to_string(),
+        };
+        out.push((name, Signature { ret, params }));
+    }
+    out
+}
+
+#[test]
+fn every_header_function_is_declared_with_its_signature() {
+    let header = header_functions();
+    let rust = rust_functions();
+    assert!(header.len() >= 60, "parsed only {} BC_API declarations", header.len());
+    let header_names: Vec<&str> = header.iter().map(|(n, _)| n.as_str()).collect();
+    let rust_names: Vec<&str> = rust.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(rust_names, header_names, "declared functions differ from the header's");
+    assert_eq!(FUNCTION_NAMES, header_names.as_slice());
+    for ((name, h), (_, r)) in header.iter().zip(&rust) {
+        assert_eq!(r, h, "signature of {name}");
+    }
+}
+
+#[test]
+fn every_function_links() {
+    let addrs = function_addresses();
+    assert_eq!(addrs.len(), FUNCTION_NAMES.len());
+    for (a, n) in addrs.iter().zip(FUNCTION_NAMES) {
+        assert!(!a.is_null(), "{n}");
+    }
+}
+
+/// `NAME = value` enumerators and `#define NAME value` integer macros of the header.
+fn header_constants() -> BTreeMap<String, i64> {
+    let text = strip_c_comments(&header_text());
+    let mut out = BTreeMap::new();
+    for line in text.lines().map(str::trim) {
+        let (name, value) = if let Some(d) = line.strip_prefix("#define ") {
+            match d.split_once(' ') {
+                Some((n, v)) => (n.trim(), v.trim()),
+                None => continue,
+            }
+        } else if let Some((n, v)) = line.split_once('=') {
+            (n.trim(), v.trim().trim_end_matches(','))
+        } else {
+            continue;
+        };
+        if let (true, Ok(v)) = (name.starts_with("BC_"), value.parse::<i64>()) {
+            out.insert(name.to_string(), v);
+        }
+    }
+    out
+}
+
+fn rust_constants() -> BTreeMap<String, i64> {
+    let mut out = BTreeMap::new();
+    for line in RUST_SOURCE.lines().map(str::trim) {
+        let Some(decl) = line.strip_prefix("pub const BC_") else { continue };
+        let (name, rest) = decl.split_once(':').unwrap();
+        let value = rest.split_once('=').unwrap().1.trim().trim_end_matches(';');
+        out.insert(format!("BC_{name}"), value.parse().unwrap());
+    }
+    out
+}
+
+#[test]
+fn every_constant_matches() {
+    let header = header_constants();
+    assert!(header.len() >= 50, "parsed only {} constants", header.len());
+    let rust = rust_constants();
+    let keys: std::collections::BTreeSet<&String> = rust.keys().chain(header.keys()).collect();
+    let diff: Vec<String> = keys
+        .into_iter()
+        .filter(|k| rust.get(*k) != header.get(*k))
+        .map(|k| format!("{k}: crate {:?}, header {:?}", rust.get(k), header.get(k)))
+        .collect();
+    assert!(diff.is_empty(), "constants differ:\n{}", diff.join("\n"));
+    // The values the crate actually compiled with, not just its text.
+    assert_eq!(BC_POLICY_ERROR, 2);
+    assert_eq!(BC_SHIFT_RIGHT as usize + 1, BC_OP_COUNT);
+    assert_eq!(BC_FLOAT64, 9);
+    assert_eq!(BC_ERR_POLICY, 11);
+}
+
+/// Compiles a C program against the header and returns what it prints, or
+/// None (with a note) when no C compiler can be run here.
+fn c_probe(body: &str) -> Option<String> {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bcast_sys_probe");
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("probe.c");
+    let exe = dir.join("probe");
+    let program = format!(
+        "#include <stddef.h>\n#include <stdio.h>\n#include \"bcast/bcast.h\"\nint main(void) {{\n{body}\nreturn 0;\n}}\n"
+    );
+    std::fs::write(&src, program).unwrap();
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let mut cmd = Command::new(&cc);
+    cmd.arg("-std=c99").arg("-o").arg(&exe).arg(&src);
+    for d in include_dirs() {
+        cmd.arg("-I").arg(d);
+    }
+    let status = match cmd.status() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("note: no C compiler ({cc}: {e}); layout check skipped");
+            return None;
+        }
+    };
+    assert!(status.success(), "compiling the layout probe failed");
+    let out = Command::new(&exe).output().unwrap();
+    assert!(out.status.success());
+    Some(String::from_utf8(out.stdout).unwrap())
+}
+
+#[test]
+fn layout_matches_the_c_compiler() {
+    let Some(out) = c_probe(
+        r#"
+        printf("bc_status %zu %d\n", sizeof(bc_status), (bc_status)-1 > 0);
+        printf("bc_dtype %zu %d\n", sizeof(bc_dtype), (bc_dtype)-1 > 0);
+        printf("bc_op %zu %d\n", sizeof(bc_op), (bc_op)-1 > 0);
+        printf("bc_policy %zu %d\n", sizeof(bc_policy), (bc_policy)-1 > 0);
+        printf("bc_error_detail %zu %zu\n", sizeof(bc_error_detail), _Alignof(bc_error_detail));
+        printf("code %zu\n", offsetof(bc_error_detail, code));
+        printf("dim %zu\n", offsetof(bc_error_detail, dim));
+        printf("size_a %zu\n", offsetof(bc_error_detail, size_a));
+        printf("size_b %zu\n", offsetof(bc_error_detail, size_b));
+        printf("bc_deleter %zu\n", sizeof(bc_deleter));
+        printf("bc_warning_fn %zu\n", sizeof(bc_warning_fn));
+        "#,
+    ) else {
+        return;
+    };
+    let unsigned = u8::from(bc_enum_repr::MIN == 0);
+    let enum_line =
+        |name: &str| format!("{name} {} {unsigned}", std::mem::size_of::<bc_enum_repr>());
+    let expected = [
+        enum_line("bc_status"),
+        enum_line("bc_dtype"),
+        enum_line("bc_op"),
+        enum_line("bc_policy"),
+        format!(
+            "bc_error_detail {} {}",
+            std::mem::size_of::<bc_error_detail>(),
+            std::mem::align_of::<bc_error_detail>()
+        ),
+        format!("code {}", std::mem::offset_of!(bc_error_detail, code)),
+        format!("dim {}", std::mem::offset_of!(bc_error_detail, dim)),
+        format!("size_a {}", std::mem::offset_of!(bc_error_detail, size_a)),
+        format!("size_b {}", std::mem::offset_of!(bc_error_detail, size_b)),
+        format!("bc_deleter {}", std::mem::size_of::<bc_deleter>()),
+        format!("bc_warning_fn {}", std::mem::size_of::<bc_warning_fn>()),
+    ];
+    let got: Vec<&str> = out.lines().collect();
+    assert_eq!(got, expected);
+}
+
+#[test]
+fn runtime_version_matches_the_header() {
+    let h = header_constants();
+    // version.h is generated by CMake next to the library being linked.
+    let dirs = include_dirs();
+    let version_h = dirs
+        .iter()
+        .find_map(|d| std::fs::read_to_string(d.join("bcast/version.h")).ok())
+        .expect("bcast/version.h");
+    let num = |name: &str| -> i32 {
+        version_h
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("#define {name} ")))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap()
+    };
+    let expected = num("BC_VERSION_MAJOR") * 10000 + num("BC_VERSION_MINOR") * 100 + num("BC_VERSION_PATCH");
+    // SAFETY: bc_version takes nothing and only returns an integer.
+    assert_eq!(unsafe { bc_version() }, expected);
+    assert!(h.contains_key("BC_MAX_DIMS"));
+}
+
+#[test]
+fn linked_the_way_build_rs_says() {
+    // SAFETY: a plain getter; calling it makes sure the library is mapped.
+    assert!(unsafe { bc_version() } > 0);
+    let Ok(maps) = std::fs::read_to_string("/proc/self/maps") else {
+        eprintln!("note: no /proc/self/maps; link check skipped");
+        return;
+    };
+    let shared = maps.lines().any(|l| l.contains("/libbcast.so"));
+    assert_eq!(shared, !LINKED_STATICALLY, "libbcast.so mapped: {shared}, static build: {LINKED_STATICALLY}");
+}

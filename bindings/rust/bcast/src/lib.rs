@@ -1,0 +1,78 @@
+//! Safe Rust binding of **bcast**: elementwise tensor operations with exactly
+//! PyTorch's broadcasting semantics, type promotion and error messages.
+//!
+//! ```
+//! use bcast::{DType, Tensor};
+//!
+//! let x = Tensor::zeros(DType::Float32, &[5, 1, 4, 1])?;
+//! let y = Tensor::zeros(DType::Float32, &[3, 1, 1])?;
+//! assert_eq!((&x + &y).shape(), &[5, 3, 4, 1]);
+//!
+//! let x = Tensor::zeros(DType::Float32, &[5, 2, 4, 1])?;
+//! let err = x.add(&y).unwrap_err();
+//! assert_eq!(
+//!     err.to_string(),
+//!     "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 1"
+//! );
+//! # Ok::<(), bcast::Error>(())
+//! ```
+//!
+//! # Types
+//!
+//! - [`TensorRef`]: what every operation is a method of. `&TensorRef` reads,
+//!   `&mut TensorRef` writes (in-place and `_out` forms).
+//! - [`Tensor`]: an owned tensor; dereferences (mutably) to `TensorRef`.
+//! - [`TensorView<'a>`](TensorView): read-only, over borrowed memory (a
+//!   slice, or another tensor through [`TensorRef::view`],
+//!   [`TensorRef::expand`], [`broadcast_tensors`]).
+//! - [`TensorViewMut<'a>`](TensorViewMut): writable, over a mutably borrowed slice.
+//!
+//! Operands are anything implementing [`Operand`]: tensors of every kind,
+//! borrowed or owned, and scalars. Operators (`+`, `-=`, ...) are in
+//! [`operators`], and panic where the methods return an error.
+//!
+//! # Threads
+//!
+//! The C library allows a `const` handle to be used from many threads at
+//! once, and a written one from one thread at a time. Here that is `Sync`
+//! for reads through `&TensorRef` and `&mut` for writes, so the borrow
+//! checker enforces it. Every type is `Send` and `Sync`; each `unsafe impl`
+//! states its reason. Errors are read on the calling thread right after the
+//! failing call, so they never mix between threads.
+//!
+//! Settings ([`set_broadcast_warning`], [`set_broadcast_policy`],
+//! [`set_warning_handler`], ...) are process-wide.
+//!
+//! # Features
+//!
+//! - `static`: link `libbcast.a` instead of `libbcast.so`.
+//! - `ndarray`: conversions to and from `ndarray` arrays, zero-copy where the
+//!   layout allows (see [`TensorRef::as_array`]).
+#![warn(missing_docs, unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
+
+mod dtype;
+mod error;
+#[cfg(feature = "ndarray")]
+mod ndarray_support;
+mod ops;
+pub mod operators;
+mod settings;
+mod shapes;
+mod tensor;
+
+pub use bcast_sys as sys;
+pub use dtype::{DType, Element, BF16, F16};
+pub use error::{Error, ErrorCode, ErrorDetail, Result};
+pub use ops::{BinaryOp, Operand};
+pub use settings::{
+    broadcast_policy, broadcast_warning, legacy_pointwise, num_threads, reset_warning_handler, set_broadcast_policy,
+    set_broadcast_warning, set_legacy_pointwise, set_num_threads, set_simd_cap, set_warning_handler,
+    set_warnings_as_errors, simd_target, version, version_string, warnings_as_errors, Policy,
+};
+pub use shapes::{broadcast_shapes, broadcast_shapes_n, broadcast_tensors};
+pub use tensor::{Tensor, TensorRef, TensorView, TensorViewMut};
+
+/// The README's examples, run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
