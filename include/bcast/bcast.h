@@ -434,7 +434,8 @@ BC_API bc_status bc_expand(const bc_tensor* t, const int64_t* shape, size_t ndim
  *                       owned by the caller (release each with
  *                       bc_tensor_free()). On failure every views[i] is NULL.
  *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (a NULL pointer);
- *          BC_ERR_NOT_BROADCASTABLE; BC_ERR_OUT_OF_MEMORY.
+ *          BC_ERR_NOT_BROADCASTABLE; BC_ERR_OVERFLOW (the common shape's
+ *          element count does not fit in int64_t); BC_ERR_OUT_OF_MEMORY.
  *  @par Thread safety
  *  Other threads may read the tensors at the same time. */
 BC_API bc_status bc_broadcast_tensors(const bc_tensor* const* tensors, size_t count,

@@ -333,7 +333,10 @@ BC_API bc_status bc_tensor_copy_to(const bc_tensor* t, void* dst, size_t nbytes)
   return Guarded([&] {
     NotNull(t, "tensor");
     const int64_t numel = bcast::Numel(*t);
-    const size_t need = static_cast<size_t>(numel) * bcast::DtypeSize(t->dtype);
+    size_t need = 0;
+    if (__builtin_mul_overflow(static_cast<size_t>(numel), bcast::DtypeSize(t->dtype), &need))
+      Fail(BC_ERR_OUT_OF_BOUNDS, "destination has " + std::to_string(nbytes) +
+                                     " bytes; the tensor's size in bytes overflows size_t");
     if (nbytes < need)
       Fail(BC_ERR_OUT_OF_BOUNDS, "destination has " + std::to_string(nbytes) + " bytes, " +
                                      std::to_string(need) + " needed");
@@ -423,6 +426,7 @@ BC_API bc_status bc_broadcast_tensors(const bc_tensor* const* tensors, size_t co
       NotNull(tensors[i], "tensors[i]");
       r = i == 0 ? bcast::ShapeOf(*tensors[0]) : bcast::Broadcast(r, bcast::ShapeOf(*tensors[i]));
     }
+    bcast::ShapeNumel(r);  // views whose element count overflows int64 are refused
     try {
       for (size_t i = 0; i < count; ++i) {
         int64_t strides[BC_MAX_DIMS];

@@ -103,4 +103,24 @@ void ConvertStrided(bc_dtype to, void* dst, int64_t dst_stride, bc_dtype from, c
   });
 }
 
+void ConvertStridedVia(bc_dtype to, void* dst, int64_t dst_stride, bc_dtype via, bc_dtype from,
+                       const void* src, int64_t src_stride, int64_t n) {
+  if (via == to || via == from || !IsHalf(via)) {
+    ConvertStrided(to, dst, dst_stride, from, src, src_stride, n);
+    return;
+  }
+  VisitDtype(to, [&](auto t) {
+    using To = decltype(t);
+    VisitDtype(from, [&](auto f) {
+      using From = decltype(f);
+      To* d = static_cast<To*>(dst);
+      const From* s = static_cast<const From*>(src);
+      for (int64_t i = 0; i < n; ++i) {
+        d[i * dst_stride] = via == BC_FLOAT16 ? Convert<To>(Convert<f16>(s[i * src_stride]))
+                                              : Convert<To>(Convert<bf16>(s[i * src_stride]));
+      }
+    });
+  });
+}
+
 }  // namespace bcast

@@ -103,9 +103,14 @@ decltype(auto) VisitDtype(bc_dtype d, F&& f) {
   return f(double{});
 }
 
-// Converts n elements from (src, src_stride) to contiguous dst.
+// Converts n elements from (src, src_stride) to (dst, dst_stride).
 void ConvertStrided(bc_dtype to, void* dst, int64_t dst_stride, bc_dtype from, const void* src,
                     int64_t src_stride, int64_t n);
+// The same, rounding each value through `via` on the way (PyTorch casts
+// inputs to the common dtype, and results from it, even when it computes a
+// half-precision op in float32).
+void ConvertStridedVia(bc_dtype to, void* dst, int64_t dst_stride, bc_dtype via, bc_dtype from,
+                       const void* src, int64_t src_stride, int64_t n);
 
 }  // namespace bcast
 

@@ -57,6 +57,7 @@ void SetBitCopy(Plan* p, bc_dtype d) {
   const size_t es = DtypeSize(d);
   const bc_dtype bits = es == 1 ? BC_UINT8 : es == 2 ? BC_INT16 : es == 4 ? BC_INT32 : BC_INT64;
   p->dtype[0] = p->dtype[1] = p->ktype[0] = p->ktype[1] = p->kdtype = bits;
+  p->via[0] = p->via[1] = bits;
 }
 
 }  // namespace
@@ -146,6 +147,7 @@ struct Types {
   bc_dtype in;      // kernel input type
   bc_dtype out;     // kernel output type
   bc_dtype result;  // dtype of an allocated result
+  bc_dtype common;  // dtype the inputs are cast to (computed in `in` when it is a half)
 };
 
 void CheckIntegralScalar(bc_dtype common, double v, const char* what) {
@@ -160,7 +162,7 @@ Types ResolveTypes(const OpArgs& a, const bc_tensor* out) {
   const int op = a.op;
   if (op == kCopy) {
     const bc_dtype d = ComputeType(out->dtype);
-    return {d, d, out->dtype};
+    return {d, d, out->dtype, out->dtype};
   }
   if (op == kWhere) {
     if (a.in[0]->dtype != BC_BOOL)
@@ -168,7 +170,7 @@ Types ResolveTypes(const OpArgs& a, const bc_tensor* out) {
                                      "a tensor with dtype ") +
                              DtypeName(a.in[0]->dtype));
     const bc_dtype c = ResultType(a.in + 1, 2);
-    return {ComputeType(c), ComputeType(c), c};
+    return {ComputeType(c), ComputeType(c), c, c};
   }
   if (op == kLerp) {
     const char* names[3] = {"self", "end", "weight"};
@@ -245,11 +247,11 @@ Types ResolveTypes(const OpArgs& a, const bc_tensor* out) {
     case kLerp:
       break;
     default:
-      if (IsComparison(op)) return {ComputeType(common), BC_BOOL, BC_BOOL};
-      if (IsLogical(op)) return {BC_BOOL, BC_BOOL, BC_BOOL};
+      if (IsComparison(op)) return {ComputeType(common), BC_BOOL, BC_BOOL, common};
+      if (IsLogical(op)) return {BC_BOOL, BC_BOOL, BC_BOOL, BC_BOOL};
       Fail(BC_ERR_INVALID_ARGUMENT, "unknown op " + std::to_string(op));
   }
-  return {ComputeType(common), ComputeType(common), common};
+  return {ComputeType(common), ComputeType(common), common, common};
 }
 
 const char* const* OperandNames(int op) {
@@ -532,9 +534,16 @@ bc_tensor* RunElementwise(const OpArgs& a, bc_tensor* out, bool inplace) {
   p.stream = !aliased && ShapeNumel(result) * static_cast<int64_t>(DtypeSize(out->dtype)) >=
                              StreamingThreshold();
   BuildPlan(result, a.nin + 1, ts, strides, &p);
+  // Values pass through the common dtype on the way in and through the result
+  // dtype on the way out, as in PyTorch; this matters when a half-precision op
+  // is computed in float32.
   p.ktype[0] = types.out;
-  for (int i = 0; i < a.nin; ++i) p.ktype[i + 1] = types.in;
-  if (a.op == kWhere) p.ktype[1] = BC_BOOL;
+  p.via[0] = types.out == types.in ? types.result : types.out;
+  for (int i = 0; i < a.nin; ++i) {
+    p.ktype[i + 1] = types.in;
+    p.via[i + 1] = types.common;
+  }
+  if (a.op == kWhere) p.ktype[1] = p.via[1] = BC_BOOL;
   if (a.op == kCopy && a.in[0]->dtype == out->dtype) {
     // Same dtype: move bits, whatever they encode.
     SetBitCopy(&p, out->dtype);

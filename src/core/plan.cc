@@ -73,7 +73,7 @@ namespace {
 
 bool NeedsConversion(const Plan& p) {
   for (int k = 0; k < p.nops; ++k)
-    if (p.dtype[k] != p.ktype[k]) return true;
+    if (p.dtype[k] != p.ktype[k] || p.via[k] != p.ktype[k]) return true;
   return false;
 }
 
@@ -96,7 +96,7 @@ void RunConverted(const Plan& p, const Block& b) {
       for (int k = 0; k < p.nops; ++k) {
         const size_t es = DtypeSize(p.dtype[k]);
         char* ptr = b.ptr[k] + (r * b.s1[k] + off * b.s0[k]) * static_cast<int64_t>(es);
-        if (p.dtype[k] == p.ktype[k]) {
+        if (p.dtype[k] == p.ktype[k] && p.via[k] == p.ktype[k]) {
           t.ptr[k] = ptr;
           continue;
         }
@@ -105,14 +105,15 @@ void RunConverted(const Plan& p, const Block& b) {
           out = ptr;
           t.s0[0] = 1;
         } else if (b.s0[k] == 0) {
-          ConvertStrided(p.ktype[k], scratch[k], 1, p.dtype[k], ptr, 0, 1);
+          ConvertStridedVia(p.ktype[k], scratch[k], 1, p.via[k], p.dtype[k], ptr, 0, 1);
         } else {
-          ConvertStrided(p.ktype[k], scratch[k], 1, p.dtype[k], ptr, b.s0[k], len);
+          ConvertStridedVia(p.ktype[k], scratch[k], 1, p.via[k], p.dtype[k], ptr, b.s0[k], len);
           t.s0[k] = 1;
         }
       }
       RunKernel(p, t);
-      if (out != nullptr) ConvertStrided(p.dtype[0], out, b.s0[0], p.ktype[0], scratch[0], 1, len);
+      if (out != nullptr)
+        ConvertStridedVia(p.dtype[0], out, b.s0[0], p.via[0], p.ktype[0], scratch[0], 1, len);
     }
   }
 }

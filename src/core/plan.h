@@ -21,6 +21,7 @@ struct Plan {
   char* base[4];
   bc_dtype dtype[4];  // storage dtype of each operand
   bc_dtype ktype[4];  // dtype the kernel reads or writes for each operand
+  bc_dtype via[4];    // dtype each value is rounded through on conversion (else ktype)
   int op = 0;
   bc_dtype kdtype = BC_FLOAT32;  // Block::dtype
   double scalar = 1;

@@ -41,12 +41,18 @@ inline T Mul(T a, T b) {
 }
 template <typename T>
 inline T Neg(T a) { return Sub<T>(T(0), a); }
+// b == -1 for a signed type: INT_MIN / -1 and INT_MIN % -1 would trap.
+template <typename T>
+inline bool IsMinusOne(T b) {
+  if constexpr (std::is_signed_v<T>) return b == T(-1);
+  else return false;
+}
 
 template <typename T>
 inline T DivTrunc(T a, T b) {
   if constexpr (kInt<T>) {
     if (b == 0) return 0;            // refused before any kernel runs
-    if (b == T(-1)) return Neg(a);   // INT_MIN / -1 would trap
+    if (IsMinusOne(b)) return Neg(a);
     return static_cast<T>(a / b);
   } else {
     return std::trunc(a / b);
@@ -57,7 +63,7 @@ template <typename T>
 inline T DivFloor(T a, T b) {
   if constexpr (kInt<T>) {
     if (b == 0) return 0;
-    if (b == T(-1)) return Neg(a);
+    if (IsMinusOne(b)) return Neg(a);
     T q = static_cast<T>(a / b);
     T r = static_cast<T>(a % b);
     if (r != 0 && ((r < 0) != (b < 0))) --q;
@@ -81,7 +87,7 @@ inline T DivFloor(T a, T b) {
 template <typename T>
 inline T Remainder(T a, T b) {
   if constexpr (kInt<T>) {
-    if (b == 0 || b == T(-1)) return 0;
+    if (b == 0 || IsMinusOne(b)) return 0;
     T r = static_cast<T>(a % b);
     if (r != 0 && ((r < 0) != (b < 0))) r = Add<T>(r, b);
     return r;
@@ -95,7 +101,7 @@ inline T Remainder(T a, T b) {
 template <typename T>
 inline T Fmod(T a, T b) {
   if constexpr (kInt<T>) {
-    if (b == 0 || b == T(-1)) return 0;
+    if (b == 0 || IsMinusOne(b)) return 0;
     return static_cast<T>(a % b);
   } else {
     return std::fmod(a, b);

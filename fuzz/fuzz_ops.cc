@@ -1,0 +1,421 @@
+// Fuzzes every op with random dtypes, shapes, strides and aliasing: operands
+// (and the written tensor of out=/in-place forms) are views into up to three
+// shared buffers, so they may coincide exactly, overlap partially, overlap
+// themselves (stride 0) or be disjoint; the settings (legacy pointwise,
+// broadcast warning, policy, warnings as errors) are random too.
+//
+// Every call must return a known status. A failed one must have a message,
+// NULL outputs, and leave every buffer byte as it was. A successful one may
+// only change bytes of the written tensor. For the exact binary ops (add,
+// sub, mul, maximum, minimum, comparisons, logical and bitwise ops) on two
+// operands of one dtype, the result is checked against a naive loop.
+#include <cmath>
+
+#include "fuzz_common.h"
+
+namespace {
+
+using Shape = std::vector<int64_t>;
+
+constexpr int kBuffers = 3;
+constexpr size_t kBufBytes = 512;
+
+struct View {
+  bc_dtype dtype;
+  int buf;
+  size_t offset;  // bytes
+  Shape shape, strides;
+  bc_tensor* t = nullptr;
+};
+
+struct World {
+  unsigned char* buf[kBuffers] = {};
+  size_t size[kBuffers] = {};  // bytes reachable by some view: exact ASan bounds
+};
+
+// Bytes spanned by a view (0 if empty), or SIZE_MAX on overflow.
+size_t Span(const View& v) {
+  const int64_t n = bcfuzz::NumelOrMinus1(v.shape);
+  if (n == 0) return 0;
+  if (n < 0) return SIZE_MAX;
+  __int128 last = 0;
+  for (size_t d = 0; d < v.shape.size(); ++d) last += static_cast<__int128>(v.shape[d] - 1) * v.strides[d];
+  const __int128 bytes = (last + 1) * bcfuzz::ElemSize(v.dtype);
+  return bytes > static_cast<__int128>(kBufBytes) ? SIZE_MAX : static_cast<size_t>(bytes);
+}
+
+bool PickView(FuzzedDataProvider& p, View* v, bc_dtype forced = static_cast<bc_dtype>(-1)) {
+  v->dtype = static_cast<int>(forced) >= 0 ? forced : bcfuzz::PickDtype(p, false);
+  v->buf = p.ConsumeIntegralInRange<int>(0, kBuffers - 1);
+  const size_t es = bcfuzz::ElemSize(v->dtype);
+  v->offset = p.ConsumeIntegralInRange<size_t>(0, 16) * es;
+  const size_t nd = p.ConsumeIntegralInRange<size_t>(0, 4);
+  v->shape.resize(nd);
+  v->strides.resize(nd);
+  const bool contiguous = p.ConsumeBool();
+  int64_t expected = 1;
+  for (size_t i = nd; i-- > 0;) {
+    const uint8_t k = p.ConsumeIntegral<uint8_t>();
+    v->shape[i] = k < 30 ? 0 : k < 90 ? 1 : 1 + k % 5;
+    v->strides[i] = contiguous ? expected : p.ConsumeIntegralInRange<int64_t>(0, 7);
+    expected *= v->shape[i] > 1 ? v->shape[i] : 1;
+  }
+  return v->offset + Span(*v) <= kBufBytes;
+}
+
+// --- the reference for exact binary ops --------------------------------------
+
+bool Exact(int op, bc_dtype d) {
+  const bool is_float = d == BC_FLOAT32 || d == BC_FLOAT64;
+  const bool is_int = d >= BC_UINT8 && d <= BC_INT64;
+  switch (op) {
+    case BC_ADD: case BC_MUL: case BC_MAXIMUM: case BC_MINIMUM:
+      return is_int || is_float || (d == BC_BOOL && op != BC_ADD);
+    case BC_SUB: return is_int || is_float;
+    case BC_EQ: case BC_NE: case BC_LT: case BC_LE: case BC_GT: case BC_GE:
+    case BC_LOGICAL_AND: case BC_LOGICAL_OR: case BC_LOGICAL_XOR:
+      return is_int || is_float || d == BC_BOOL;
+    case BC_BITWISE_AND: case BC_BITWISE_OR: case BC_BITWISE_XOR:
+      return is_int || d == BC_BOOL;
+    default: return false;
+  }
+}
+
+bool Signed(bc_dtype d) { return d != BC_UINT8 && d != BC_BOOL; }
+
+int64_t LoadInt(bc_dtype d, const unsigned char* p) {
+  switch (d) {
+    case BC_BOOL: case BC_UINT8: return *p;
+    case BC_INT8: return static_cast<int8_t>(*p);
+    case BC_INT16: { int16_t x; std::memcpy(&x, p, 2); return x; }
+    case BC_INT32: { int32_t x; std::memcpy(&x, p, 4); return x; }
+    default: { int64_t x; std::memcpy(&x, p, 8); return x; }
+  }
+}
+
+template <typename F>
+bool FloatRef(int op, F a, F b, F* r, bool* is_bool) {
+  *is_bool = true;
+  switch (op) {
+    case BC_ADD: *is_bool = false; *r = a + b; return true;
+    case BC_SUB: *is_bool = false; *r = a - b; return true;
+    case BC_MUL: *is_bool = false; *r = a * b; return true;
+    case BC_MAXIMUM: *is_bool = false; *r = (std::isnan(a) || std::isnan(b)) ? NAN : (a > b ? a : b); return true;
+    case BC_MINIMUM: *is_bool = false; *r = (std::isnan(a) || std::isnan(b)) ? NAN : (a < b ? a : b); return true;
+    case BC_EQ: *r = a == b; return true;
+    case BC_NE: *r = a != b; return true;
+    case BC_LT: *r = a < b; return true;
+    case BC_LE: *r = a <= b; return true;
+    case BC_GT: *r = a > b; return true;
+    case BC_GE: *r = a >= b; return true;
+    case BC_LOGICAL_AND: *r = (a != 0) && (b != 0); return true;
+    case BC_LOGICAL_OR: *r = (a != 0) || (b != 0); return true;
+    case BC_LOGICAL_XOR: *r = (a != 0) != (b != 0); return true;
+  }
+  return false;
+}
+
+int64_t IntRef(int op, bc_dtype d, int64_t a, int64_t b, bool* is_bool) {
+  *is_bool = op >= BC_EQ && op <= BC_LOGICAL_XOR;
+  const uint64_t ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
+  uint64_t r;
+  switch (op) {
+    case BC_ADD: r = ua + ub; break;
+    case BC_SUB: r = ua - ub; break;
+    case BC_MUL: r = ua * ub; break;
+    case BC_MAXIMUM: return a > b ? a : b;
+    case BC_MINIMUM: return a < b ? a : b;
+    case BC_EQ: return a == b;
+    case BC_NE: return a != b;
+    case BC_LT: return a < b;
+    case BC_LE: return a <= b;
+    case BC_GT: return a > b;
+    case BC_GE: return a >= b;
+    case BC_LOGICAL_AND: return a && b;
+    case BC_LOGICAL_OR: return a || b;
+    case BC_LOGICAL_XOR: return (a != 0) != (b != 0);
+    case BC_BITWISE_AND: r = ua & ub; break;
+    case BC_BITWISE_OR: r = ua | ub; break;
+    default: r = ua ^ ub; break;
+  }
+  const int bits = static_cast<int>(bcfuzz::ElemSize(d) * 8);
+  if (bits == 64) return static_cast<int64_t>(r);
+  r &= (uint64_t{1} << bits) - 1;
+  if (Signed(d) && (r >> (bits - 1)) != 0) r |= ~((uint64_t{1} << bits) - 1);
+  return static_cast<int64_t>(r);
+}
+
+// Row-major element offsets (bytes) of `v` broadcast to `to`.
+std::vector<size_t> ByteOffsets(const View& v, const Shape& to) {
+  const int64_t n = bcfuzz::NumelOrMinus1(to);
+  std::vector<size_t> offs(static_cast<size_t>(n));
+  Shape idx(to.size(), 0);
+  const size_t lead = to.size() - v.shape.size(), es = bcfuzz::ElemSize(v.dtype);
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t o = 0;
+    for (size_t d = 0; d < v.shape.size(); ++d)
+      if (v.shape[d] != 1) o += idx[lead + d] * v.strides[d];
+    offs[k] = v.offset + static_cast<size_t>(o) * es;
+    for (size_t d = to.size(); d-- > 0;) {
+      if (++idx[d] < to[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return offs;
+}
+
+// Expected bytes of op(a, b) for every element of the broadcast shape.
+std::vector<unsigned char> Reference(int op, const View& a, const View& b, const Shape& shape,
+                                     unsigned char* const* before, bc_dtype* out_dtype) {
+  const bc_dtype d = a.dtype;
+  const std::vector<size_t> oa = ByteOffsets(a, shape), ob = ByteOffsets(b, shape);
+  const bool to_bool = op >= BC_EQ && op <= BC_LOGICAL_XOR;
+  *out_dtype = to_bool ? BC_BOOL : d;
+  const size_t es = bcfuzz::ElemSize(*out_dtype);
+  std::vector<unsigned char> r(oa.size() * es);
+  for (size_t k = 0; k < oa.size(); ++k) {
+    const unsigned char* pa = before[a.buf] + oa[k];
+    const unsigned char* pb = before[b.buf] + ob[k];
+    bool is_bool = false;
+    if (d == BC_FLOAT32) {
+      float x, y, z = 0;
+      std::memcpy(&x, pa, 4);
+      std::memcpy(&y, pb, 4);
+      FloatRef(op, x, y, &z, &is_bool);
+      if (is_bool) r[k] = z != 0;
+      else std::memcpy(&r[k * 4], &z, 4);
+    } else if (d == BC_FLOAT64) {
+      double x, y, z = 0;
+      std::memcpy(&x, pa, 8);
+      std::memcpy(&y, pb, 8);
+      FloatRef(op, x, y, &z, &is_bool);
+      if (is_bool) r[k] = z != 0;
+      else std::memcpy(&r[k * 8], &z, 8);
+    } else {
+      const int64_t z = IntRef(op, d, LoadInt(d, pa), LoadInt(d, pb), &is_bool);
+      if (d == BC_BOOL && !is_bool) {
+        r[k] = z != 0;  // bool results are 0 or 1
+      } else if (is_bool) {
+        r[k] = z != 0;
+      } else {
+        std::memcpy(&r[k * es], &z, es);  // little endian
+      }
+    }
+  }
+  return r;
+}
+
+// Elements equal as the dtype sees them: any NaN equals any NaN, and for
+// maximum/minimum +0 and -0 are interchangeable.
+bool SameElement(bc_dtype d, int op, const unsigned char* x, const unsigned char* y) {
+  if (d == BC_FLOAT32 || d == BC_FLOAT64) {
+    double a, b;
+    if (d == BC_FLOAT32) {
+      float fa, fb;
+      std::memcpy(&fa, x, 4);
+      std::memcpy(&fb, y, 4);
+      a = fa;
+      b = fb;
+    } else {
+      std::memcpy(&a, x, 8);
+      std::memcpy(&b, y, 8);
+    }
+    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+    if ((op == BC_MAXIMUM || op == BC_MINIMUM) && a == 0 && b == 0) return true;
+    return std::memcmp(x, y, bcfuzz::ElemSize(d)) == 0;
+  }
+  return std::memcmp(x, y, bcfuzz::ElemSize(d)) == 0;
+}
+
+// Statuses each entry point may return (beyond BC_OK).
+bool Allowed(bc_status s) {
+  return s == BC_OK || s == BC_ERR_INVALID_ARGUMENT || s == BC_ERR_NOT_BROADCASTABLE ||
+         s == BC_ERR_SHAPE_MISMATCH || s == BC_ERR_DTYPE || s == BC_ERR_OVERLAP ||
+         s == BC_ERR_DIVISION_BY_ZERO || s == BC_ERR_POLICY;
+}
+
+int g_warnings = 0;
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  FuzzedDataProvider p(data, size);
+  // Settings.
+  const uint8_t settings = p.ConsumeIntegral<uint8_t>();
+  bc_set_legacy_pointwise(settings & 1);
+  bc_set_broadcast_warning((settings >> 1) & 1);
+  bc_set_warnings_as_errors((settings >> 2) & 1);
+  bc_set_broadcast_policy(static_cast<bc_policy>(((settings >> 3) & 3) % 3));
+  bc_set_warning_handler([](const char* m, void*) { g_warnings += m[0] != 0; }, nullptr);
+
+  // kind: 0 binary, 1 binary_alpha, 2 where, 3 addcmul, 4 addcdiv, 5 lerp,
+  // 6 clamp, 7 copy_; form: 0 allocating, 1 out=, 2 in place.
+  const int kind = p.ConsumeIntegralInRange<int>(0, 7);
+  const int form = kind == 7 ? 2 : p.ConsumeIntegralInRange<int>(0, 2);
+  const int op = p.ConsumeIntegralInRange<int>(-1, BC_OP_COUNT);
+  const double scalar = p.ConsumeBool() ? 1.0 : p.ConsumeFloatingPoint<double>();
+  const int nin = kind <= 1 || kind == 7 ? 2 : 3;
+  const bool same_dtype = p.ConsumeBool();
+
+  World w;
+  std::vector<View> views(static_cast<size_t>(nin) + (form == 1 ? 1 : 0));
+  for (size_t i = 0; i < views.size(); ++i) {
+    bc_dtype forced = static_cast<bc_dtype>(-1);
+    if (same_dtype && i > 0) forced = views[0].dtype;
+    if (kind == 2 && i == 0 && p.ConsumeBool()) forced = BC_BOOL;
+    if (!PickView(p, &views[i], forced)) return 0;
+  }
+  const bool clamp_lo = p.ConsumeBool(), clamp_hi = !clamp_lo || p.ConsumeBool();
+  for (View& v : views)
+    if (Span(v) == SIZE_MAX) return 0;
+  // Each buffer holds exactly the bytes its views reach (at least one), so
+  // that a read or write past the last element is an ASan report.
+  for (int b = 0; b < kBuffers; ++b) w.size[b] = 1;
+  for (View& v : views) {
+    const size_t end = v.offset + Span(v);
+    if (end > w.size[v.buf]) w.size[v.buf] = end;
+  }
+  const std::vector<uint8_t> fill = p.ConsumeRemainingBytes<uint8_t>();
+  unsigned char* before[kBuffers];
+  for (int b = 0; b < kBuffers; ++b) {
+    w.buf[b] = static_cast<unsigned char*>(std::malloc(w.size[b]));
+    for (size_t i = 0; i < w.size[b]; ++i)
+      w.buf[b][i] = fill.empty() ? static_cast<uint8_t>(i * 31 + b) : fill[(i + b * 97) % fill.size()];
+  }
+  // Bool elements hold 0 or 1.
+  for (View& v : views) {
+    if (v.dtype != BC_BOOL) continue;
+    for (size_t off : ByteOffsets(v, v.shape)) w.buf[v.buf][off] &= 1;
+  }
+  for (View& v : views) {
+    const size_t nbytes = w.size[v.buf] > v.offset ? w.size[v.buf] - v.offset : 0;
+    unsigned char* ptr = v.offset < w.size[v.buf] ? w.buf[v.buf] + v.offset : nullptr;
+    const bc_status ws = bc_tensor_wrap(v.dtype, v.shape.data(), v.strides.data(), v.shape.size(),
+                                        ptr, nbytes, nullptr, nullptr, &v.t);
+    bcfuzz::CheckFailure(ws, "wrap");
+    FUZZ_CHECK(ws == BC_OK, "a view inside its buffer was refused");
+  }
+  for (int b = 0; b < kBuffers; ++b) {
+    before[b] = static_cast<unsigned char*>(std::malloc(w.size[b]));
+    std::memcpy(before[b], w.buf[b], w.size[b]);
+  }
+
+  const bc_tensor* in[3] = {views[0].t, nin > 1 ? views[1].t : nullptr, nin > 2 ? views[2].t : nullptr};
+  bc_tensor* written = form == 1 ? views[nin].t : form == 2 ? views[0].t : nullptr;
+  bc_tensor* result = reinterpret_cast<bc_tensor*>(0x10);
+  bc_tensor** rp = form == 0 ? &result : nullptr;
+  const int warnings_before = g_warnings;
+  bc_status s = BC_OK;
+  const bc_op bop = static_cast<bc_op>(op);
+  switch (kind) {
+    case 0:
+      s = form == 0 ? bc_binary(bop, in[0], in[1], rp)
+          : form == 1 ? bc_binary_out(bop, in[0], in[1], written)
+                      : bc_binary_(bop, views[0].t, in[1]);
+      break;
+    case 1:
+      s = form == 0 ? bc_binary_alpha(bop, in[0], in[1], scalar, rp)
+          : form == 1 ? bc_binary_alpha_out(bop, in[0], in[1], scalar, written)
+                      : bc_binary_alpha_(bop, views[0].t, in[1], scalar);
+      break;
+    case 2:
+      s = form == 0 ? bc_where(in[0], in[1], in[2], rp)
+          : form == 1 ? bc_where_out(in[0], in[1], in[2], written)
+                      : bc_where_(views[1].t, in[0], in[2]);
+      if (form == 2) written = views[1].t;
+      break;
+    case 3:
+      s = form == 0 ? bc_addcmul(in[0], in[1], in[2], scalar, rp)
+          : form == 1 ? bc_addcmul_out(in[0], in[1], in[2], scalar, written)
+                      : bc_addcmul_(views[0].t, in[1], in[2], scalar);
+      break;
+    case 4:
+      s = form == 0 ? bc_addcdiv(in[0], in[1], in[2], scalar, rp)
+          : form == 1 ? bc_addcdiv_out(in[0], in[1], in[2], scalar, written)
+                      : bc_addcdiv_(views[0].t, in[1], in[2], scalar);
+      break;
+    case 5:
+      s = form == 0 ? bc_lerp(in[0], in[1], in[2], rp)
+          : form == 1 ? bc_lerp_out(in[0], in[1], in[2], written)
+                      : bc_lerp_(views[0].t, in[1], in[2]);
+      break;
+    case 6: {
+      const bc_tensor* lo = clamp_lo ? in[1] : nullptr;
+      const bc_tensor* hi = clamp_hi ? in[2] : nullptr;
+      s = form == 0 ? bc_clamp(in[0], lo, hi, rp)
+          : form == 1 ? bc_clamp_out(in[0], lo, hi, written)
+                      : bc_clamp_(views[0].t, lo, hi);
+      break;
+    }
+    default:
+      s = bc_copy_(views[0].t, views[1].t);
+      written = views[0].t;
+      break;
+  }
+  bcfuzz::CheckFailure(s, "op");
+  FUZZ_CHECK(Allowed(s), "status %s", bc_status_string(s));
+  if (kind <= 1 && (op < 0 || op >= BC_OP_COUNT))
+    FUZZ_CHECK(s == BC_ERR_INVALID_ARGUMENT, "unknown op %d gave %s", op, bc_status_string(s));
+  if (bc_get_warnings_as_errors()) FUZZ_CHECK(g_warnings == warnings_before, "handler called");
+
+  // Bytes that may have changed: only the written tensor's elements.
+  std::vector<unsigned char> may_change[kBuffers];
+  for (int b = 0; b < kBuffers; ++b) may_change[b].assign(w.size[b], 0);
+  int written_buf = -1;
+  if (s == BC_OK && written != nullptr) {
+    for (View& v : views) {
+      if (v.t != written) continue;
+      written_buf = v.buf;
+      const size_t es = bcfuzz::ElemSize(v.dtype);
+      for (size_t off : ByteOffsets(v, v.shape))
+        for (size_t i = 0; i < es; ++i) may_change[v.buf][off + i] = 1;
+    }
+  }
+  for (int b = 0; b < kBuffers; ++b)
+    for (size_t i = 0; i < w.size[b]; ++i)
+      FUZZ_CHECK(may_change[b][i] || w.buf[b][i] == before[b][i],
+                 "byte %zu of buffer %d changed (status %s, kind %d, form %d)", i, b,
+                 bc_status_string(s), kind, form);
+  if (form == 0) {
+    if (s != BC_OK) FUZZ_CHECK(result == nullptr, "result not NULL on failure");
+    else FUZZ_CHECK(result != nullptr && result != reinterpret_cast<bc_tensor*>(0x10), "no result");
+  }
+
+  // The naive reference for the exact binary ops.
+  if (s == BC_OK && kind == 0 && views[0].dtype == views[1].dtype && Exact(op, views[0].dtype) &&
+      !views[0].shape.empty() && !views[1].shape.empty() && !bc_get_legacy_pointwise()) {
+    Shape shape;
+    FUZZ_CHECK(bcfuzz::RefBroadcast(views[0].shape, views[1].shape, &shape), "broadcast");
+    bc_dtype rd;
+    const std::vector<unsigned char> want = Reference(op, views[0], views[1], shape, before, &rd);
+    const bc_tensor* r = form == 0 ? result : written;
+    bool comparable = bc_tensor_dtype(r) == rd;
+    // An out= tensor sharing a buffer with an input is compared only when
+    // the inputs were read before being overwritten, i.e. exact aliasing;
+    // any dtype conversion of the written tensor skips the comparison.
+    if (form != 0 && written_buf >= 0) {
+      for (int i = 0; i < 2; ++i)
+        if (views[i].buf == written_buf && views[i].t != written) comparable = false;
+    }
+    if (comparable) {
+      const size_t es = bcfuzz::ElemSize(rd);
+      std::vector<unsigned char> got(want.size() + 1);
+      FUZZ_CHECK(bc_tensor_copy_to(r, got.data(), got.size()) == BC_OK, "copy_to");
+      for (size_t k = 0; k * es < want.size(); ++k)
+        FUZZ_CHECK(SameElement(rd, op, &got[k * es], &want[k * es]),
+                   "%s: element %zu differs (dtype %s)", bc_op_name(bop), k, bc_dtype_name(rd));
+    }
+  }
+
+  if (form == 0 && s == BC_OK) bc_tensor_free(result);
+  for (View& v : views) bc_tensor_free(v.t);
+  for (int b = 0; b < kBuffers; ++b) {
+    std::free(w.buf[b]);
+    std::free(before[b]);
+  }
+  bc_set_legacy_pointwise(0);
+  bc_set_broadcast_warning(0);
+  bc_set_warnings_as_errors(0);
+  bc_set_broadcast_policy(BC_POLICY_ALLOW);
+  return 0;
+}

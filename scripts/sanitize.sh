@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Sanitizer builds of bcast (run by scripts/test.sh after the normal build and
+# tests; see docs/reliability.md):
+#   build-asan  clang, AddressSanitizer + UndefinedBehaviorSanitizer (+ the
+#               libFuzzer coverage hooks): the whole GoogleTest suite, the C
+#               tests and the reliability tests under ctest, then each libFuzzer
+#               target of fuzz/ for BCAST_FUZZ_SECONDS (default 10).
+#   build-tsan  clang, ThreadSanitizer with LLVM's OpenMP runtime and its
+#               Archer tool (which tells TSan about OpenMP's synchronisation):
+#               the concurrency tests.
+# Every sanitizer report fails its test (-fno-sanitize-recover=all, and
+# halt_on_error for TSan). Build directories can be moved with
+# BCAST_ASAN_DIR / BCAST_TSAN_DIR; BCAST_SANITIZE_ONLY=asan|tsan runs one.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+start=$SECONDS
+step() { printf '\n== sanitize.sh [%ds] %s\n' $((SECONDS - start)) "$*"; }
+
+# clang, its sanitizer runtimes (with libFuzzer), and LLVM's OpenMP runtime
+# (libomp, with the Archer TSan tool).
+need=()
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+for p in clang-14 libclang-rt-14-dev libomp-14-dev; do have_pkg "$p" || need+=("$p"); done
+if [ ${#need[@]} -gt 0 ]; then
+  step "installing ${need[*]}"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+CC=clang-14
+CXX=clang++-14
+ARCHER=$(ls /usr/lib/llvm-14/lib/libarcher.so 2>/dev/null || true)
+jobs=$(nproc)
+
+# The kernels compile once per SIMD target, which dominates the build time.
+# Sanitizer builds compile one: AVX2 as the static target when the CPU has
+# it (still reached through Highway's dispatch table), else the baseline.
+if grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo && grep -qw bmi2 /proc/cpuinfo; then
+  simd="-march=haswell -DHWY_COMPILE_ONLY_STATIC=1"
+else
+  echo "sanitize.sh: this CPU has no AVX2; the sanitizer builds use the baseline target only" >&2
+  simd="-DHWY_COMPILE_ONLY_STATIC=1"
+fi
+common=(-G Ninja -DCMAKE_C_COMPILER=$CC -DCMAKE_CXX_COMPILER=$CXX
+        -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_C_FLAGS_DEBUG=-g -O1" "-DCMAKE_CXX_FLAGS_DEBUG=-g -O1"
+        -DBCAST_BUILD_BENCH=OFF -DBCAST_BUILD_DOCS=OFF -DBCAST_BUILD_EXAMPLES=OFF)
+
+# Tests that cannot run under sanitizers: Python loads the instrumented
+# libbcast.so into an uninstrumented interpreter (differential.numpy,
+# packaging_dlpack_numpy), and packaging_install_consume builds outside
+# projects without the sanitizer runtime.
+asan_exclude='differential\.|_numpy$|packaging_install_consume'
+
+run_asan() {
+  local dir=${BCAST_ASAN_DIR:-build-asan}
+  local flags="-fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=all -fno-omit-frame-pointer $simd"
+  step "ASan+UBSan: configure $dir"
+  cmake -S . -B "$dir" "${common[@]}" "-DCMAKE_C_FLAGS=$flags" "-DCMAKE_CXX_FLAGS=$flags" \
+        -DBCAST_FUZZ=ON -DBCAST_FUZZ_SECONDS="${BCAST_FUZZ_SECONDS:-10}" >/dev/null
+  step "ASan+UBSan: build"
+  cmake --build "$dir" -j"$jobs"
+  step "ASan+UBSan: ctest (whole suite, reliability tests, fuzz targets)"
+  # allocator_may_return_null: tests that ask for absurd sizes expect
+  # BC_ERR_OUT_OF_MEMORY, not an abort. LeakSanitizer is on (the default).
+  ASAN_OPTIONS="allocator_may_return_null=1:detect_leaks=1:strict_string_checks=1:check_initialization_order=1:detect_stack_use_after_return=1" \
+  UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
+  BCAST_STRESS_OPS=${BCAST_STRESS_OPS_ASAN:-400} \
+    ctest --test-dir "$dir" --output-on-failure -j"$jobs" -E "$asan_exclude"
+}
+
+run_tsan() {
+  local dir=${BCAST_TSAN_DIR:-build-tsan}
+  local flags="-fsanitize=thread $simd"
+  step "TSan: configure $dir"
+  cmake -S . -B "$dir" "${common[@]}" "-DCMAKE_C_FLAGS=$flags" "-DCMAKE_CXX_FLAGS=$flags" >/dev/null
+  step "TSan: build the concurrency tests"
+  cmake --build "$dir" -j"$jobs" --target rel_test_concurrency rel_test_embedding test_threads
+  step "TSan: ctest (concurrency)"
+  # Archer supplies OpenMP's happens-before edges to TSan; without it every
+  # parallel region would be reported. fork() tests are left to ASan: TSan
+  # does not support threads started after a multi-threaded fork.
+  if [ -z "$ARCHER" ]; then
+    echo "sanitize.sh: libarcher.so not found" >&2
+    return 1
+  fi
+  OMP_TOOL_LIBRARIES=$ARCHER \
+  TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:ignore_noninstrumented_modules=1" \
+  BCAST_STRESS_OPS=${BCAST_STRESS_OPS_TSAN:-150} \
+    ctest --test-dir "$dir" --output-on-failure -j"$jobs" \
+          -R '^reliability\.(Concurrency|Embedding)\.|^Threads\.' -E 'Fork'
+}
+
+case "${BCAST_SANITIZE_ONLY:-all}" in
+  asan) run_asan ;;
+  tsan) run_tsan ;;
+  *) run_asan; run_tsan ;;
+esac
+step "done"

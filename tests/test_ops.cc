@@ -1,0 +1,519 @@
+// Binary ops: each op x each dtype against a naive reference loop, over the
+// broadcast patterns (same shape, scalar, row, column, outer, middle, 0-dim,
+// size 0), strided and transposed wrapped inputs, and mixed dtypes.
+#include <gtest/gtest.h>
+
+#include <tuple>
+
+#include "test_util.h"
+
+namespace bct {
+namespace {
+
+struct Pattern {
+  const char* name;
+  Shape a, b;
+};
+
+const Pattern kPatterns[] = {
+    {"same", {3, 5}, {3, 5}},
+    {"scalar_rhs", {4, 6}, {}},
+    {"scalar_lhs", {}, {4, 6}},
+    {"row", {4, 6}, {6}},
+    {"column", {4, 6}, {4, 1}},
+    {"outer", {5, 1}, {1, 7}},
+    {"middle", {3, 4, 5}, {1, 4, 1}},
+    {"middle_inverse", {3, 1, 5}, {4, 1}},
+    {"zero_dim", {}, {}},
+    {"size_zero", {0, 3}, {1, 3}},
+    {"long_rows", {3, 131}, {131}},
+    {"long_column", {67, 1}, {67, 9}},
+    {"one_row_long", {1, 1029}, {1029}},
+};
+
+std::string OpName(bc_op op) { return bc_op_name(op); }
+
+// Runs op(a, b) through all three forms (allocating, out=, in place when the
+// shape and dtype allow) and compares with the reference.
+void CheckBinary(bc_op op, const Host& a, const Host& b, const bc_tensor* ta, const bc_tensor* tb,
+                 const std::string& what) {
+  SCOPED_TRACE(what);
+  bool zero_div = false;
+  Host want = RefBinary(op, a, b, 1.0, &zero_div);
+  bc_tensor* out = kPoison;
+  bc_status st = bc_binary(op, ta, tb, &out);
+  if (zero_div) {
+    EXPECT_TRUE(Fails(st, BC_ERR_DIVISION_BY_ZERO, "ZeroDivisionError"));
+    EXPECT_EQ(out, nullptr);
+    return;
+  }
+  ASSERT_EQ(st, BC_OK) << bc_last_error();
+  Tensor r(out);
+  EXPECT_TRUE(SameHost(FromTensor(r.get()), want, CmpFor(op), UlpsFor(op, want.dtype)));
+
+  // out= into a fresh tensor of the result dtype.
+  bc_tensor* o = nullptr;
+  ASSERT_EQ(bc_tensor_zeros(want.dtype, want.shape.data(), want.shape.size(), &o), BC_OK);
+  Tensor ho(o);
+  ASSERT_EQ(bc_binary_out(op, ta, tb, o), BC_OK) << bc_last_error();
+  EXPECT_TRUE(SameHost(FromTensor(o), want, CmpFor(op), UlpsFor(op, want.dtype)));
+
+  // In place on a copy of a, when a keeps its shape and dtype.
+  if (a.shape == want.shape && a.dtype == want.dtype) {
+    Tensor self = ToTensor(a);
+    ASSERT_EQ(bc_binary_(op, self.get(), tb), BC_OK) << bc_last_error();
+    EXPECT_TRUE(SameHost(FromTensor(self.get()), want, CmpFor(op), UlpsFor(op, want.dtype)));
+  }
+}
+
+using OpDtype = std::tuple<bc_op, bc_dtype>;
+
+std::vector<OpDtype> SupportedPairs(Support which) {
+  std::vector<OpDtype> v;
+  for (int op = 0; op < BC_OP_COUNT; ++op)
+    for (bc_dtype d : kAllDtypes)
+      if (OpSupport(static_cast<bc_op>(op), d) == which) v.emplace_back(static_cast<bc_op>(op), d);
+  return v;
+}
+
+std::string PairName(const ::testing::TestParamInfo<OpDtype>& info) {
+  return OpName(std::get<0>(info.param)) + "_" + ShortName(std::get<1>(info.param));
+}
+
+class BinaryOp : public ::testing::TestWithParam<OpDtype> {};
+
+TEST_P(BinaryOp, BroadcastPatternsMatchReference) {
+  bc_op op = std::get<0>(GetParam());
+  bc_dtype d = std::get<1>(GetParam());
+  std::mt19937 rng(1000 + op * 16 + d);
+  for (const Pattern& p : kPatterns) {
+    Host a = RandomHost(d, p.a, rng);
+    Host b = RandomRhs(op, d, p.b, rng);
+    Tensor ta = ToTensor(a), tb = ToTensor(b);
+    CheckBinary(op, a, b, ta.get(), tb.get(), p.name);
+  }
+}
+
+TEST_P(BinaryOp, StridedAndTransposedInputs) {
+  bc_op op = std::get<0>(GetParam());
+  bc_dtype d = std::get<1>(GetParam());
+  std::mt19937 rng(2000 + op * 16 + d);
+  const Pattern strided[] = {
+      {"both_strided", {6, 5}, {6, 5}},
+      {"strided_row", {4, 9}, {9}},
+      {"strided_3d", {3, 4, 5}, {3, 1, 5}},
+      {"long", {2, 300}, {1, 300}},
+  };
+  for (const Pattern& p : strided) {
+    Host a = RandomHost(d, p.a, rng);
+    Host b = RandomRhs(op, d, p.b, rng);
+    Tensor ta = ToStridedTensor(a, rng), tb = ToStridedTensor(b, rng);
+    CheckBinary(op, a, b, ta.get(), tb.get(), p.name);
+  }
+  // A transposed matrix (column-major storage) against a contiguous one.
+  Host a = RandomHost(d, {7, 5}, rng);
+  Host b = RandomRhs(op, d, {7, 5}, rng);
+  std::vector<unsigned char> col(35 * ElemSize(d));
+  for (int i = 0; i < 7; ++i)
+    for (int j = 0; j < 5; ++j) StoreVal(d, a.v[i * 5 + j], &col[(j * 7 + i) * ElemSize(d)]);
+  int64_t shape[] = {7, 5}, strides[] = {1, 7};
+  bc_tensor* t = nullptr;
+  ASSERT_EQ(bc_tensor_wrap(d, shape, strides, 2, col.data(), col.size(), nullptr, nullptr, &t), BC_OK);
+  Tensor ta(t);
+  Tensor tb = ToTensor(b);
+  CheckBinary(op, a, b, ta.get(), tb.get(), "transposed_lhs");
+  CheckBinary(op, b, a, tb.get(), ta.get(), "transposed_rhs");
+  // An expanded (stride-0) view as input.
+  Host row = RandomRhs(op, d, {1, 5}, rng);
+  Tensor trow = ToTensor(row);
+  int64_t big[] = {7, 5};
+  bc_tensor* e = nullptr;
+  ASSERT_EQ(bc_expand(trow.get(), big, 2, &e), BC_OK);
+  Tensor te(e);
+  Host expanded = FromTensor(te.get());
+  CheckBinary(op, a, expanded, ta.get(), te.get(), "expanded_rhs");
+}
+
+INSTANTIATE_TEST_SUITE_P(All, BinaryOp, ::testing::ValuesIn(SupportedPairs(Support::kYes)), PairName);
+
+class BinaryOpDtypeError : public ::testing::TestWithParam<OpDtype> {};
+
+TEST_P(BinaryOpDtypeError, RefusedWithoutWriting) {
+  bc_op op = std::get<0>(GetParam());
+  bc_dtype d = std::get<1>(GetParam());
+  Tensor a = ToTensor(Iota(d, {2, 3}, 1)), b = ToTensor(Iota(d, {3}, 1));
+  std::vector<unsigned char> before = RawBytes(a.get());
+  bc_tensor* out = kPoison;
+  std::string msg = NotImplementedText(op, d);
+  if (op == BC_SUB) {
+    msg = "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+          "`logical_xor()` operator instead.";
+  }
+  EXPECT_TRUE(Fails(bc_binary(op, a.get(), b.get(), &out), BC_ERR_DTYPE, msg));
+  EXPECT_EQ(out, nullptr);
+  EXPECT_TRUE(Fails(bc_binary_(op, a.get(), b.get()), BC_ERR_DTYPE, msg));
+  EXPECT_EQ(RawBytes(a.get()), before);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, BinaryOpDtypeError, ::testing::ValuesIn(SupportedPairs(Support::kDtypeError)),
+                         PairName);
+
+// ---------------------------------------------------------------------------
+// Larger layouts: many short broadcast rows, long rows with tails, strided
+// and transposed inputs big enough for the threaded and streaming paths, and
+// an output that is not aligned to any vector width.
+
+TEST(LargeLayouts, MatchReference) {
+  std::mt19937 rng(4321);
+  const Pattern layouts[] = {
+      {"short_rows", {1000, 3}, {3}},           {"short_rows_2d", {64, 2, 3}, {2, 3}},
+      {"short_column", {513, 7}, {513, 1}},     {"middle_long", {2, 3, 4099}, {1, 3, 1}},
+      {"long_tail", {3, 100003}, {100003}},     {"scalar", {100003}, {}},
+      {"outer", {300, 1}, {1, 301}},            {"same", {257, 259}, {257, 259}},
+  };
+  const bc_op ops[] = {BC_ADD, BC_MUL, BC_DIV, BC_MAXIMUM, BC_LT, BC_BITWISE_AND, BC_REMAINDER};
+  const bc_dtype dtypes[] = {BC_BOOL, BC_UINT8, BC_INT8, BC_INT32, BC_INT64, BC_FLOAT16, BC_BFLOAT16, BC_FLOAT32, BC_FLOAT64};
+  int k = 0;
+  for (const Pattern& p : layouts) {
+    for (bc_dtype d : dtypes) {
+      bc_op op = ops[k++ % (sizeof(ops) / sizeof(ops[0]))];
+      if (OpSupport(op, d) != Support::kYes) op = BC_ADD;
+      Host a = RandomHost(d, p.a, rng), b = RandomRhs(op, d, p.b, rng);
+      if (IsIntDivision(op) && !IsFloat(d))
+        for (Val& v : b.v)
+          if (v.i == 0 || v.i == 255) v = IVal(3);  // no zero; uint8 255 is the BinaryOp suite's
+      bool strided = (k % 3) == 0;
+      Tensor ta = strided ? ToStridedTensor(a, rng, true, 1) : ToTensor(a);
+      Tensor tb = ToTensor(b);
+      CheckBinary(op, a, b, ta.get(), tb.get(), std::string(p.name) + " " + ShortName(d) + " " + OpName(op));
+    }
+  }
+}
+
+TEST(LargeLayouts, TransposedInputAndUnalignedOutput) {
+  std::mt19937 rng(8765);
+  for (bc_dtype d : {BC_FLOAT32, BC_FLOAT64, BC_INT16, BC_FLOAT16}) {
+    Host a = RandomHost(d, {300, 200}, rng), b = RandomHost(d, {200}, rng);
+    // a stored column-major.
+    size_t es = ElemSize(d);
+    std::vector<unsigned char> col(300 * 200 * es);
+    for (int i = 0; i < 300; ++i)
+      for (int j = 0; j < 200; ++j) StoreVal(d, a.v[i * 200 + j], &col[(j * 300 + i) * es]);
+    int64_t shape[] = {300, 200}, strides[] = {1, 300};
+    bc_tensor* t = nullptr;
+    ASSERT_EQ(bc_tensor_wrap(d, shape, strides, 2, col.data(), col.size(), nullptr, nullptr, &t), BC_OK);
+    Tensor ta(t);
+    Tensor tb = ToTensor(b);
+    Host want = RefBinary(BC_ADD, a, b);
+    // Output one element past an aligned boundary.
+    std::vector<uint64_t> raw((300 * 200 + 2) * es / 8 + 2);
+    unsigned char* base = reinterpret_cast<unsigned char*>(raw.data()) + es;
+    bc_tensor* o = nullptr;
+    ASSERT_EQ(bc_tensor_wrap(d, shape, nullptr, 2, base, 300 * 200 * es, nullptr, nullptr, &o), BC_OK);
+    Tensor ho(o);
+    ASSERT_EQ(bc_binary_out(BC_ADD, ta.get(), tb.get(), o), BC_OK) << bc_last_error();
+    EXPECT_TRUE(SameHost(FromTensor(o), want)) << ShortName(d);
+    // Nothing written before or after the output.
+    for (size_t i = 0; i < es; ++i) EXPECT_EQ(reinterpret_cast<unsigned char*>(raw.data())[i], 0);
+    for (size_t i = es + 300 * 200 * es; i < raw.size() * 8; ++i)
+      EXPECT_EQ(reinterpret_cast<unsigned char*>(raw.data())[i], 0) << i;
+    // In place on the transposed view.
+    ASSERT_EQ(bc_binary_(BC_ADD, ta.get(), tb.get()), BC_OK) << bc_last_error();
+    EXPECT_TRUE(SameHost(FromTensor(ta.get()), want)) << ShortName(d);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Mixed dtypes: promotion and the values computed in the common dtype.
+
+struct Mixed {
+  bc_dtype a, b;
+  bool a_zero_dim, b_zero_dim;
+};
+
+class MixedDtypes : public ::testing::TestWithParam<bc_op> {};
+
+TEST_P(MixedDtypes, ComputeInPromotedDtype) {
+  bc_op op = GetParam();
+  const Mixed cases[] = {
+      {BC_INT32, BC_FLOAT32, false, false}, {BC_UINT8, BC_INT8, false, false},
+      {BC_FLOAT16, BC_BFLOAT16, false, false}, {BC_BOOL, BC_INT16, false, false},
+      {BC_INT64, BC_FLOAT16, false, false},  {BC_FLOAT32, BC_FLOAT64, false, false},
+      {BC_INT32, BC_FLOAT64, false, true},   {BC_FLOAT16, BC_FLOAT64, false, true},
+      {BC_UINT8, BC_INT64, false, true},     {BC_BOOL, BC_FLOAT32, true, false},
+      {BC_INT8, BC_INT16, true, true},       {BC_BFLOAT16, BC_INT32, false, false},
+      {BC_BOOL, BC_UINT8, false, false},     {BC_UINT8, BC_FLOAT32, true, false},
+  };
+  std::mt19937 rng(3000 + op);
+  int ran = 0;
+  for (const Mixed& m : cases) {
+    bc_dtype common = ResultType({{m.a, m.a_zero_dim}, {m.b, m.b_zero_dim}});
+    std::string what = std::string(ShortName(m.a)) + (m.a_zero_dim ? "(0-dim)" : "") + " " +
+                       ShortName(m.b) + (m.b_zero_dim ? "(0-dim)" : "");
+    Shape sa = m.a_zero_dim ? Shape{} : Shape{3, 4};
+    Shape sb = m.b_zero_dim ? Shape{} : Shape{4};
+    Host a = RandomHost(m.a, sa, rng);
+    Host b = RandomRhs(op, m.b, sb, rng);
+    Tensor ta = ToTensor(a), tb = ToTensor(b);
+    Support s = OpSupportFor(op, m.a, m.b, common);
+    if (s == Support::kDtypeError) {
+      bc_tensor* out = kPoison;
+      EXPECT_TRUE(Fails(bc_binary(op, ta.get(), tb.get(), &out), BC_ERR_DTYPE)) << what;
+      EXPECT_EQ(out, nullptr);
+      continue;
+    }
+    // Integer division by zero is tested elsewhere; make the divisor safe.
+    if (IsIntDivision(op) && !IsFloat(common)) {
+      for (Val& v : b.v) if (ConvertVal(v, m.b, common).i == 0) v = IVal(1);
+      tb = ToTensor(b);
+    }
+    ++ran;
+    CheckBinary(op, a, b, ta.get(), tb.get(), what);
+  }
+  EXPECT_GT(ran, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, MixedDtypes, ::testing::Range(BC_ADD, static_cast<bc_op>(BC_OP_COUNT)),
+                         [](const ::testing::TestParamInfo<bc_op>& i) { return OpName(i.param); });
+
+// ---------------------------------------------------------------------------
+// Hand-picked values whose results are known without any reference code.
+
+template <typename T>
+std::vector<T> RunOp(bc_op op, bc_dtype d, const std::vector<double>& a, const std::vector<double>& b,
+                   bc_dtype* got_dtype = nullptr) {
+  Tensor ta = ToTensor(MakeHost(d, {static_cast<int64_t>(a.size())}, a));
+  Tensor tb = ToTensor(MakeHost(d, {static_cast<int64_t>(b.size())}, b));
+  bc_tensor* out = nullptr;
+  EXPECT_EQ(bc_binary(op, ta.get(), tb.get(), &out), BC_OK) << bc_last_error();
+  Tensor r(out);
+  if (got_dtype) *got_dtype = bc_tensor_dtype(out);
+  std::vector<T> v(a.size());
+  EXPECT_EQ(bc_tensor_copy_to(out, v.data(), v.size() * sizeof(T)), BC_OK);
+  return v;
+}
+
+TEST(KnownValues, IntegerDivisionFamily) {
+  using V = std::vector<int32_t>;
+  std::vector<double> a = {7, -7, 7, -7, 0, 5};
+  std::vector<double> b = {2, 2, -2, -2, 3, 5};
+  EXPECT_EQ(RunOp<int32_t>(BC_DIV_TRUNC, BC_INT32, a, b), (V{3, -3, -3, 3, 0, 1}));
+  EXPECT_EQ(RunOp<int32_t>(BC_DIV_FLOOR, BC_INT32, a, b), (V{3, -4, -4, 3, 0, 1}));
+  EXPECT_EQ(RunOp<int32_t>(BC_REMAINDER, BC_INT32, a, b), (V{1, 1, -1, -1, 0, 0}));
+  EXPECT_EQ(RunOp<int32_t>(BC_FMOD, BC_INT32, a, b), (V{1, -1, 1, -1, 0, 0}));
+  bc_dtype dt;
+  std::vector<float> q = RunOp<float>(BC_DIV, BC_INT32, a, b, &dt);
+  EXPECT_EQ(dt, BC_FLOAT32);
+  EXPECT_EQ(q, (std::vector<float>{3.5f, -3.5f, -3.5f, 3.5f, 0.0f, 1.0f}));
+  // INT_MIN / -1 wraps like two's complement; remainder is 0.
+  double mn = -2147483648.0;
+  EXPECT_EQ(RunOp<int32_t>(BC_DIV_TRUNC, BC_INT32, {mn}, {-1}), (V{INT32_MIN}));
+  EXPECT_EQ(RunOp<int32_t>(BC_DIV_FLOOR, BC_INT32, {mn}, {-1}), (V{INT32_MIN}));
+  EXPECT_EQ(RunOp<int32_t>(BC_REMAINDER, BC_INT32, {mn}, {-1}), (V{0}));
+  EXPECT_EQ(RunOp<int32_t>(BC_FMOD, BC_INT32, {mn}, {-1}), (V{0}));
+  std::vector<int64_t> l = RunOp<int64_t>(BC_DIV_FLOOR, BC_INT64, {-9.223372036854775808e18}, {-1});
+  EXPECT_EQ(l[0], INT64_MIN);
+}
+
+TEST(KnownValues, IntegerDivisionByZeroWritesNothing) {
+  for (bc_op op : {BC_DIV_TRUNC, BC_DIV_FLOOR, BC_REMAINDER, BC_FMOD}) {
+    for (bc_dtype d : {BC_UINT8, BC_INT8, BC_INT16, BC_INT32, BC_INT64}) {
+      Tensor a = ToTensor(MakeHost(d, {2, 3}, {1, 2, 3, 4, 5, 6}));
+      Tensor b = ToTensor(MakeHost(d, {3}, {1, 0, 2}));
+      std::vector<unsigned char> before = RawBytes(a.get());
+      bc_tensor* out = kPoison;
+      EXPECT_TRUE(Fails(bc_binary(op, a.get(), b.get(), &out), BC_ERR_DIVISION_BY_ZERO, "ZeroDivisionError"))
+          << OpName(op) << " " << ShortName(d);
+      EXPECT_EQ(out, nullptr);
+      EXPECT_TRUE(Fails(bc_binary_(op, a.get(), b.get()), BC_ERR_DIVISION_BY_ZERO, "ZeroDivisionError"));
+      EXPECT_EQ(RawBytes(a.get()), before);
+      bc_tensor* o = nullptr;
+      int64_t shape[] = {2, 3};
+      ASSERT_EQ(bc_tensor_zeros(d, shape, 2, &o), BC_OK);
+      Tensor ho(o);
+      std::memset(bc_tensor_data(o), 0x3C, 6 * ElemSize(d));
+      std::vector<unsigned char> obefore = RawBytes(o);
+      EXPECT_TRUE(Fails(bc_binary_out(op, a.get(), b.get(), o), BC_ERR_DIVISION_BY_ZERO, "ZeroDivisionError"));
+      EXPECT_EQ(RawBytes(o), obefore);
+    }
+  }
+  // Float division by zero is IEEE, not an error.
+  std::vector<float> r = RunOp<float>(BC_DIV, BC_FLOAT32, {1, -1, 0}, {0, 0, 0});
+  EXPECT_EQ(r[0], std::numeric_limits<float>::infinity());
+  EXPECT_EQ(r[1], -std::numeric_limits<float>::infinity());
+  EXPECT_TRUE(std::isnan(r[2]));
+  // Integer true division by zero goes through float32.
+  std::vector<float> q = RunOp<float>(BC_DIV, BC_INT64, {3, 0}, {0, 0});
+  EXPECT_EQ(q[0], std::numeric_limits<float>::infinity());
+  EXPECT_TRUE(std::isnan(q[1]));
+}
+
+TEST(KnownValues, FloatRemainderFmodFloorDivide) {
+  using V = std::vector<double>;
+  V a = {5.5, -5.5, 5.5, -5.5, 1.0};
+  V b = {2, 2, -2, -2, 0.1};
+  V rem = RunOp<double>(BC_REMAINDER, BC_FLOAT64, a, b);
+  EXPECT_EQ(rem[0], 1.5);
+  EXPECT_EQ(rem[1], 0.5);
+  EXPECT_EQ(rem[2], -0.5);
+  EXPECT_EQ(rem[3], -1.5);
+  V fm = RunOp<double>(BC_FMOD, BC_FLOAT64, a, b);
+  EXPECT_EQ(fm[0], 1.5);
+  EXPECT_EQ(fm[1], -1.5);
+  EXPECT_EQ(fm[2], 1.5);
+  EXPECT_EQ(fm[3], -1.5);
+  V fd = RunOp<double>(BC_DIV_FLOOR, BC_FLOAT64, a, b);
+  EXPECT_EQ(fd[0], 2);
+  EXPECT_EQ(fd[1], -3);
+  EXPECT_EQ(fd[2], -3);
+  EXPECT_EQ(fd[3], 2);
+  EXPECT_EQ(fd[4], 9);  // Python: 1.0 // 0.1 == 9.0, not floor(1.0 / 0.1) == 10
+  V tr = RunOp<double>(BC_DIV_TRUNC, BC_FLOAT64, {-1, 7}, {2, -2});
+  EXPECT_EQ(tr[0], 0);
+  EXPECT_TRUE(std::signbit(tr[0]));
+  EXPECT_EQ(tr[1], -3);
+}
+
+TEST(KnownValues, NanHandlingOfMaxMin) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> a = {nan, 1, nan, 2};
+  std::vector<double> b = {1, nan, nan, 3};
+  std::vector<float> mx = RunOp<float>(BC_MAXIMUM, BC_FLOAT32, a, b);
+  EXPECT_TRUE(std::isnan(mx[0]) && std::isnan(mx[1]) && std::isnan(mx[2]));
+  EXPECT_EQ(mx[3], 3);
+  std::vector<float> mn = RunOp<float>(BC_MINIMUM, BC_FLOAT32, a, b);
+  EXPECT_TRUE(std::isnan(mn[0]) && std::isnan(mn[1]) && std::isnan(mn[2]));
+  EXPECT_EQ(mn[3], 2);
+  std::vector<float> fx = RunOp<float>(BC_FMAX, BC_FLOAT32, a, b);
+  EXPECT_EQ(fx[0], 1);
+  EXPECT_EQ(fx[1], 1);
+  EXPECT_TRUE(std::isnan(fx[2]));
+  EXPECT_EQ(fx[3], 3);
+  std::vector<float> fn = RunOp<float>(BC_FMIN, BC_FLOAT32, a, b);
+  EXPECT_EQ(fn[0], 1);
+  EXPECT_EQ(fn[1], 1);
+  EXPECT_EQ(fn[3], 2);
+}
+
+TEST(KnownValues, IntegerPowAndShifts) {
+  using V = std::vector<int32_t>;
+  EXPECT_EQ(RunOp<int32_t>(BC_POW, BC_INT32, {2, 1, -1, -1, 2, 0, 3, -2}, {10, -5, -3, -4, -1, -2, 0, 3}),
+            (V{1024, 1, -1, 1, 0, 0, 1, -8}));
+  EXPECT_EQ(RunOp<int32_t>(BC_POW, BC_INT32, {2}, {31}), (V{INT32_MIN}));  // wraps
+  EXPECT_EQ(RunOp<int32_t>(BC_SHIFT_LEFT, BC_INT32, {1, 1, 1, 3, -1}, {3, 31, 32, -1, 4}),
+            (V{8, INT32_MIN, 0, 0, -16}));
+  EXPECT_EQ(RunOp<int32_t>(BC_SHIFT_RIGHT, BC_INT32, {-16, -16, 16, 16, -1}, {2, 40, 40, -1, 31}),
+            (V{-4, -1, 0, 0, -1}));
+  std::vector<uint8_t> u = RunOp<uint8_t>(BC_SHIFT_RIGHT, BC_UINT8, {200, 200, 200}, {1, 7, 8});
+  EXPECT_EQ(u, (std::vector<uint8_t>{100, 1, 0}));
+  std::vector<int8_t> s = RunOp<int8_t>(BC_SHIFT_LEFT, BC_INT8, {1, 3, 1}, {7, 6, 8});
+  EXPECT_EQ(s, (std::vector<int8_t>{-128, -64, 0}));
+}
+
+TEST(KnownValues, WrappingIntegerArithmetic) {
+  EXPECT_EQ(RunOp<int32_t>(BC_ADD, BC_INT32, {2147483647}, {1}), (std::vector<int32_t>{INT32_MIN}));
+  EXPECT_EQ(RunOp<uint8_t>(BC_SUB, BC_UINT8, {0}, {1}), (std::vector<uint8_t>{255}));
+  EXPECT_EQ(RunOp<int8_t>(BC_MUL, BC_INT8, {16}, {16}), (std::vector<int8_t>{0}));
+  EXPECT_EQ(RunOp<int64_t>(BC_MUL, BC_INT64, {-9.223372036854775808e18}, {-1}), (std::vector<int64_t>{INT64_MIN}));
+}
+
+TEST(KnownValues, BoolArithmetic) {
+  std::vector<uint8_t> add = RunOp<uint8_t>(BC_ADD, BC_BOOL, {0, 0, 1, 1}, {0, 1, 0, 1});
+  EXPECT_EQ(add, (std::vector<uint8_t>{0, 1, 1, 1}));
+  std::vector<uint8_t> mul = RunOp<uint8_t>(BC_MUL, BC_BOOL, {0, 0, 1, 1}, {0, 1, 0, 1});
+  EXPECT_EQ(mul, (std::vector<uint8_t>{0, 0, 0, 1}));
+  bc_dtype dt;
+  std::vector<float> div = RunOp<float>(BC_DIV, BC_BOOL, {1, 0}, {1, 1}, &dt);
+  EXPECT_EQ(dt, BC_FLOAT32);
+  EXPECT_EQ(div, (std::vector<float>{1, 0}));
+}
+
+TEST(KnownValues, SubWithBoolIsRefused) {
+  Tensor t = ToTensor(MakeHost(BC_BOOL, {2}, {1, 0}));
+  Tensor i = ToTensor(MakeHost(BC_INT32, {2}, {1, 0}));
+  bc_tensor* out = kPoison;
+  EXPECT_TRUE(Fails(bc_binary(BC_SUB, t.get(), t.get(), &out), BC_ERR_DTYPE,
+                    "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
+                    "`^` or `logical_xor()` operator instead."));
+  EXPECT_EQ(out, nullptr);
+  out = kPoison;
+  EXPECT_TRUE(Fails(bc_binary(BC_SUB, i.get(), t.get(), &out), BC_ERR_DTYPE,
+                    "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+                    "trying to invert a mask, use the `~` or `logical_not()` operator instead."));
+  EXPECT_EQ(out, nullptr);
+  out = kPoison;
+  EXPECT_TRUE(Fails(bc_binary(BC_SUB, t.get(), i.get(), &out), BC_ERR_DTYPE,
+                    "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+                    "trying to invert a mask, use the `~` or `logical_not()` operator instead."));
+}
+
+TEST(KnownValues, HalfRoundsOnceFromFloat) {
+  // 1 + 2^-11 is a tie between 1 and 1 + 2^-10 in binary16: even -> 1.
+  std::vector<uint16_t> h = RunOp<uint16_t>(BC_ADD, BC_FLOAT16, {1.0, 1.0, 65504, 2048}, {0.00048828125, 0.00146484375, 16, 1});
+  EXPECT_EQ(h[0], 0x3c00);  // 1.0
+  EXPECT_EQ(h[1], 0x3c02);  // 1 + 3*2^-11 -> 1 + 2^-9 (ties to even)
+  EXPECT_EQ(h[2], 0x7c00);  // 65520 rounds to inf
+  EXPECT_EQ(h[3], 0x6800);  // 2049 -> 2048
+  std::vector<uint16_t> bf = RunOp<uint16_t>(BC_MUL, BC_BFLOAT16, {3.0, 1.0078125}, {1.0 / 3.0, 1.0078125});
+  EXPECT_EQ(bf[0], 0x3f80);  // 3 * 0.333984375 = 1.001953125 -> 1.0
+  EXPECT_EQ(bf[1], 0x3f82);  // (1 + 2^-7)^2 = 1 + 2^-6 + 2^-14 -> 1 + 2^-6
+}
+
+// ---------------------------------------------------------------------------
+// alpha forms
+
+TEST(Alpha, AddSubScaleMatchesReference) {
+  std::mt19937 rng(77);
+  const double alphas[] = {2.5, -1.0, 0.0, 3.0};
+  for (bc_dtype d : {BC_FLOAT16, BC_BFLOAT16, BC_FLOAT32, BC_FLOAT64, BC_INT8, BC_INT32, BC_INT64, BC_UINT8}) {
+    for (double alpha : alphas) {
+      if (!IsFloat(d) && alpha != std::floor(alpha)) continue;
+      if (d == BC_UINT8 && alpha < 0) continue;  // PyTorch refuses to convert -1 to uint8
+      for (bc_op op : {BC_ADD, BC_SUB}) {
+        Host a = RandomHost(d, {4, 5}, rng), b = RandomHost(d, {5}, rng);
+        Tensor ta = ToTensor(a), tb = ToTensor(b);
+        Host want = RefBinary(op, a, b, alpha);
+        bc_tensor* out = nullptr;
+        ASSERT_EQ(bc_binary_alpha(op, ta.get(), tb.get(), alpha, &out), BC_OK) << bc_last_error();
+        Tensor r(out);
+        EXPECT_TRUE(SameHost(FromTensor(out), want)) << ShortName(d) << " alpha " << alpha << " " << OpName(op);
+        bc_tensor* o = nullptr;
+        ASSERT_EQ(bc_tensor_zeros(d, want.shape.data(), 2, &o), BC_OK);
+        Tensor ho(o);
+        ASSERT_EQ(bc_binary_alpha_out(op, ta.get(), tb.get(), alpha, o), BC_OK);
+        EXPECT_TRUE(SameHost(FromTensor(o), want));
+        ASSERT_EQ(bc_binary_alpha_(op, ta.get(), tb.get(), alpha), BC_OK);
+        EXPECT_TRUE(SameHost(FromTensor(ta.get()), want));
+      }
+    }
+  }
+  // bool: alpha 0 or 1.
+  Host a = MakeHost(BC_BOOL, {4}, {0, 0, 1, 1}), b = MakeHost(BC_BOOL, {4}, {0, 1, 0, 1});
+  Tensor ta = ToTensor(a), tb = ToTensor(b);
+  bc_tensor* out = nullptr;
+  ASSERT_EQ(bc_binary_alpha(BC_ADD, ta.get(), tb.get(), 0.0, &out), BC_OK) << bc_last_error();
+  Tensor r0(out);
+  EXPECT_TRUE(SameHost(FromTensor(out), a));
+}
+
+TEST(Alpha, RefusedCases) {
+  Tensor i = ToTensor(Iota(BC_INT32, {3})), f = ToTensor(Iota(BC_FLOAT32, {3}));
+  Tensor b = ToTensor(MakeHost(BC_BOOL, {3}, {1, 0, 1}));
+  bc_tensor* out = kPoison;
+  EXPECT_TRUE(Fails(bc_binary_alpha(BC_ADD, i.get(), i.get(), 0.5, &out), BC_ERR_INVALID_ARGUMENT,
+                    "For integral input tensors, argument alpha must not be a floating point number."));
+  EXPECT_EQ(out, nullptr);
+  // The header allows only 0 or 1 for bool results.
+  out = kPoison;
+  EXPECT_TRUE(Fails(bc_binary_alpha(BC_ADD, b.get(), b.get(), 2.0, &out), BC_ERR_INVALID_ARGUMENT));
+  EXPECT_EQ(out, nullptr);
+  out = kPoison;
+  EXPECT_TRUE(Fails(bc_binary_alpha(BC_MUL, f.get(), f.get(), 2.0, &out), BC_ERR_INVALID_ARGUMENT));
+  EXPECT_EQ(out, nullptr);
+  std::vector<unsigned char> before = RawBytes(i.get());
+  EXPECT_TRUE(Fails(bc_binary_alpha_(BC_SUB, i.get(), i.get(), 1.5), BC_ERR_INVALID_ARGUMENT));
+  EXPECT_EQ(RawBytes(i.get()), before);
+}
+
+}  // namespace
+}  // namespace bct
