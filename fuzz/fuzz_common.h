@@ -29,7 +29,39 @@
     }                                                                             \
   } while (0)
 
+extern "C" {
+// fuzz_shim.c: the same functions with ints where the header has enums.
+bc_status fuzz_tensor_wrap(int dtype, const int64_t* shape, const int64_t* strides, size_t ndim,
+                           void* data, size_t nbytes, bc_deleter deleter, void* ctx,
+                           bc_tensor** out);
+bc_status fuzz_binary(int op, const bc_tensor* a, const bc_tensor* b, bc_tensor** out);
+bc_status fuzz_binary_out(int op, const bc_tensor* a, const bc_tensor* b, bc_tensor* out);
+bc_status fuzz_binary_(int op, bc_tensor* self, const bc_tensor* other);
+bc_status fuzz_binary_alpha(int op, const bc_tensor* a, const bc_tensor* b, double alpha,
+                            bc_tensor** out);
+bc_status fuzz_binary_alpha_out(int op, const bc_tensor* a, const bc_tensor* b, double alpha,
+                                bc_tensor* out);
+bc_status fuzz_binary_alpha_(int op, bc_tensor* self, const bc_tensor* other, double alpha);
+}
+
 namespace bcfuzz {
+
+// BCAST_FUZZ_AVOID_KNOWN_BUGS=1 steers the targets around engine bugs that
+// are reported but not fixed yet, so that a long run can look for new ones
+// (see docs/reliability.md). The test command runs without it.
+inline bool AvoidKnownBugs() {
+  static const bool avoid = std::getenv("BCAST_FUZZ_AVOID_KNOWN_BUGS") != nullptr;
+  return avoid;
+}
+
+// The product of max(size, 1) overflows int64: contiguous strides of such a
+// (0-element) shape overflow (known bug: NewTensor, bc_tensor_wrap).
+inline bool StridesOverflow(const std::vector<int64_t>& s) {
+  int64_t n = 1;
+  for (int64_t d : s)
+    if (d > 1 && __builtin_mul_overflow(n, d, &n)) return true;
+  return false;
+}
 
 inline bc_status LastCode() {
   bc_error_detail d;
@@ -64,15 +96,19 @@ inline int64_t PickStride(FuzzedDataProvider& p) {
   }
 }
 
-inline bc_dtype PickDtype(FuzzedDataProvider& p, bool allow_invalid) {
+// A dtype as an int: with allow_invalid, sometimes one no enumerator has
+// (only the C shims in fuzz_shim.c may pass it on).
+inline int PickDtype(FuzzedDataProvider& p, bool allow_invalid) {
   const uint8_t k = p.ConsumeIntegral<uint8_t>();
-  if (allow_invalid && k >= 250) return static_cast<bc_dtype>(static_cast<int>(k) - 240);
-  return static_cast<bc_dtype>(k % 10);
+  // Known bug: out-of-range enum values are UB inside the library.
+  if (AvoidKnownBugs()) allow_invalid = false;
+  if (allow_invalid && k >= 250) return k >= 254 ? -1 - (k - 254) : static_cast<int>(k) - 240;
+  return k % 10;
 }
 
 inline bool ValidDtype(int d) { return d >= 0 && d <= 9; }
 
-inline size_t ElemSize(bc_dtype d) {
+inline size_t ElemSize(int d) {
   switch (d) {
     case BC_BOOL: case BC_UINT8: case BC_INT8: return 1;
     case BC_INT16: case BC_FLOAT16: case BC_BFLOAT16: return 2;

@@ -44,8 +44,9 @@ size_t Span(const View& v) {
   return bytes > static_cast<__int128>(kBufBytes) ? SIZE_MAX : static_cast<size_t>(bytes);
 }
 
-bool PickView(FuzzedDataProvider& p, View* v, bc_dtype forced = static_cast<bc_dtype>(-1)) {
-  v->dtype = static_cast<int>(forced) >= 0 ? forced : bcfuzz::PickDtype(p, false);
+// `forced` is a dtype, or -1 to pick one.
+bool PickView(FuzzedDataProvider& p, View* v, int forced = -1) {
+  v->dtype = static_cast<bc_dtype>(forced >= 0 ? forced : bcfuzz::PickDtype(p, false));
   v->buf = p.ConsumeIntegralInRange<int>(0, kBuffers - 1);
   const size_t es = bcfuzz::ElemSize(v->dtype);
   v->offset = p.ConsumeIntegralInRange<size_t>(0, 16) * es;
@@ -252,7 +253,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // 6 clamp, 7 copy_; form: 0 allocating, 1 out=, 2 in place.
   const int kind = p.ConsumeIntegralInRange<int>(0, 7);
   const int form = kind == 7 ? 2 : p.ConsumeIntegralInRange<int>(0, 2);
-  const int op = p.ConsumeIntegralInRange<int>(-1, BC_OP_COUNT);
+  // Out-of-range ops too (known bug: UB inside the library until fixed).
+  const int op = bcfuzz::AvoidKnownBugs() ? p.ConsumeIntegralInRange<int>(0, BC_OP_COUNT - 1)
+                                          : p.ConsumeIntegralInRange<int>(-1, BC_OP_COUNT);
   const double scalar = p.ConsumeBool() ? 1.0 : p.ConsumeFloatingPoint<double>();
   const int nin = kind <= 1 || kind == 7 ? 2 : 3;
   const bool same_dtype = p.ConsumeBool();
@@ -260,7 +263,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   World w;
   std::vector<View> views(static_cast<size_t>(nin) + (form == 1 ? 1 : 0));
   for (size_t i = 0; i < views.size(); ++i) {
-    bc_dtype forced = static_cast<bc_dtype>(-1);
+    int forced = -1;
     if (same_dtype && i > 0) forced = views[0].dtype;
     if (kind == 2 && i == 0 && p.ConsumeBool()) forced = BC_BOOL;
     if (!PickView(p, &views[i], forced)) return 0;
@@ -306,17 +309,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   bc_tensor** rp = form == 0 ? &result : nullptr;
   const int warnings_before = g_warnings;
   bc_status s = BC_OK;
-  const bc_op bop = static_cast<bc_op>(op);
+  // Ops go through the C shims as ints: `op` may be out of range.
   switch (kind) {
     case 0:
-      s = form == 0 ? bc_binary(bop, in[0], in[1], rp)
-          : form == 1 ? bc_binary_out(bop, in[0], in[1], written)
-                      : bc_binary_(bop, views[0].t, in[1]);
+      s = form == 0 ? fuzz_binary(op, in[0], in[1], rp)
+          : form == 1 ? fuzz_binary_out(op, in[0], in[1], written)
+                      : fuzz_binary_(op, views[0].t, in[1]);
       break;
     case 1:
-      s = form == 0 ? bc_binary_alpha(bop, in[0], in[1], scalar, rp)
-          : form == 1 ? bc_binary_alpha_out(bop, in[0], in[1], scalar, written)
-                      : bc_binary_alpha_(bop, views[0].t, in[1], scalar);
+      s = form == 0 ? fuzz_binary_alpha(op, in[0], in[1], scalar, rp)
+          : form == 1 ? fuzz_binary_alpha_out(op, in[0], in[1], scalar, written)
+                      : fuzz_binary_alpha_(op, views[0].t, in[1], scalar);
       break;
     case 2:
       s = form == 0 ? bc_where(in[0], in[1], in[2], rp)
@@ -403,7 +406,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       FUZZ_CHECK(bc_tensor_copy_to(r, got.data(), got.size()) == BC_OK, "copy_to");
       for (size_t k = 0; k * es < want.size(); ++k)
         FUZZ_CHECK(SameElement(rd, op, &got[k * es], &want[k * es]),
-                   "%s: element %zu differs (dtype %s)", bc_op_name(bop), k, bc_dtype_name(rd));
+                   "op %d: element %zu differs (dtype %s)", op, k, bc_dtype_name(rd));
     }
   }
 

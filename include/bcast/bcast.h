@@ -670,6 +670,8 @@ BC_API bc_status bc_where_out(const bc_tensor* cond, const bc_tensor* a, const b
 BC_API bc_status bc_where_(bc_tensor* self, const bc_tensor* cond, const bc_tensor* other);
 
 /** self + value * t1 * t2, the three shapes broadcast together.
+ *  Computed as (value * t1) * t2 in the promoted dtype; for integer dtypes
+ *  `value` is first truncated toward zero, as PyTorch does.
  *  @param[in]  self    Addend; borrowed.
  *  @param[in]  t1      First factor; borrowed.
  *  @param[in]  t2      Second factor; borrowed.

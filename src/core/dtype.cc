@@ -98,7 +98,11 @@ void ConvertStrided(bc_dtype to, void* dst, int64_t dst_stride, bc_dtype from, c
       using From = decltype(f);
       To* d = static_cast<To*>(dst);
       const From* s = static_cast<const From*>(src);
-      for (int64_t i = 0; i < n; ++i) d[i * dst_stride] = Convert<To>(s[i * src_stride]);
+      if (dst_stride == 1 && src_stride == 1) {  // lets the compiler vectorise
+        for (int64_t i = 0; i < n; ++i) d[i] = Convert<To>(s[i]);
+      } else {
+        for (int64_t i = 0; i < n; ++i) d[i * dst_stride] = Convert<To>(s[i * src_stride]);
+      }
     });
   });
 }

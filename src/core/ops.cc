@@ -120,6 +120,14 @@ const char* KernelName(int op) {
   }
 }
 
+// Dtype names as PyTorch's TypeMeta prints them (lerp's message uses these).
+const char* CppTypeName(bc_dtype d) {
+  static const char* const kName[kNumDtypes] = {
+      "bool", "unsigned char", "signed char", "short int", "int", "long int",
+      "c10::Half", "c10::BFloat16", "float", "double"};
+  return ValidDtype(d) ? kName[d] : "unknown";
+}
+
 [[noreturn]] void NotImplemented(int op, bc_dtype d) {
   Fail(BC_ERR_DTYPE,
        std::string("\"") + KernelName(op) + "\" not implemented for '" + DtypeName(d) + "'");
@@ -176,9 +184,9 @@ Types ResolveTypes(const OpArgs& a, const bc_tensor* out) {
     const char* names[3] = {"self", "end", "weight"};
     for (int i = 1; i < 3; ++i) {
       if (a.in[i]->dtype != a.in[0]->dtype)
-        Fail(BC_ERR_DTYPE, std::string("expected dtype ") + DtypeName(a.in[0]->dtype) +
+        Fail(BC_ERR_DTYPE, std::string("expected dtype ") + CppTypeName(a.in[0]->dtype) +
                                " for `" + names[i] + "` but got dtype " +
-                               DtypeName(a.in[i]->dtype));
+                               CppTypeName(a.in[i]->dtype));
     }
     if (!IsFloating(a.in[0]->dtype)) NotImplemented(op, a.in[0]->dtype);
   }
@@ -229,7 +237,7 @@ Types ResolveTypes(const OpArgs& a, const bc_tensor* out) {
     case kAddcmul:
     case kClamp:
       if (common == BC_BOOL) NotImplemented(op, common);
-      if (op == kAddcmul) CheckIntegralScalar(common, a.scalar, "value");
+      // Like PyTorch, an integral addcmul truncates a fractional value.
       break;
     case BC_HYPOT:
       if (!IsFloating(common)) NotImplemented(op, common);

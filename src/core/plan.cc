@@ -14,9 +14,9 @@ namespace bcast {
 namespace {
 
 // Below this many elements an op runs on the calling thread only.
-constexpr int64_t kGrain = 32768;
+constexpr int64_t kGrain = 65536;
 // Elements converted per step when an operand's dtype differs from the kernel's.
-constexpr int64_t kTile = 256;
+constexpr int64_t kTile = 512;
 
 }  // namespace
 
@@ -171,9 +171,12 @@ void RunRange(const Plan& p, bool convert, int64_t begin, int64_t end) {
 }  // namespace
 
 int64_t StreamingThreshold() {
+  // Virtual machines report the host's whole L3 (hundreds of MiB) although a
+  // guest gets a slice of it: never wait past 16 MiB.
   static const int64_t bytes = [] {
+    const int64_t cap = int64_t{16} << 20;
     const long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
-    return llc > 0 ? static_cast<int64_t>(llc) : int64_t{32} << 20;
+    return llc > 0 && llc < cap ? static_cast<int64_t>(llc) : cap;
   }();
   return bytes;
 }

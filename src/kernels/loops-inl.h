@@ -82,7 +82,7 @@ HWY_NOINLINE void Row2(int64_t n, TO* o, int64_t so, const TI* a, int64_t sa, co
 
 // Square tiles for operands that are strided within rows (a transposed
 // input): each tile's cache lines are reused before they are evicted.
-constexpr int64_t kTileSide = 32;
+constexpr int64_t kTileSide = 64;
 
 HWY_INLINE bool WantsTiles(const Block& b, int nops) {
   if (b.n1 < 2 || b.n0 < 2) return false;
@@ -91,20 +91,18 @@ HWY_INLINE bool WantsTiles(const Block& b, int nops) {
   return false;
 }
 
-// Short rows (a few elements) where every operand either runs on across rows
-// or repeats the same row (stride 0 between rows): the repeating operands are
-// copied into a tile of many rows, so that one long contiguous row replaces
-// many short ones.
+// Short rows (a few elements): a tile of many rows is laid out contiguously
+// for every operand that does not already run on across rows, so that one
+// long row replaces many short ones. An operand that repeats the same row
+// (stride 0 between rows) is laid out once; one that is constant along the
+// row (a column) is refilled for each tile.
 constexpr int64_t kShortRow = 64;
 constexpr int64_t kRunTile = 1024;
 
 HWY_INLINE bool WantsRunTile(const Block& b, int nops) {
   if (b.n0 >= kShortRow || b.n1 < 4 || b.s0[0] != 1 || b.s1[0] != b.n0) return false;
-  for (int k = 1; k < nops; ++k) {
-    const bool runs_on = b.s0[k] == 1 && b.s1[k] == b.n0;
-    const bool repeats = (b.s0[k] == 0 || b.s0[k] == 1) && b.s1[k] == 0;
-    if (!runs_on && !repeats) return false;
-  }
+  for (int k = 1; k < nops; ++k)
+    if (b.s0[k] != 0 && b.s0[k] != 1) return false;
   return true;
 }
 
@@ -112,26 +110,38 @@ template <typename TO, typename TI, class F>
 HWY_NOINLINE void RunTiled2(const Block& b, const F& f) {
   const int64_t per = kRunTile / b.n0;  // rows per tile
   alignas(64) TI tile[2][kRunTile];
-  const TI* src[2];
-  int64_t step[2];  // elements to advance per tile
+  const TI* x[2];
+  bool refill[2];
   for (int k = 0; k < 2; ++k) {
-    const TI* x = reinterpret_cast<const TI*>(b.ptr[k + 1]);
-    if (b.s1[k + 1] == 0) {
-      for (int64_t r = 0; r < per; ++r)
-        for (int64_t i = 0; i < b.n0; ++i) tile[k][r * b.n0 + i] = x[i * b.s0[k + 1]];
-      src[k] = tile[k];
-      step[k] = 0;
+    const int64_t s0 = b.s0[k + 1], s1 = b.s1[k + 1];
+    x[k] = reinterpret_cast<const TI*>(b.ptr[k + 1]);
+    refill[k] = false;
+    if (s0 == 1 && s1 == b.n0) continue;  // already contiguous across rows
+    if (s1 == 0) {
+      const int64_t rows = per < b.n1 ? per : b.n1;
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t i = 0; i < b.n0; ++i) tile[k][r * b.n0 + i] = x[k][i * s0];
     } else {
-      src[k] = x;
-      step[k] = per * b.n0;
+      refill[k] = true;
     }
   }
   TO* o = reinterpret_cast<TO*>(b.ptr[0]);
   for (int64_t r = 0; r < b.n1; r += per) {
     const int64_t rows = r + per <= b.n1 ? per : b.n1 - r;
-    const int64_t t = r / per;
-    Row2(rows * b.n0, o + r * b.n0, 1, src[0] + t * step[0], 1, src[1] + t * step[1], 1, f,
-         false);
+    const TI* in[2];
+    for (int k = 0; k < 2; ++k) {
+      const int64_t s0 = b.s0[k + 1], s1 = b.s1[k + 1];
+      if (s0 == 1 && s1 == b.n0) {
+        in[k] = x[k] + r * b.n0;
+        continue;
+      }
+      if (refill[k]) {
+        for (int64_t j = 0; j < rows; ++j)
+          for (int64_t i = 0; i < b.n0; ++i) tile[k][j * b.n0 + i] = x[k][(r + j) * s1 + i * s0];
+      }
+      in[k] = tile[k];
+    }
+    Row2(rows * b.n0, o + r * b.n0, 1, in[0], 1, in[1], 1, f, false);
   }
 }
 

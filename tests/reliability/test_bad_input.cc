@@ -481,52 +481,19 @@ TEST(BadInputWrap, MisalignedData) {
 }
 
 // ---------------------------------------------------------------------------
-// Unknown enum values
+// Unknown enum values: tests/reliability/test_bad_enums.c (a C caller may pass
+// any int; in C++ an out-of-range enum value is itself undefined behaviour).
 
-TEST(BadInputEnums, UnknownValues) {
-  int64_t shape[] = {2};
-  float data[2] = {1, 2};
-  const int bad_dtypes[] = {-1, 10, 11, 255, INT_MAX, INT_MIN};
-  for (int raw : bad_dtypes) {
-    bc_dtype d = static_cast<bc_dtype>(raw);
-    bc_tensor* out = kPoison;
-    EXPECT_TRUE(Is(bc_tensor_empty(d, shape, 1, &out), BC_ERR_INVALID_ARGUMENT)) << raw;
-    EXPECT_EQ(out, nullptr);
-    EXPECT_TRUE(Is(bc_tensor_zeros(d, shape, 1, &out), BC_ERR_INVALID_ARGUMENT)) << raw;
-    EXPECT_TRUE(Is(bc_tensor_from_data(d, shape, 1, data, &out), BC_ERR_INVALID_ARGUMENT)) << raw;
-    EXPECT_TRUE(Is(bc_tensor_wrap(d, shape, nullptr, 1, data, sizeof data, nullptr, nullptr, &out),
-                   BC_ERR_INVALID_ARGUMENT))
-        << raw;
-    EXPECT_EQ(out, nullptr);
-    EXPECT_EQ(bc_dtype_size(d), 0u);
-    EXPECT_STREQ(bc_dtype_name(d), "Unknown");
-  }
+TEST(BadInputEnums, AlphaOnlyForAddAndSub) {
   Tensor a = Floats({2}), b = Floats({2}), o = Floats({2});
   const std::vector<unsigned char> before = Bytes(o.get());
-  for (int raw : {-1, BC_OP_COUNT, BC_OP_COUNT + 1, 1000, INT_MIN}) {
-    bc_op op = static_cast<bc_op>(raw);
-    bc_tensor* out = kPoison;
-    EXPECT_TRUE(Is(bc_binary(op, a.get(), b.get(), &out), BC_ERR_INVALID_ARGUMENT)) << raw;
-    EXPECT_EQ(out, nullptr);
-    EXPECT_TRUE(Is(bc_binary_out(op, a.get(), b.get(), o.get()), BC_ERR_INVALID_ARGUMENT)) << raw;
-    EXPECT_TRUE(Is(bc_binary_(op, o.get(), b.get()), BC_ERR_INVALID_ARGUMENT)) << raw;
-    EXPECT_TRUE(Is(bc_binary_alpha(op, a.get(), b.get(), 1.0, &out), BC_ERR_INVALID_ARGUMENT)) << raw;
-    EXPECT_STREQ(bc_op_name(op), "unknown");
-  }
-  // alpha is only for add and sub.
   bc_tensor* out = kPoison;
   EXPECT_TRUE(Is(bc_binary_alpha(BC_MUL, a.get(), b.get(), 2.0, &out), BC_ERR_INVALID_ARGUMENT));
   EXPECT_EQ(out, nullptr);
+  EXPECT_TRUE(Is(bc_binary_alpha_(BC_DIV, o.get(), b.get(), 2.0), BC_ERR_INVALID_ARGUMENT));
   EXPECT_TRUE(Is(bc_binary_alpha(BC_ADD, a.get(), b.get(), std::nan(""), &out),
                  BC_ERR_INVALID_ARGUMENT));
   EXPECT_EQ(Bytes(o.get()), before);
-
-  const bc_policy policy = bc_get_broadcast_policy();
-  for (int raw : {-1, 3, 100}) {
-    EXPECT_TRUE(Is(bc_set_broadcast_policy(static_cast<bc_policy>(raw)), BC_ERR_INVALID_ARGUMENT));
-    EXPECT_EQ(bc_get_broadcast_policy(), policy);
-  }
-  for (int raw : {-1, 12, 99, INT_MAX}) EXPECT_STREQ(bc_status_string(static_cast<bc_status>(raw)), "BC_ERR_UNKNOWN");
   // Any nonzero toggle value means on.
   bc_set_broadcast_warning(-7);
   EXPECT_EQ(bc_get_broadcast_warning(), 1);

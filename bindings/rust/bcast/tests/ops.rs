@@ -128,7 +128,7 @@ fn dtype_errors_carry_pytorch_messages() {
     assert_err(
         f.lerp(f.to_dtype(DType::Float64).unwrap(), &f).unwrap_err(),
         ErrorCode::Dtype,
-        "expected dtype Float for `end` but got dtype Double",
+        "expected dtype float for `end` but got dtype double",
     );
     assert_eq!(i.lerp(&i, &i).unwrap_err().code, ErrorCode::Dtype);
     assert!(i.addcdiv(&i, &i, 1.0).unwrap_err().message.starts_with("Integer division with addcdiv is no longer supported"));
