@@ -54,8 +54,9 @@ inline bool AvoidKnownBugs() {
   return avoid;
 }
 
-// The product of max(size, 1) overflows int64: contiguous strides of such a
-// (0-element) shape overflow (known bug: NewTensor, bc_tensor_wrap).
+// The product of max(size, 1) overflows int64: the contiguous strides and
+// the running element count of such a (0-element) shape overflow (known
+// bugs: NewTensor, bc_tensor_wrap's NULL strides, Numel).
 inline bool StridesOverflow(const std::vector<int64_t>& s) {
   int64_t n = 1;
   for (int64_t d : s)

@@ -16,7 +16,10 @@ namespace bcast {
 constexpr int kNumDtypes = 10;
 
 inline bool ValidDtype(int d) { return d >= 0 && d < kNumDtypes; }
-size_t DtypeSize(bc_dtype d);
+inline size_t DtypeSize(bc_dtype d) {
+  constexpr size_t kSize[kNumDtypes] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
+  return ValidDtype(d) ? kSize[d] : 0;
+}
 const char* DtypeName(bc_dtype d);        // "Float", as PyTorch prints ScalarType
 const char* DtypeTensorName(bc_dtype d);  // "torch.FloatTensor"
 inline bool IsFloating(bc_dtype d) { return d >= BC_FLOAT16; }

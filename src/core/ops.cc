@@ -400,9 +400,9 @@ bool RunSmallContiguous(const OpArgs& a, bc_tensor* out, const Types& types) {
   for (int i = 0; i < a.nin; ++i) {
     const bc_tensor& t = *a.in[i];
     const bc_dtype want = (a.op == kWhere && i == 0) ? BC_BOOL : types.in;
-    if (t.dtype != want || t.ndim != out->ndim || !IsContiguous(t) ||
-        std::memcmp(t.shape, out->shape, sizeof(int64_t) * static_cast<size_t>(t.ndim)) != 0)
-      return false;
+    if (t.dtype != want || t.ndim != out->ndim || !IsContiguous(t)) return false;
+    for (int d = 0; d < t.ndim; ++d)
+      if (t.shape[d] != out->shape[d]) return false;
     // Exact aliasing is fine; any other shared byte needs the general checks.
     const size_t tbytes = static_cast<size_t>(numel) * DtypeSize(t.dtype);
     if (t.data != out->data && t.data < out->data + nbytes && out->data < t.data + tbytes)

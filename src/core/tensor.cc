@@ -17,12 +17,6 @@ void StorageRelease(Storage* s) {
   delete s;
 }
 
-int64_t Numel(const bc_tensor& t) {
-  int64_t n = 1;
-  for (int i = 0; i < t.ndim; ++i) n *= t.shape[i];
-  return n;
-}
-
 bc_tensor* MakeView(const bc_tensor& t, const int64_t* shape, const int64_t* strides, int ndim) {
   bc_tensor* v = new (std::nothrow) bc_tensor;
   if (v == nullptr) return nullptr;

@@ -44,7 +44,11 @@ struct bc_tensor {
 
 namespace bcast {
 
-int64_t Numel(const bc_tensor& t);
+inline int64_t Numel(const bc_tensor& t) {
+  int64_t n = 1;
+  for (int i = 0; i < t.ndim; ++i) n *= t.shape[i];
+  return n;
+}
 inline bool IsContiguous(const bc_tensor& t) {
   int64_t expected = 1;
   for (int i = t.ndim - 1; i >= 0; --i) {

@@ -61,16 +61,17 @@ BCAST_SCALAR_FUNCTOR(ShlF, scalar::ShiftLeft(a, b));
 BCAST_SCALAR_FUNCTOR(ShrF, scalar::ShiftRight(a, b));
 #undef BCAST_SCALAR_FUNCTOR
 
+// Highway's Add/Sub wrap for integers, exactly as scalar::Add/Sub do.
 template <typename T>
 struct AddF {
-  static constexpr bool kVec = kFloat<T>;
+  static constexpr bool kVec = kFloat<T> || kIntT<T>;
   HWY_INLINE T operator()(T a, T b) const { return scalar::Add(a, b); }
   template <class D, class V>
   HWY_INLINE V Vec(D, V a, V b) const { return hn::Add(a, b); }
 };
 template <typename T>
 struct SubF {
-  static constexpr bool kVec = kFloat<T>;
+  static constexpr bool kVec = kFloat<T> || kIntT<T>;
   HWY_INLINE T operator()(T a, T b) const { return scalar::Sub(a, b); }
   template <class D, class V>
   HWY_INLINE V Vec(D, V a, V b) const { return hn::Sub(a, b); }

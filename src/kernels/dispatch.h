@@ -19,9 +19,13 @@ extern std::atomic<BlockFn> g_ternary_fn;
 // The entry of a Highway dispatch table for the best enabled target.
 template <typename Fn>
 Fn ChooseFromTable(Fn const* table) {
+#if HWY_IDE || ((HWY_TARGETS & (HWY_TARGETS - 1)) == 0)
+  return table[0];  // one compiled target: Highway's table has one entry
+#else
   hwy::ChosenTarget& chosen = hwy::GetChosenTarget();
   if (!chosen.IsInitialized()) chosen.Update(hwy::SupportedTargets());
   return table[chosen.GetIndex()];
+#endif
 }
 
 }  // namespace bcast
