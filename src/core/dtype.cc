@@ -89,20 +89,23 @@ namespace {
 
 // bfloat16 <-> float32 over contiguous arrays, written as branch-free integer
 // code the compiler vectorises (the general path goes element by element).
-void BF16ToF32Contiguous(float* dst, const uint16_t* src, int64_t n) {
+// The narrowing needs more than SSE2, so an AVX2 clone is chosen at load time.
+__attribute__((target_clones("avx2", "default"))) void BF16ToF32Contiguous(float* dst, const uint16_t* src, int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
     const uint32_t u = static_cast<uint32_t>(src[i]) << 16;
     std::memcpy(&dst[i], &u, 4);
   }
 }
 
-void F32ToBF16Contiguous(uint16_t* dst, const float* src, int64_t n) {
+__attribute__((target_clones("avx2", "default"))) void F32ToBF16Contiguous(uint16_t* dst, const float* src, int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
     uint32_t u;
     std::memcpy(&u, &src[i], 4);
     const uint32_t rounded = (u + 0x7FFF + ((u >> 16) & 1)) >> 16;
     const uint32_t quiet = (u >> 16) | 0x40;  // NaN stays a quiet NaN
-    dst[i] = static_cast<uint16_t>((u & 0x7FFFFFFF) > 0x7F800000 ? quiet : rounded);
+    // Signed compare (both sides are below 2^31): SSE2 has no unsigned one.
+    const bool nan = static_cast<int32_t>(u & 0x7FFFFFFF) > 0x7F800000;
+    dst[i] = static_cast<uint16_t>(nan ? quiet : rounded);
   }
 }
 

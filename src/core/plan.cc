@@ -85,7 +85,9 @@ void RunKernel(const Plan& p, const Block& b) {
 // Runs a block whose operands need dtype conversion, a tile at a time,
 // through stack buffers in the kernel's types.
 void RunConverted(const Plan& p, const Block& b) {
-  alignas(64) char scratch[4][kTile * 8];
+  // Rows staggered by 192 bytes: buffers exactly 4 KiB apart make loads wait
+  // on unrelated stores (4K aliasing).
+  alignas(64) char scratch[4][kTile * 8 + 192];
   for (int64_t r = 0; r < b.n1; ++r) {
     for (int64_t off = 0; off < b.n0; off += kTile) {
       const int64_t len = std::min(kTile, b.n0 - off);
