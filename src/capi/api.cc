@@ -42,8 +42,20 @@ void NotNull(const void* p, const char* what) {
   if (p == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, std::string(what) + " is NULL");
 }
 
-void CheckDtype(bc_dtype d) {
-  if (!bcast::ValidDtype(d)) Fail(BC_ERR_INVALID_ARGUMENT, "unknown dtype " + std::to_string(d));
+// The integer a caller passed for an enum. C callers may pass any int; in
+// C++ reading an enum object outside its range is undefined, so parameters
+// are looked at through their bytes until validated.
+template <typename E>
+int RawEnum(const E& e) {
+  static_assert(sizeof(E) == sizeof(int), "bcast's enums are int-sized");
+  int v;
+  std::memcpy(&v, &e, sizeof v);
+  return v;
+}
+
+void CheckDtype(const bc_dtype& d) {
+  const int raw = RawEnum(d);
+  if (!bcast::ValidDtype(raw)) Fail(BC_ERR_INVALID_ARGUMENT, "unknown dtype " + std::to_string(raw));
 }
 
 void Free(bc_tensor* t) {
@@ -63,8 +75,8 @@ bc_status Binary(bc_op op, const bc_tensor* a, const bc_tensor* b, bool has_alph
                  bc_tensor** out_new, bc_tensor* out, bool inplace) {
   if (out_new) *out_new = nullptr;
   return Guarded([&] {
-    if (static_cast<unsigned>(op) >= BC_OP_COUNT)
-      Fail(BC_ERR_INVALID_ARGUMENT, "unknown op " + std::to_string(op));
+    if (static_cast<unsigned>(RawEnum(op)) >= BC_OP_COUNT)
+      Fail(BC_ERR_INVALID_ARGUMENT, "unknown op " + std::to_string(RawEnum(op)));
     if (has_alpha && op != BC_ADD && op != BC_SUB)
       Fail(BC_ERR_INVALID_ARGUMENT, "alpha is only accepted by BC_ADD and BC_SUB");
     if (!out_new) NotNull(out, inplace ? "self" : "out");
@@ -139,7 +151,7 @@ bc_status Clamp(const bc_tensor* x, const bc_tensor* lo, const bc_tensor* hi, bc
 extern "C" {
 
 BC_API const char* bc_status_string(bc_status code) {
-  switch (code) {
+  switch (RawEnum(code)) {
     case BC_OK: return "BC_OK";
     case BC_ERR_INVALID_ARGUMENT: return "BC_ERR_INVALID_ARGUMENT";
     case BC_ERR_NOT_BROADCASTABLE: return "BC_ERR_NOT_BROADCASTABLE";
@@ -182,8 +194,14 @@ BC_API bc_status bc_set_simd_cap(const char* target_name) {
   });
 }
 
-BC_API size_t bc_dtype_size(bc_dtype dtype) { return bcast::DtypeSize(dtype); }
-BC_API const char* bc_dtype_name(bc_dtype dtype) { return bcast::DtypeName(dtype); }
+BC_API size_t bc_dtype_size(bc_dtype dtype) {
+  const int raw = RawEnum(dtype);
+  return bcast::ValidDtype(raw) ? bcast::DtypeSize(dtype) : 0;
+}
+BC_API const char* bc_dtype_name(bc_dtype dtype) {
+  const int raw = RawEnum(dtype);
+  return bcast::ValidDtype(raw) ? bcast::DtypeName(dtype) : "Unknown";
+}
 
 BC_API const char* bc_op_name(bc_op op) {
   static const char* const kNames[BC_OP_COUNT] = {
@@ -193,7 +211,8 @@ BC_API const char* bc_op_name(bc_op op) {
       "lt",          "le",          "gt",          "ge",          "logical_and", "logical_or",
       "logical_xor", "bitwise_and", "bitwise_or",  "bitwise_xor", "bitwise_left_shift",
       "bitwise_right_shift"};
-  return static_cast<unsigned>(op) < BC_OP_COUNT ? kNames[op] : "unknown";
+  const int raw = RawEnum(op);
+  return static_cast<unsigned>(raw) < BC_OP_COUNT ? kNames[raw] : "unknown";
 }
 
 // ---- tensors ----
@@ -251,7 +270,7 @@ BC_API bc_status bc_tensor_wrap(bc_dtype dtype, const int64_t* shape, const int6
                                             " at dimension " + std::to_string(i));
       } else {
         st[i] = expected;
-        expected *= s.d[i] > 1 ? s.d[i] : 1;
+        expected = bcast::NextStride(expected, s.d[i]);
       }
     }
     if (numel > 0) {

@@ -42,7 +42,7 @@ bc_tensor* NewTensor(bc_dtype dtype, const Shape& shape) {
   for (int i = shape.ndim - 1; i >= 0; --i) {
     t->shape[i] = shape.d[i];
     t->strides[i] = stride;
-    stride *= shape.d[i] > 1 ? shape.d[i] : 1;
+    stride = NextStride(stride, shape.d[i]);
   }
   return t;
 }
@@ -63,6 +63,7 @@ void SetBitCopy(Plan* p, bc_dtype d) {
 }  // namespace
 
 void CopyElements(const bc_tensor& dst, const bc_tensor& src) {
+  if (Numel(dst) == 0) return;  // (a 0-element tensor's strides may be anything)
   int64_t strides[2][BC_MAX_DIMS];
   for (int d = 0; d < dst.ndim; ++d) {
     strides[0][d] = dst.strides[d];
@@ -526,6 +527,10 @@ bc_tensor* RunElementwise(const OpArgs& a, bc_tensor* out, bool inplace) {
 
   TensorGuard fresh;
   if (out == nullptr) out = fresh.t = NewTensor(types.result, result);
+  if (ShapeNumel(result) == 0) {  // nothing to compute (and empty strides may be anything)
+    fresh.release();
+    return out;
+  }
   for (int d = 0; d < result.ndim; ++d) strides[0][d] = out->strides[d];
 
   bc_tensor* ts[4] = {out};

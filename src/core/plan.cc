@@ -50,8 +50,11 @@ void BuildPlan(const Shape& shape, int nops, bc_tensor* const* tensors,
   for (int i = 0; i < n; ++i) {
     if (m > 0) {
       bool merge = true;
-      for (int k = 0; k < nops && merge; ++k)
-        merge = p->stride[k][i] == p->stride[k][m - 1] * p->shape[m - 1];
+      for (int k = 0; k < nops && merge; ++k) {
+        int64_t run;
+        merge = !__builtin_mul_overflow(p->stride[k][m - 1], p->shape[m - 1], &run) &&
+                p->stride[k][i] == run;
+      }
       if (merge) {
         p->shape[m - 1] *= p->shape[i];
         continue;

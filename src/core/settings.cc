@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <cstring>
 #include <mutex>
 
 #include "core/error.h"
@@ -77,11 +78,14 @@ BC_API void bc_set_warnings_as_errors(int enabled) { bcast::g_warnings_as_errors
 BC_API int bc_get_warnings_as_errors(void) { return bcast::WarningsAsErrors() ? 1 : 0; }
 
 BC_API bc_status bc_set_broadcast_policy(bc_policy policy) {
-  if (policy != BC_POLICY_ALLOW && policy != BC_POLICY_WARN && policy != BC_POLICY_ERROR) {
+  // Read as an int: an out-of-range enum object is undefined behaviour in C++.
+  int raw;
+  std::memcpy(&raw, &policy, sizeof raw);
+  if (raw != BC_POLICY_ALLOW && raw != BC_POLICY_WARN && raw != BC_POLICY_ERROR) {
     return bcast::SetLastError({BC_ERR_INVALID_ARGUMENT,
-                                "unknown broadcast policy " + std::to_string(policy)});
+                                "unknown broadcast policy " + std::to_string(raw)});
   }
-  bcast::g_policy = policy;
+  bcast::g_policy = raw;
   return BC_OK;
 }
 BC_API bc_policy bc_get_broadcast_policy(void) { return bcast::Policy(); }

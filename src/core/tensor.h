@@ -44,10 +44,22 @@ struct bc_tensor {
 
 namespace bcast {
 
+// Sizes were checked when the tensor was made: a product that could overflow
+// only arises with a 0 among the sizes, which is tested first.
 inline int64_t Numel(const bc_tensor& t) {
+  for (int i = 0; i < t.ndim; ++i)
+    if (t.shape[i] == 0) return 0;
   int64_t n = 1;
   for (int i = 0; i < t.ndim; ++i) n *= t.shape[i];
   return n;
+}
+
+// Row-major stride step: saturates instead of overflowing, which only the
+// sizes of a 0-element tensor can make it do (its strides are never used).
+inline int64_t NextStride(int64_t stride, int64_t size) {
+  int64_t r;
+  if (size <= 1) return stride;
+  return __builtin_mul_overflow(stride, size, &r) ? INT64_MAX : r;
 }
 inline bool IsContiguous(const bc_tensor& t) {
   int64_t expected = 1;
