@@ -71,12 +71,12 @@ bc_tensor* NewView(const bc_tensor& t, const int64_t* shape, const int64_t* stri
   return v;
 }
 
-bc_status Binary(bc_op op, const bc_tensor* a, const bc_tensor* b, bool has_alpha, double alpha,
+bc_status Binary(int op, const bc_tensor* a, const bc_tensor* b, bool has_alpha, double alpha,
                  bc_tensor** out_new, bc_tensor* out, bool inplace) {
   if (out_new) *out_new = nullptr;
   return Guarded([&] {
-    if (static_cast<unsigned>(RawEnum(op)) >= BC_OP_COUNT)
-      Fail(BC_ERR_INVALID_ARGUMENT, "unknown op " + std::to_string(RawEnum(op)));
+    if (static_cast<unsigned>(op) >= BC_OP_COUNT)
+      Fail(BC_ERR_INVALID_ARGUMENT, "unknown op " + std::to_string(op));
     if (has_alpha && op != BC_ADD && op != BC_SUB)
       Fail(BC_ERR_INVALID_ARGUMENT, "alpha is only accepted by BC_ADD and BC_SUB");
     if (!out_new) NotNull(out, inplace ? "self" : "out");
@@ -229,9 +229,14 @@ BC_API bc_status bc_tensor_empty(bc_dtype dtype, const int64_t* shape, size_t nd
 
 BC_API bc_status bc_tensor_zeros(bc_dtype dtype, const int64_t* shape, size_t ndim,
                                  bc_tensor** out) {
-  bc_status s = bc_tensor_empty(dtype, shape, ndim, out);
-  if (s == BC_OK) std::memset((*out)->data, 0, (*out)->storage->nbytes);
-  return s;
+  if (out) *out = nullptr;
+  return Guarded([&] {
+    NotNull(out, "out");
+    CheckDtype(dtype);
+    bc_tensor* t = bcast::NewTensor(dtype, bcast::CheckedShape(shape, ndim));
+    std::memset(t->data, 0, t->storage->nbytes);
+    *out = t;
+  });
 }
 
 BC_API bc_status bc_tensor_from_data(bc_dtype dtype, const int64_t* shape, size_t ndim,
@@ -475,26 +480,26 @@ BC_API bc_status bc_sum_to_shape(const bc_tensor* t, const int64_t* shape, size_
 // ---- ops ----
 
 BC_API bc_status bc_binary(bc_op op, const bc_tensor* a, const bc_tensor* b, bc_tensor** out) {
-  if (out == nullptr) return Binary(op, a, b, false, 1, nullptr, nullptr, false);
-  return Binary(op, a, b, false, 1, out, nullptr, false);
+  if (out == nullptr) return Binary(RawEnum(op), a, b, false, 1, nullptr, nullptr, false);
+  return Binary(RawEnum(op), a, b, false, 1, out, nullptr, false);
 }
 BC_API bc_status bc_binary_out(bc_op op, const bc_tensor* a, const bc_tensor* b, bc_tensor* out) {
-  return Binary(op, a, b, false, 1, nullptr, out, false);
+  return Binary(RawEnum(op), a, b, false, 1, nullptr, out, false);
 }
 BC_API bc_status bc_binary_(bc_op op, bc_tensor* self, const bc_tensor* other) {
-  return Binary(op, self, other, false, 1, nullptr, self, true);
+  return Binary(RawEnum(op), self, other, false, 1, nullptr, self, true);
 }
 BC_API bc_status bc_binary_alpha(bc_op op, const bc_tensor* a, const bc_tensor* b, double alpha,
                                  bc_tensor** out) {
-  return Binary(op, a, b, true, alpha, out, nullptr, false);
+  return Binary(RawEnum(op), a, b, true, alpha, out, nullptr, false);
 }
 BC_API bc_status bc_binary_alpha_out(bc_op op, const bc_tensor* a, const bc_tensor* b,
                                      double alpha, bc_tensor* out) {
-  return Binary(op, a, b, true, alpha, nullptr, out, false);
+  return Binary(RawEnum(op), a, b, true, alpha, nullptr, out, false);
 }
 BC_API bc_status bc_binary_alpha_(bc_op op, bc_tensor* self, const bc_tensor* other,
                                   double alpha) {
-  return Binary(op, self, other, true, alpha, nullptr, self, true);
+  return Binary(RawEnum(op), self, other, true, alpha, nullptr, self, true);
 }
 
 BC_API bc_status bc_where(const bc_tensor* cond, const bc_tensor* a, const bc_tensor* b,

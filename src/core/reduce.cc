@@ -25,6 +25,10 @@ void SumTo(const bc_tensor& t, const Shape& aligned, bc_tensor* out) {
     else red[nr++] = d;
   }
   const int64_t nout = Numel(*out);
+  if (Numel(t) == 0) {  // every sum is empty (and the sizes may be huge)
+    std::memset(out->data, 0, static_cast<size_t>(nout) * DtypeSize(out->dtype));
+    return;
+  }
   int64_t nred = 1;
   for (int i = 0; i < nr; ++i) nred *= t.shape[red[i]];
   const size_t es = DtypeSize(t.dtype);

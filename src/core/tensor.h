@@ -66,7 +66,7 @@ inline bool IsContiguous(const bc_tensor& t) {
   for (int i = t.ndim - 1; i >= 0; --i) {
     if (t.shape[i] == 0) return true;
     if (t.shape[i] != 1 && t.strides[i] != expected) return false;
-    expected *= t.shape[i];
+    expected = NextStride(expected, t.shape[i]);
   }
   return true;
 }
