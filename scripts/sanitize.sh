@@ -60,9 +60,9 @@ run_asan() {
   # parts too: clang links those only for C++ unless told.
   cmake -S . -B "$dir" "${common[@]}" "-DCMAKE_C_FLAGS=$flags" "-DCMAKE_CXX_FLAGS=$flags" \
         "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize-link-c++-runtime -lstdc++" -DCMAKE_C_STANDARD_LIBRARIES=-lstdc++ \
-        -DBCAST_FUZZ=ON -DBCAST_FUZZ_SECONDS="${BCAST_FUZZ_SECONDS:-10}" >/dev/null
+        -DBCAST_FUZZ=ON -DBCAST_FUZZ_SECONDS="${BCAST_FUZZ_SECONDS:-10}" >/dev/null || return 1
   step "ASan+UBSan: build"
-  cmake --build "$dir" -j"$jobs"
+  cmake --build "$dir" -j"$jobs" || return 1
   step "ASan+UBSan: ctest (whole suite, reliability tests, fuzz targets)"
   # allocator_may_return_null: tests that ask for absurd sizes expect
   # BC_ERR_OUT_OF_MEMORY, not an abort. LeakSanitizer is on (the default).
@@ -76,9 +76,11 @@ run_tsan() {
   local dir=${BCAST_TSAN_DIR:-build-tsan}
   local flags="-fsanitize=thread $simd"
   step "TSan: configure $dir"
-  cmake -S . -B "$dir" "${common[@]}" "-DCMAKE_C_FLAGS=$flags" "-DCMAKE_CXX_FLAGS=$flags" >/dev/null
+  cmake -S . -B "$dir" "${common[@]}" "-DCMAKE_C_FLAGS=$flags" "-DCMAKE_CXX_FLAGS=$flags" \
+    >/dev/null || return 1
   step "TSan: build the concurrency tests"
-  cmake --build "$dir" -j"$jobs" --target rel_test_concurrency rel_test_embedding test_threads
+  cmake --build "$dir" -j"$jobs" --target rel_test_concurrency rel_test_embedding test_threads \
+    || return 1
   step "TSan: ctest (concurrency)"
   # Archer supplies OpenMP's happens-before edges to TSan; without it every
   # parallel region would be reported. fork() tests are left to ASan: TSan
@@ -94,9 +96,15 @@ run_tsan() {
           -R '^reliability\.(Concurrency|Embedding)\.|^threads\.' -E 'Fork'
 }
 
+# Both runs happen even when the first fails, so that one CI log shows all.
+failed=()
 case "${BCAST_SANITIZE_ONLY:-all}" in
-  asan) run_asan ;;
-  tsan) run_tsan ;;
-  *) run_asan; run_tsan ;;
+  asan) run_asan || failed+=(asan) ;;
+  tsan) run_tsan || failed+=(tsan) ;;
+  *) run_asan || failed+=(asan); run_tsan || failed+=(tsan) ;;
 esac
+if [ ${#failed[@]} -gt 0 ]; then
+  step "FAILED: ${failed[*]}"
+  exit 1
+fi
 step "done"

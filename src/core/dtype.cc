@@ -89,15 +89,14 @@ namespace {
 
 // bfloat16 <-> float32 over contiguous arrays, written as branch-free integer
 // code the compiler vectorises (the general path goes element by element).
-// The narrowing needs more than SSE2, so an AVX2 clone is chosen at load time.
-__attribute__((target_clones("avx2", "default"))) void BF16ToF32Contiguous(float* dst, const uint16_t* src, int64_t n) {
+void BF16ToF32Contiguous(float* dst, const uint16_t* src, int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
     const uint32_t u = static_cast<uint32_t>(src[i]) << 16;
     std::memcpy(&dst[i], &u, 4);
   }
 }
 
-__attribute__((target_clones("avx2", "default"))) void F32ToBF16Contiguous(uint16_t* dst, const float* src, int64_t n) {
+void F32ToBF16Contiguous(uint16_t* dst, const float* src, int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
     uint32_t u;
     std::memcpy(&u, &src[i], 4);

@@ -238,7 +238,11 @@ Types ResolveTypes(const OpArgs& a, const bc_tensor* out) {
     case kAddcmul:
     case kClamp:
       if (common == BC_BOOL) NotImplemented(op, common);
-      // Like PyTorch, an integral addcmul truncates a fractional value.
+      // Like PyTorch, an integral addcmul truncates a fractional value, but
+      // refuses one that no int64 holds.
+      if (op == kAddcmul && !IsFloating(common) &&
+          !(a.scalar >= -9223372036854775808.0 && a.scalar < 9223372036854775808.0))
+        Fail(BC_ERR_INVALID_ARGUMENT, "value cannot be converted to type int64_t without overflow");
       break;
     case BC_HYPOT:
       if (!IsFloating(common)) NotImplemented(op, common);

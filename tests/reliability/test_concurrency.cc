@@ -15,8 +15,8 @@
 //   D  flips everything (policy ALLOW/WARN/ERROR and warnings as errors too).
 //      Jobs: those no setting can change (same shapes, 0-dim operands).
 //
-// The number of ops per thread and phase is BCAST_STRESS_OPS (default 4000:
-// 16 threads x 4 phases x 4000 = 256000 ops).
+// The number of ops per thread and phase is BCAST_STRESS_OPS (default 6250:
+// 16 threads x 4 phases x 6250 = 400000 ops, 25000 per thread).
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -40,7 +40,7 @@ constexpr int kThreads = 16;
 int OpsPerThread() {
   const char* env = std::getenv("BCAST_STRESS_OPS");
   if (env != nullptr && std::atoi(env) > 0) return std::atoi(env);
-  return 4000;
+  return 6250;
 }
 
 // ---------------------------------------------------------------------------
