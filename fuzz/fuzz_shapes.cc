@@ -238,8 +238,9 @@ void CheckSumToShape(const Shape& from, const Shape& target) {
     return;
   }
   const int64_t n = bcfuzz::NumelOrMinus1(target);
-  // An empty input may still ask for a huge result (of zeros).
-  if (n > (1 << 16) && (s == BC_ERR_OUT_OF_MEMORY || s == BC_ERR_OVERFLOW)) {
+  // An empty input may still ask for a huge result (of zeros), even one whose
+  // element count overflows int64 (n == -1).
+  if ((n < 0 || n > (1 << 16)) && (s == BC_ERR_OUT_OF_MEMORY || s == BC_ERR_OVERFLOW)) {
     FUZZ_CHECK(out == nullptr, "out not NULL on failure");
     bc_tensor_free(t);
     return;
@@ -247,7 +248,7 @@ void CheckSumToShape(const Shape& from, const Shape& target) {
   FUZZ_CHECK(s == BC_OK, "refused: %s", bc_status_string(s));
   FUZZ_CHECK(bc_tensor_dtype(out) == BC_INT64, "int32 sums to int64");
   FUZZ_CHECK(bc_tensor_ndim(out) == target.size(), "ndim");
-  if (n > (1 << 16)) {
+  if (n < 0 || n > (1 << 16)) {
     bc_tensor_free(out);
     bc_tensor_free(t);
     return;
