@@ -480,7 +480,6 @@ BC_API bc_status bc_sum_to_shape(const bc_tensor* t, const int64_t* shape, size_
 // ---- ops ----
 
 BC_API bc_status bc_binary(bc_op op, const bc_tensor* a, const bc_tensor* b, bc_tensor** out) {
-  if (out == nullptr) return Binary(RawEnum(op), a, b, false, 1, nullptr, nullptr, false);
   return Binary(RawEnum(op), a, b, false, 1, out, nullptr, false);
 }
 BC_API bc_status bc_binary_out(bc_op op, const bc_tensor* a, const bc_tensor* b, bc_tensor* out) {

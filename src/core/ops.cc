@@ -524,14 +524,15 @@ bc_tensor* RunElementwise(const OpArgs& a, bc_tensor* out, bool inplace) {
     for (int i = 0; i < a.nin; ++i) CheckOverlap(*out, *ins[i], strides[i + 1]);
   }
 
-  if (IsIntDivision(a.op) && IsIntegral(types.in) && ShapeNumel(result) > 0 && HasZero(*ins[1]))
+  const int64_t numel = ShapeNumel(result);
+  if (IsIntDivision(a.op) && IsIntegral(types.in) && numel > 0 && HasZero(*ins[1]))
     Fail(BC_ERR_DIVISION_BY_ZERO, "ZeroDivisionError");
 
   for (const std::string& w : warnings) Warn(w);
 
   TensorGuard fresh;
   if (out == nullptr) out = fresh.t = NewTensor(types.result, result);
-  if (ShapeNumel(result) == 0) {  // nothing to compute (and empty strides may be anything)
+  if (numel == 0) {  // nothing to compute (and empty strides may be anything)
     fresh.release();
     return out;
   }
@@ -548,7 +549,7 @@ bc_tensor* RunElementwise(const OpArgs& a, bc_tensor* out, bool inplace) {
   p.scalar = a.scalar;
   p.ternary = a.nin == 3;
   p.kdtype = types.in;
-  p.stream = !aliased && ShapeNumel(result) * static_cast<int64_t>(DtypeSize(out->dtype)) >=
+  p.stream = !aliased && numel * static_cast<int64_t>(DtypeSize(out->dtype)) >=
                              StreamingThreshold();
   BuildPlan(result, a.nin + 1, ts, strides, &p);
   // Values pass through the common dtype on the way in and through the result
