@@ -517,3 +517,153 @@ TEST(Alpha, RefusedCases) {
 
 }  // namespace
 }  // namespace bct
+
+// ---------------------------------------------------------------------------
+// Outputs above the streaming threshold (16 MiB at most): the non-temporal
+// store paths, with their alignment peel and tails, against plain loops. The
+// output starts 4 bytes past an alignment boundary and is followed by guard
+// bytes that must stay untouched.
+
+namespace bct {
+namespace {
+
+constexpr int64_t kCols = 4099;           // rows are not a multiple of any vector
+constexpr int64_t kBigBytes = 17 << 20;   // per output, above the threshold
+
+struct Guarded {
+  std::vector<unsigned char> raw;
+  unsigned char* p;
+  size_t n;
+  explicit Guarded(size_t bytes) : raw(bytes + 256, 0xA5), p(raw.data() + 68), n(bytes) {}
+  bool GuardsIntact() const {
+    for (size_t i = 0; i < 68; ++i)
+      if (raw[i] != 0xA5) return false;
+    for (size_t i = 68 + n; i < raw.size(); ++i)
+      if (raw[i] != 0xA5) return false;
+    return true;
+  }
+};
+
+// Bit-identical, or both NaN.
+bool SameFloatBits(float got, float want) {
+  if (std::isnan(want)) return std::isnan(got);
+  return std::memcmp(&got, &want, 4) == 0;
+}
+
+Tensor Wrap(bc_dtype d, const Shape& s, void* p) {
+  bc_tensor* t = nullptr;
+  EXPECT_EQ(bc_tensor_wrap(d, s.data(), nullptr, s.size(), p, NumelOf(s) * ElemSize(d), nullptr,
+                           nullptr, &t),
+            BC_OK)
+      << bc_last_error();
+  return Tensor(t);
+}
+
+std::vector<float> RandomFloats(int64_t n, std::mt19937& rng) {
+  std::uniform_real_distribution<float> u(-4, 4);
+  std::vector<float> v(static_cast<size_t>(n));
+  for (float& x : v) x = u(rng);
+  if (n > 3) {
+    v[1] = std::numeric_limits<float>::quiet_NaN();
+    v[2] = -0.0f;
+  }
+  return v;
+}
+
+}  // namespace
+
+TEST(Streaming, LargeOutputsMatchPlainLoops) {
+  std::mt19937 rng(99);
+  const int64_t rows = kBigBytes / 4 / kCols + 1;
+  const int64_t n = rows * kCols;
+  std::vector<float> a = RandomFloats(n, rng), row = RandomFloats(kCols, rng),
+                     col = RandomFloats(rows, rng);
+  Tensor ta = Wrap(BC_FLOAT32, {rows, kCols}, a.data());
+  Tensor trow = Wrap(BC_FLOAT32, {1, kCols}, row.data());
+  Tensor tcol = Wrap(BC_FLOAT32, {rows, 1}, col.data());
+  auto at = [&](int64_t k) { return std::make_tuple(a[k], row[k % kCols], col[k / kCols]); };
+
+  {  // (R, C) + (1, C)
+    Guarded g(n * 4);
+    Tensor o = Wrap(BC_FLOAT32, {rows, kCols}, g.p);
+    ASSERT_EQ(bc_binary_out(BC_ADD, ta.get(), trow.get(), o.get()), BC_OK) << bc_last_error();
+    const float* got = reinterpret_cast<const float*>(g.p);
+    int64_t bad = 0;
+    for (int64_t k = 0; k < n; ++k) {
+      auto [x, r, c] = at(k);
+      (void)c;
+      bad += !SameFloatBits(got[k], x + r);
+    }
+    EXPECT_EQ(bad, 0);
+    EXPECT_TRUE(g.GuardsIntact());
+  }
+  {  // (R, C) < (R, 1): bytes out
+    std::vector<float> big = RandomFloats(kBigBytes / kCols + kCols, rng);
+    const int64_t r2 = static_cast<int64_t>(big.size()) / kCols, n2 = r2 * kCols;
+    std::vector<float> c2 = RandomFloats(r2, rng);
+    Tensor tbig = Wrap(BC_FLOAT32, {r2, kCols}, big.data()), tc2 = Wrap(BC_FLOAT32, {r2, 1}, c2.data());
+    Guarded g(n2);
+    Tensor o = Wrap(BC_BOOL, {r2, kCols}, g.p);
+    ASSERT_EQ(bc_binary_out(BC_LT, tbig.get(), tc2.get(), o.get()), BC_OK) << bc_last_error();
+    int64_t bad = 0;
+    for (int64_t k = 0; k < n2; ++k) bad += g.p[k] != static_cast<unsigned char>(big[k] < c2[k / kCols]);
+    EXPECT_EQ(bad, 0);
+    EXPECT_TRUE(g.GuardsIntact());
+  }
+  {  // where((R, 1), (R, C), (1, C)), clamp and addcmul with the same operands
+    std::vector<unsigned char> cond(static_cast<size_t>(rows));
+    for (auto& c : cond) c = static_cast<unsigned char>(rng() & 1);
+    Tensor tcond = Wrap(BC_BOOL, {rows, 1}, cond.data());
+    Guarded gw(n * 4), gc(n * 4), gm(n * 4);
+    Tensor ow = Wrap(BC_FLOAT32, {rows, kCols}, gw.p), oc = Wrap(BC_FLOAT32, {rows, kCols}, gc.p),
+           om = Wrap(BC_FLOAT32, {rows, kCols}, gm.p);
+    ASSERT_EQ(bc_where_out(tcond.get(), ta.get(), trow.get(), ow.get()), BC_OK) << bc_last_error();
+    ASSERT_EQ(bc_clamp_out(ta.get(), tcol.get(), trow.get(), oc.get()), BC_OK) << bc_last_error();
+    ASSERT_EQ(bc_addcmul_out(ta.get(), tcol.get(), trow.get(), 0.5, om.get()), BC_OK) << bc_last_error();
+    const float* w = reinterpret_cast<const float*>(gw.p);
+    const float* cl = reinterpret_cast<const float*>(gc.p);
+    const float* m = reinterpret_cast<const float*>(gm.p);
+    int64_t bad_w = 0, bad_c = 0, bad_m = 0;
+    for (int64_t k = 0; k < n; ++k) {
+      auto [x, r, c] = at(k);
+      bad_w += !SameFloatBits(w[k], cond[k / kCols] ? x : r);
+      float want_c;
+      if (std::isnan(x) || std::isnan(r) || std::isnan(c)) {
+        want_c = std::numeric_limits<float>::quiet_NaN();
+      } else {
+        want_c = x < c ? c : x;           // max(x, lo), x kept on ties
+        want_c = r < want_c ? r : want_c;  // min(., hi)
+      }
+      bad_c += !SameFloatBits(cl[k], want_c);
+      const float prod = 0.5f * c;
+      const float prod2 = prod * r;
+      bad_m += !SameFloatBits(m[k], x + prod2);
+    }
+    EXPECT_EQ(bad_w, 0);
+    EXPECT_EQ(bad_c, 0);
+    EXPECT_EQ(bad_m, 0);
+    EXPECT_TRUE(gw.GuardsIntact() && gc.GuardsIntact() && gm.GuardsIntact());
+  }
+  {  // bfloat16 (R, C) + (1, C): rounded once from float32
+    const int64_t r3 = kBigBytes / 2 / kCols + 1, n3 = r3 * kCols;
+    std::vector<uint16_t> x(static_cast<size_t>(n3)), y(static_cast<size_t>(kCols));
+    std::vector<float> fx = RandomFloats(n3, rng), fy = RandomFloats(kCols, rng);
+    for (int64_t k = 0; k < n3; ++k) x[k] = FloatToBf16Bits(fx[k]);
+    for (int64_t k = 0; k < kCols; ++k) y[k] = FloatToBf16Bits(fy[k]);
+    Tensor tx = Wrap(BC_BFLOAT16, {r3, kCols}, x.data()), ty = Wrap(BC_BFLOAT16, {kCols}, y.data());
+    Guarded g(n3 * 2);
+    Tensor o = Wrap(BC_BFLOAT16, {r3, kCols}, g.p);
+    ASSERT_EQ(bc_binary_out(BC_ADD, tx.get(), ty.get(), o.get()), BC_OK) << bc_last_error();
+    const uint16_t* got = reinterpret_cast<const uint16_t*>(g.p);
+    int64_t bad = 0;
+    for (int64_t k = 0; k < n3; ++k) {
+      const float sum = Bf16BitsToFloat(x[k]) + Bf16BitsToFloat(y[k % kCols]);
+      const uint16_t want = FloatToBf16Bits(sum);
+      bad += std::isnan(sum) ? !std::isnan(Bf16BitsToFloat(got[k])) : got[k] != want;
+    }
+    EXPECT_EQ(bad, 0);
+    EXPECT_TRUE(g.GuardsIntact());
+  }
+}
+
+}  // namespace bct

@@ -28,7 +28,8 @@ void CheckAllOps(const char* target) {
   std::mt19937 rng(17);
   const bc_op ops[] = {BC_ADD, BC_SUB, BC_MUL, BC_DIV, BC_DIV_TRUNC, BC_DIV_FLOOR, BC_REMAINDER,
                        BC_FMOD, BC_POW, BC_MAXIMUM, BC_MINIMUM, BC_FMAX, BC_FMIN, BC_ATAN2,
-                       BC_HYPOT, BC_COPYSIGN, BC_EQ, BC_LT, BC_GE, BC_LOGICAL_XOR,
+                       BC_HYPOT, BC_COPYSIGN, BC_EQ, BC_NE, BC_LT, BC_LE, BC_GT, BC_GE,
+                       BC_LOGICAL_XOR,
                        BC_BITWISE_AND, BC_BITWISE_XOR, BC_SHIFT_LEFT, BC_SHIFT_RIGHT};
   for (bc_op op : ops) {
     for (bc_dtype d : kAllDtypes) {

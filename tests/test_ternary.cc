@@ -428,6 +428,46 @@ TEST(Clamp, PromotesAcrossBounds) {
   EXPECT_EQ(RawBytes(tx.get()), before);
 }
 
+// The vector forms (where, clamp, addcmul) on every SIMD target: each operand
+// is a full (2, 131) block, a column (2, 1) or a row (1, 131), so every
+// combination of contiguous and stride-0 inputs meets vectors and tails.
+TEST(Ternary, VectorFormsOnEveryTarget) {
+  const char* const targets[] = {"SSSE3", "SSE4", "AVX2", "AVX3"};
+  const Shape forms[] = {{2, 131}, {2, 1}, {1, 131}};
+  std::mt19937 rng(77);
+  int ran = 0;
+  for (const char* target : targets) {
+    if (bc_set_simd_cap(target) != BC_OK) continue;
+    ++ran;
+    for (bc_dtype d : {BC_FLOAT32, BC_INT32, BC_FLOAT64, BC_BFLOAT16, BC_INT8}) {
+      for (const Shape& sx : forms) {
+        for (const Shape& sy : forms) {
+          for (const Shape& sz : forms) {
+            std::string what = std::string(target) + " " + ShortName(d) + " " + ShapeStr(sx) +
+                               ShapeStr(sy) + ShapeStr(sz);
+            Host c = RandomHost(BC_BOOL, sx, rng);
+            Host x = RandomHost(d, sx, rng), y = RandomHost(d, sy, rng), z = RandomHost(d, sz, rng);
+            Tensor tc = ToTensor(c), tx = ToTensor(x), ty = ToTensor(y), tz = ToTensor(z);
+            bc_tensor* out = nullptr;
+            ASSERT_EQ(bc_where(tc.get(), ty.get(), tz.get(), &out), BC_OK) << bc_last_error();
+            Tensor w(out);
+            EXPECT_TRUE(SameHost(FromTensor(out), RefWhere(c, y, z))) << "where " << what;
+            ASSERT_EQ(bc_clamp(tx.get(), ty.get(), tz.get(), &out), BC_OK) << bc_last_error();
+            Tensor cl(out);
+            EXPECT_TRUE(SameHost(FromTensor(out), RefClamp(x, &y, &z), Cmp::kZeroSignFree))
+                << "clamp " << what;
+            ASSERT_EQ(bc_addcmul(tx.get(), ty.get(), tz.get(), 0.75, &out), BC_OK) << bc_last_error();
+            Tensor ac(out);
+            EXPECT_TRUE(SameHost(FromTensor(out), RefAddc(false, x, y, z, 0.75))) << "addcmul " << what;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(bc_set_simd_cap(nullptr), BC_OK);
+  EXPECT_GE(ran, 1);
+}
+
 TEST(Ternary, MismatchTextsUseAccumulatedShape) {
   Tensor a = ToTensor(Iota(BC_FLOAT32, {2, 1})), b = ToTensor(Iota(BC_FLOAT32, {1, 3})),
          c = ToTensor(Iota(BC_FLOAT32, {4}));

@@ -1,5 +1,7 @@
 #include "core/dtype.h"
 
+#include "kernels/kernels.h"
+
 namespace bcast {
 
 const char* DtypeName(bc_dtype d) {
@@ -85,39 +87,10 @@ uint16_t F32ToF16(float f) {
   return sign | static_cast<uint16_t>((r - 0x38000000) >> 13);
 }
 
-namespace {
-
-// bfloat16 <-> float32 over contiguous arrays, written as branch-free integer
-// code the compiler vectorises (the general path goes element by element).
-void BF16ToF32Contiguous(float* dst, const uint16_t* src, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) {
-    const uint32_t u = static_cast<uint32_t>(src[i]) << 16;
-    std::memcpy(&dst[i], &u, 4);
-  }
-}
-
-void F32ToBF16Contiguous(uint16_t* dst, const float* src, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) {
-    uint32_t u;
-    std::memcpy(&u, &src[i], 4);
-    const uint32_t rounded = (u + 0x7FFF + ((u >> 16) & 1)) >> 16;
-    const uint32_t quiet = (u >> 16) | 0x40;  // NaN stays a quiet NaN
-    // Signed compare (both sides are below 2^31): SSE2 has no unsigned one.
-    const bool nan = static_cast<int32_t>(u & 0x7FFFFFFF) > 0x7F800000;
-    dst[i] = static_cast<uint16_t>(nan ? quiet : rounded);
-  }
-}
-
-}  // namespace
-
 void ConvertStrided(bc_dtype to, void* dst, int64_t dst_stride, bc_dtype from, const void* src,
                     int64_t src_stride, int64_t n) {
-  if (dst_stride == 1 && src_stride == 1) {
-    if (to == BC_FLOAT32 && from == BC_BFLOAT16)
-      return BF16ToF32Contiguous(static_cast<float*>(dst), static_cast<const uint16_t*>(src), n);
-    if (to == BC_BFLOAT16 && from == BC_FLOAT32)
-      return F32ToBF16Contiguous(static_cast<uint16_t*>(dst), static_cast<const float*>(src), n);
-  }
+  // float32 <-> bfloat16, the conversions of every bfloat16 op, run as SIMD kernels.
+  if (dst_stride == 1 && src_stride == 1 && RunConvertKernel(to, dst, from, src, n, false)) return;
   VisitDtype(to, [&](auto t) {
     using To = decltype(t);
     VisitDtype(from, [&](auto f) {

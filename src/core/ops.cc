@@ -562,6 +562,15 @@ bc_tensor* RunElementwise(const OpArgs& a, bc_tensor* out, bool inplace) {
     p.via[i + 1] = types.common;
   }
   if (a.op == kWhere) p.ktype[1] = p.via[1] = BC_BOOL;
+  // All-bfloat16 ops with a fused kernel skip the float32 tiles: the kernel
+  // widens, computes in float32 and rounds once, which is the same arithmetic.
+  bool bf16 = !p.ternary && HasBF16Kernel(a.op);
+  for (int k = 0; k < p.nops && bf16; ++k)
+    bf16 = p.dtype[k] == BC_BFLOAT16 && p.via[k] == BC_BFLOAT16;
+  if (bf16) {
+    for (int k = 0; k < p.nops; ++k) p.ktype[k] = BC_BFLOAT16;
+    p.kdtype = BC_BFLOAT16;
+  }
   if (a.op == kCopy && a.in[0]->dtype == out->dtype) {
     // Same dtype: move bits, whatever they encode.
     SetBitCopy(&p, out->dtype);

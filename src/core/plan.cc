@@ -16,7 +16,7 @@ namespace {
 // Below this many elements an op runs on the calling thread only.
 constexpr int64_t kGrain = 65536;
 // Elements converted per step when an operand's dtype differs from the kernel's.
-constexpr int64_t kTile = 512;
+constexpr int64_t kTile = 2048;
 
 }  // namespace
 
@@ -109,6 +109,7 @@ void RunConverted(const Plan& p, const Block& b) {
         if (k == 0) {
           out = ptr;
           t.s0[0] = 1;
+          t.stream = false;  // the tile is read back at once: keep it in L1
         } else if (b.s0[k] == 0) {
           ConvertStridedVia(p.ktype[k], scratch[k], 1, p.via[k], p.dtype[k], ptr, 0, 1);
         } else {
@@ -117,7 +118,10 @@ void RunConverted(const Plan& p, const Block& b) {
         }
       }
       RunKernel(p, t);
-      if (out != nullptr)
+      if (out == nullptr) continue;
+      const bool direct = p.via[0] == p.dtype[0] || p.via[0] == p.ktype[0];
+      if (!(direct && b.s0[0] == 1 &&
+            RunConvertKernel(p.dtype[0], out, p.ktype[0], scratch[0], len, p.stream)))
         ConvertStridedVia(p.dtype[0], out, b.s0[0], p.via[0], p.ktype[0], scratch[0], 1, len);
     }
   }

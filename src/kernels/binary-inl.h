@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "hwy/highway.h"
+#include "kernels/bf16-inl.h"
 #include "kernels/kernels.h"
 #include "kernels/loops-inl.h"
 #include "kernels/scalar_ops.h"
@@ -45,12 +46,6 @@ BCAST_SCALAR_FUNCTOR(FminF, scalar::Fmin(a, b));
 BCAST_SCALAR_FUNCTOR(Atan2F, std::atan2(a, b));
 BCAST_SCALAR_FUNCTOR(HypotF, std::hypot(a, b));
 BCAST_SCALAR_FUNCTOR(CopysignF, std::copysign(a, b));
-BCAST_SCALAR_FUNCTOR(EqF, static_cast<bool>(a == b));
-BCAST_SCALAR_FUNCTOR(NeF, static_cast<bool>(a != b));
-BCAST_SCALAR_FUNCTOR(LtF, static_cast<bool>(a < b));
-BCAST_SCALAR_FUNCTOR(LeF, static_cast<bool>(a <= b));
-BCAST_SCALAR_FUNCTOR(GtF, static_cast<bool>(a > b));
-BCAST_SCALAR_FUNCTOR(GeF, static_cast<bool>(a >= b));
 BCAST_SCALAR_FUNCTOR(LogicalAndF, static_cast<bool>(a && b));
 BCAST_SCALAR_FUNCTOR(LogicalOrF, static_cast<bool>(a || b));
 BCAST_SCALAR_FUNCTOR(LogicalXorF, static_cast<bool>(static_cast<bool>(a) != static_cast<bool>(b)));
@@ -60,6 +55,32 @@ BCAST_SCALAR_FUNCTOR(BitXorF, static_cast<T>(a ^ b));
 BCAST_SCALAR_FUNCTOR(ShlF, scalar::ShiftLeft(a, b));
 BCAST_SCALAR_FUNCTOR(ShrF, scalar::ShiftRight(a, b));
 #undef BCAST_SCALAR_FUNCTOR
+
+// Comparisons: a mask per vector for 4-byte lanes (Loop2 stores it as bytes).
+// NaN compares unequal to everything, as in C++: Ne is Not(Eq), not the
+// ordered not-equal predicate.
+// (Highway 1.0.3 has Le/Ge for floats only; integers have no NaN.)
+template <typename T, class V>
+HWY_INLINE auto LeVec(V a, V b) {
+  if constexpr (kFloat<T>) return hn::Le(a, b);
+  else return hn::Not(hn::Gt(a, b));
+}
+#define BCAST_COMPARE_FUNCTOR(NAME, EXPR, VEXPR)                                  \
+  template <typename T>                                                          \
+  struct NAME {                                                                  \
+    static constexpr bool kVec = kFloat<T> || std::is_same_v<T, int32_t>;        \
+    static constexpr bool kPrefetch = true;                                      \
+    HWY_INLINE bool operator()(T a, T b) const { return EXPR; }                  \
+    template <class D, class V>                                                  \
+    HWY_INLINE auto Vec(D, V a, V b) const { return VEXPR; }                     \
+  }
+BCAST_COMPARE_FUNCTOR(EqF, a == b, hn::Eq(a, b));
+BCAST_COMPARE_FUNCTOR(NeF, a != b, hn::Not(hn::Eq(a, b)));
+BCAST_COMPARE_FUNCTOR(LtF, a < b, hn::Lt(a, b));
+BCAST_COMPARE_FUNCTOR(LeF, a <= b, LeVec<T>(a, b));
+BCAST_COMPARE_FUNCTOR(GtF, a > b, hn::Gt(a, b));
+BCAST_COMPARE_FUNCTOR(GeF, a >= b, LeVec<T>(b, a));
+#undef BCAST_COMPARE_FUNCTOR
 
 // Highway's Add/Sub wrap for integers, exactly as scalar::Add/Sub do.
 template <typename T>
@@ -129,6 +150,30 @@ struct MinimumF {
     const auto nan = hn::Or(hn::IsNaN(a), hn::IsNaN(b));
     return hn::IfThenElse(nan, hn::Set(d, std::numeric_limits<T>::quiet_NaN()), m);
   }
+};
+
+// A float32 op on bfloat16 storage: operands widen exactly, the result rounds
+// once, as PyTorch computes bfloat16 ops. One pass, no float32 tiles.
+template <class F>
+struct BF16Of {
+  F f;
+  static constexpr bool kVec = F::kVec && HWY_TARGET != HWY_SCALAR;
+  static constexpr bool kPrefetch = true;
+  HWY_INLINE uint16_t operator()(uint16_t a, uint16_t b) const {
+    return NarrowBF16(f(WidenBF16(a), WidenBF16(b)));
+  }
+#if HWY_TARGET != HWY_SCALAR  // (one lane has no halves)
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V a, V b) const {
+    const hn::Half<D> dh;
+    const hn::Repartition<float, D> df;
+    const auto lo = f.Vec(df, WidenBF16(df, hn::LowerHalf(dh, a)),
+                          WidenBF16(df, hn::LowerHalf(dh, b)));
+    const auto hi = f.Vec(df, WidenBF16(df, hn::UpperHalf(dh, a)),
+                          WidenBF16(df, hn::UpperHalf(dh, b)));
+    return hn::Combine(d, NarrowBF16(df, hi), NarrowBF16(df, lo));
+  }
+#endif
 };
 
 template <typename T>
@@ -220,6 +265,24 @@ void BinaryTyped(const Block& b) {
   }
 }
 
+// The ops of HasBF16Kernel, on bfloat16 operands and result.
+void BinaryBF16(const Block& b) {
+  using T = uint16_t;
+  switch (b.op) {
+    case BC_ADD:
+      if (b.scalar == 1) return Rows2<T, T>(b, BF16Of<AddF<float>>{{}});
+      return Rows2<T, T>(b, BF16Of<AddAlphaF<float>>{{CastScalar<float>(b.scalar)}});
+    case BC_SUB:
+      if (b.scalar == 1) return Rows2<T, T>(b, BF16Of<SubF<float>>{{}});
+      return Rows2<T, T>(b, BF16Of<SubAlphaF<float>>{{CastScalar<float>(b.scalar)}});
+    case BC_MUL: return Rows2<T, T>(b, BF16Of<MulF<float>>{{}});
+    case BC_DIV: return Rows2<T, T>(b, BF16Of<DivF<float>>{{}});
+    case BC_MAXIMUM: return Rows2<T, T>(b, BF16Of<MaximumF<float>>{{}});
+    case BC_MINIMUM: return Rows2<T, T>(b, BF16Of<MinimumF<float>>{{}});
+    default: return;
+  }
+}
+
 void BinaryKernel(const Block& b) {
   switch (b.dtype) {
     case BC_BOOL: return BinaryTyped<bool>(b);
@@ -230,7 +293,8 @@ void BinaryKernel(const Block& b) {
     case BC_INT64: return BinaryTyped<int64_t>(b);
     case BC_FLOAT32: return BinaryTyped<float>(b);
     case BC_FLOAT64: return BinaryTyped<double>(b);
-    default: return;  // halves are computed in float32 by the executor
+    case BC_BFLOAT16: return BinaryBF16(b);
+    default: return;  // other half ops are computed in float32 tiles by the executor
   }
 }
 

@@ -15,6 +15,8 @@ using BlockFn = void (*)(const Block&);
 
 extern std::atomic<BlockFn> g_binary_fn;
 extern std::atomic<BlockFn> g_ternary_fn;
+extern std::atomic<void (*)(float*, const uint16_t*, int64_t)> g_widen_bf16_fn;
+extern std::atomic<void (*)(uint16_t*, const float*, int64_t, bool)> g_narrow_bf16_fn;
 
 // The entry of a Highway dispatch table for the best enabled target.
 template <typename Fn>

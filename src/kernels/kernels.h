@@ -36,6 +36,15 @@ struct Block {
 // Runs one block on the best SIMD target of this CPU (see bc_set_simd_cap).
 void RunBinaryKernel(const Block& b);   // ops with one or two inputs
 void RunTernaryKernel(const Block& b);  // ops with three inputs
+// Whether RunBinaryKernel computes `op` on bfloat16 inputs and result itself
+// (in float32 registers, rounding once); other bfloat16 ops run on float32
+// tiles converted by the executor.
+bool HasBF16Kernel(int op);
+// Converts n contiguous elements between float32 and bfloat16 (round to
+// nearest even, NaN stays NaN), with streaming stores if `stream`. Returns
+// false, doing nothing, for any other pair of dtypes.
+bool RunConvertKernel(bc_dtype to, void* dst, bc_dtype from, const void* src, int64_t n,
+                      bool stream);
 const char* ChosenTargetName();
 // Forgets the cached targets after the enabled set changed (bc_set_simd_cap).
 void ResetKernelDispatch();

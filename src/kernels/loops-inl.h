@@ -32,6 +32,19 @@ HWY_INLINE int64_t At(int64_t i, int64_t s) {
   else return i * s;
 }
 
+// Ops that set kPrefetch (those doing much work per byte loaded, which keeps
+// the core from running far ahead) fetch their streaming inputs ahead.
+template <class F, class = void>
+struct WantsPrefetch : std::false_type {};
+template <class F>
+struct WantsPrefetch<F, std::void_t<decltype(F::kPrefetch)>> : std::bool_constant<F::kPrefetch> {};
+
+constexpr int64_t kPrefetchBytes = 4096;
+template <typename T>
+HWY_INLINE void PrefetchAhead(const T* p) {
+  hwy::Prefetch(reinterpret_cast<const char*>(p) + kPrefetchBytes);  // never faults
+}
+
 template <int SA, int SB, typename TO, typename TI, class F>
 HWY_INLINE void Loop2(int64_t n, TO* o, const TI* a, int64_t sa, const TI* b, int64_t sb,
                       const F& f, bool stream) {
@@ -47,6 +60,10 @@ HWY_INLINE void Loop2(int64_t n, TO* o, const TI* a, int64_t sa, const TI* b, in
       for (; i < n && reinterpret_cast<uintptr_t>(o + i) % align != 0; ++i)
         o[i] = f(a[At<SA>(i, sa)], b[At<SB>(i, sb)]);
       for (; i + N <= n; i += N) {
+        if constexpr (WantsPrefetch<F>::value) {
+          if (SA == 1) PrefetchAhead(a + i);
+          if (SB == 1) PrefetchAhead(b + i);
+        }
         const auto va = SA == 0 ? a0 : hn::LoadU(d, a + i);
         const auto vb = SB == 0 ? b0 : hn::LoadU(d, b + i);
         hn::Stream(f.Vec(d, va, vb), d, o + i);
@@ -57,6 +74,34 @@ HWY_INLINE void Loop2(int64_t n, TO* o, const TI* a, int64_t sa, const TI* b, in
       const auto vb = SB == 0 ? b0 : hn::LoadU(d, b + i);
       hn::StoreU(f.Vec(d, va, vb), d, o + i);
     }
+  }
+  if constexpr (F::kVec && std::is_same_v<TO, bool> && sizeof(TI) == 4 && SA >= 0 && SB >= 0) {
+    // Comparisons of 4-byte lanes: each mask lane becomes a 0/1 byte.
+    const hn::ScalableTag<TI> d;
+    const hn::RebindToSigned<decltype(d)> di;
+    const hn::Rebind<uint8_t, decltype(d)> d8;
+    const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+    const auto a0 = hn::Set(d, a[0]);
+    const auto b0 = hn::Set(d, b[0]);
+    const auto one = hn::Set(di, 1);
+    auto bytes = [&](int64_t j) {
+      if constexpr (WantsPrefetch<F>::value) {
+        if (SA == 1) PrefetchAhead(a + j);
+        if (SB == 1) PrefetchAhead(b + j);
+      }
+      const auto m = f.Vec(d, SA == 0 ? a0 : hn::LoadU(d, a + j), SB == 0 ? b0 : hn::LoadU(d, b + j));
+      return hn::DemoteTo(d8, hn::And(hn::BitCast(di, hn::VecFromMask(d, m)), one));
+    };
+    uint8_t* o8 = reinterpret_cast<uint8_t*>(o);
+    // Stream writes a whole register: only where the bytes fill one.
+    if constexpr (hn::MaxLanes(d8) >= 16) {
+      if (stream) {
+        for (; i < n && reinterpret_cast<uintptr_t>(o + i) % 16 != 0; ++i)
+          o[i] = f(a[At<SA>(i, sa)], b[At<SB>(i, sb)]);
+        for (; i + N <= n; i += N) hn::Stream(bytes(i), d8, o8 + i);
+      }
+    }
+    for (; i + N <= n; i += N) hn::StoreU(bytes(i), d8, o8 + i);
   }
   for (; i < n; ++i) o[i] = f(a[At<SA>(i, sa)], b[At<SB>(i, sb)]);
 }
@@ -145,25 +190,86 @@ HWY_NOINLINE void RunTiled2(const Block& b, const F& f) {
   }
 }
 
+// Square tiles for inputs strided within rows (a transposed input): such an
+// input's tile is first gathered into a contiguous buffer, walking along its
+// own shortest stride, and the next tile's cache lines are prefetched, since
+// hardware prefetchers do not follow short runs 16 KiB apart. The op then
+// runs row by row on the vector loops.
+template <typename TI>
+HWY_INLINE void GatherTile(TI* t, int64_t side, const TI* src, int64_t s0, int64_t s1,
+                           int64_t rows, int64_t len) {
+  if ((s1 < 0 ? -s1 : s1) < (s0 < 0 ? -s0 : s0)) {
+    for (int64_t i = 0; i < len; ++i)
+      for (int64_t r = 0; r < rows; ++r) t[r * side + i] = src[i * s0 + r * s1];
+  } else {
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t i = 0; i < len; ++i) t[r * side + i] = src[r * s1 + i * s0];
+  }
+}
+
+// Prefetches the lines of a rows x len tile of `src` that run along stride 1.
+template <typename TI>
+HWY_INLINE void PrefetchTile(const TI* src, int64_t s0, int64_t s1, int64_t rows, int64_t len) {
+  constexpr int64_t kLine = 64 / sizeof(TI);
+  if (s1 == 1) {
+    for (int64_t i = 0; i < len; ++i)
+      for (int64_t r = 0; r < rows; r += kLine) hwy::Prefetch(src + i * s0 + r);
+  } else if (s0 == 1) {
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t i = 0; i < len; i += kLine) hwy::Prefetch(src + r * s1 + i);
+  }
+}
+
+template <typename TO, typename TI, class F>
+HWY_NOINLINE void Tiled2(const Block& b, const F& f) {
+  constexpr int64_t T = sizeof(TI) >= 8 ? kTileSide / 2 : kTileSide;
+  alignas(64) TI buf[2][T * T];
+  TO* o = reinterpret_cast<TO*>(b.ptr[0]);
+  const bool stream = b.stream && b.s0[0] == 1;
+  for (int64_t r0 = 0; r0 < b.n1; r0 += T) {
+    const int64_t rows = r0 + T < b.n1 ? T : b.n1 - r0;
+    for (int64_t c0 = 0; c0 < b.n0; c0 += T) {
+      const int64_t len = c0 + T < b.n0 ? T : b.n0 - c0;
+      // The next tile along the row, else the first of the next band.
+      const int64_t nr0 = c0 + T < b.n0 ? r0 : r0 + T, nc0 = c0 + T < b.n0 ? c0 + T : 0;
+      const TI* in[2];
+      int64_t is0[2], is1[2];
+      for (int k = 0; k < 2; ++k) {
+        const int64_t s0 = b.s0[k + 1], s1 = b.s1[k + 1];
+        const TI* x = reinterpret_cast<const TI*>(b.ptr[k + 1]);
+        if (nr0 < b.n1) {
+          const int64_t nrows = nr0 + T < b.n1 ? T : b.n1 - nr0;
+          const int64_t nlen = nc0 + T < b.n0 ? T : b.n0 - nc0;
+          PrefetchTile(x + nr0 * s1 + nc0 * s0, s0, s1, nrows, nlen);
+        }
+        const TI* base = x + r0 * s1 + c0 * s0;
+        if (s0 == 0 || s0 == 1) {
+          in[k] = base;
+          is0[k] = s0;
+          is1[k] = s1;
+        } else {
+          GatherTile(buf[k], T, base, s0, s1, rows, len);
+          in[k] = buf[k];
+          is0[k] = 1;
+          is1[k] = T;
+        }
+      }
+      for (int64_t r = 0; r < rows; ++r) {
+        Row2(len, o + (r0 + r) * b.s1[0] + c0 * b.s0[0], b.s0[0], in[0] + r * is1[0], is0[0],
+             in[1] + r * is1[1], is0[1], f, stream);
+      }
+    }
+  }
+  if (stream) hwy::FlushStream();
+}
+
 template <typename TO, typename TI, class F>
 HWY_INLINE void Rows2(const Block& b, const F& f) {
   TO* o = reinterpret_cast<TO*>(b.ptr[0]);
   const TI* x = reinterpret_cast<const TI*>(b.ptr[1]);
   const TI* y = reinterpret_cast<const TI*>(b.ptr[2]);
   if (WantsRunTile(b, 3)) return RunTiled2<TO, TI>(b, f);
-  if (WantsTiles(b, 3)) {
-    for (int64_t r0 = 0; r0 < b.n1; r0 += kTileSide) {
-      const int64_t r1 = r0 + kTileSide < b.n1 ? r0 + kTileSide : b.n1;
-      for (int64_t c0 = 0; c0 < b.n0; c0 += kTileSide) {
-        const int64_t len = c0 + kTileSide < b.n0 ? kTileSide : b.n0 - c0;
-        for (int64_t r = r0; r < r1; ++r) {
-          Row2(len, o + r * b.s1[0] + c0 * b.s0[0], b.s0[0], x + r * b.s1[1] + c0 * b.s0[1],
-               b.s0[1], y + r * b.s1[2] + c0 * b.s0[2], b.s0[2], f, false);
-        }
-      }
-    }
-    return;
-  }
+  if (WantsTiles(b, 3)) return Tiled2<TO, TI>(b, f);
   for (int64_t r = 0; r < b.n1; ++r) {
     Row2(b.n0, o + r * b.s1[0], b.s0[0], x + r * b.s1[1], b.s0[1], y + r * b.s1[2], b.s0[2], f,
          b.stream);
@@ -171,16 +277,42 @@ HWY_INLINE void Rows2(const Block& b, const F& f) {
   if (b.stream) hwy::FlushStream();
 }
 
+// Ternary vector forms: the op gives First(d, p) / FirstSet(d, v) for its
+// first input (where's condition becomes a mask) and Vec(d, first, b, c).
 template <int SA, int SB, int SC, typename TO, typename TC, typename TI, class F>
 HWY_INLINE void Loop3(int64_t n, TO* o, const TC* a, int64_t sa, const TI* b, int64_t sb,
-                      const TI* c, int64_t sc, const F& f) {
-  for (int64_t i = 0; i < n; ++i) o[i] = f(a[At<SA>(i, sa)], b[At<SB>(i, sb)], c[At<SC>(i, sc)]);
+                      const TI* c, int64_t sc, const F& f, bool stream) {
+  int64_t i = 0;
+  if constexpr (F::kVec && std::is_same_v<TO, TI>) {
+    const hn::ScalableTag<TI> d;
+    const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+    const auto a0 = f.FirstSet(d, a[0]);
+    const auto b0 = hn::Set(d, b[0]);
+    const auto c0 = hn::Set(d, c[0]);
+    auto at = [&](int64_t j) {
+      if constexpr (WantsPrefetch<F>::value) {
+        if (SA == 1) PrefetchAhead(a + j);
+        if (SB == 1) PrefetchAhead(b + j);
+        if (SC == 1) PrefetchAhead(c + j);
+      }
+      return f.Vec(d, SA == 0 ? a0 : f.First(d, a + j), SB == 0 ? b0 : hn::LoadU(d, b + j),
+                   SC == 0 ? c0 : hn::LoadU(d, c + j));
+    };
+    if (stream) {
+      const uintptr_t align = static_cast<uintptr_t>(N) * sizeof(TO);
+      for (; i < n && reinterpret_cast<uintptr_t>(o + i) % align != 0; ++i)
+        o[i] = f(a[At<SA>(i, sa)], b[At<SB>(i, sb)], c[At<SC>(i, sc)]);
+      for (; i + N <= n; i += N) hn::Stream(at(i), d, o + i);
+    }
+    for (; i + N <= n; i += N) hn::StoreU(at(i), d, o + i);
+  }
+  for (; i < n; ++i) o[i] = f(a[At<SA>(i, sa)], b[At<SB>(i, sb)], c[At<SC>(i, sc)]);
 }
 
 // One row of a three-input op. The first input may have its own type (where's condition).
 template <typename TO, typename TC, typename TI, class F>
 HWY_NOINLINE void Row3(int64_t n, TO* o, int64_t so, const TC* a, int64_t sa, const TI* b,
-                     int64_t sb, const TI* c, int64_t sc, const F& f) {
+                     int64_t sb, const TI* c, int64_t sc, const F& f, bool stream) {
   if (so == 1 && (sa | 1) == 1 && (sb | 1) == 1 && (sc | 1) == 1) {
     switch ((sa << 2) | (sb << 1) | sc) {
       case 0: {
@@ -188,13 +320,13 @@ HWY_NOINLINE void Row3(int64_t n, TO* o, int64_t so, const TC* a, int64_t sa, co
         for (int64_t i = 0; i < n; ++i) o[i] = v;
         return;
       }
-      case 1: return Loop3<0, 0, 1>(n, o, a, sa, b, sb, c, sc, f);
-      case 2: return Loop3<0, 1, 0>(n, o, a, sa, b, sb, c, sc, f);
-      case 3: return Loop3<0, 1, 1>(n, o, a, sa, b, sb, c, sc, f);
-      case 4: return Loop3<1, 0, 0>(n, o, a, sa, b, sb, c, sc, f);
-      case 5: return Loop3<1, 0, 1>(n, o, a, sa, b, sb, c, sc, f);
-      case 6: return Loop3<1, 1, 0>(n, o, a, sa, b, sb, c, sc, f);
-      default: return Loop3<1, 1, 1>(n, o, a, sa, b, sb, c, sc, f);
+      case 1: return Loop3<0, 0, 1>(n, o, a, sa, b, sb, c, sc, f, stream);
+      case 2: return Loop3<0, 1, 0>(n, o, a, sa, b, sb, c, sc, f, stream);
+      case 3: return Loop3<0, 1, 1>(n, o, a, sa, b, sb, c, sc, f, stream);
+      case 4: return Loop3<1, 0, 0>(n, o, a, sa, b, sb, c, sc, f, stream);
+      case 5: return Loop3<1, 0, 1>(n, o, a, sa, b, sb, c, sc, f, stream);
+      case 6: return Loop3<1, 1, 0>(n, o, a, sa, b, sb, c, sc, f, stream);
+      default: return Loop3<1, 1, 1>(n, o, a, sa, b, sb, c, sc, f, stream);
     }
   }
   for (int64_t i = 0; i < n; ++i) o[i * so] = f(a[i * sa], b[i * sb], c[i * sc]);
@@ -211,7 +343,8 @@ HWY_INLINE void Rows3(const Block& b, const F& f) {
           Row3(len, reinterpret_cast<TO*>(b.ptr[0]) + r * b.s1[0] + c0 * b.s0[0], b.s0[0],
                reinterpret_cast<const TC*>(b.ptr[1]) + r * b.s1[1] + c0 * b.s0[1], b.s0[1],
                reinterpret_cast<const TI*>(b.ptr[2]) + r * b.s1[2] + c0 * b.s0[2], b.s0[2],
-               reinterpret_cast<const TI*>(b.ptr[3]) + r * b.s1[3] + c0 * b.s0[3], b.s0[3], f);
+               reinterpret_cast<const TI*>(b.ptr[3]) + r * b.s1[3] + c0 * b.s0[3], b.s0[3], f,
+               false);
         }
       }
     }
@@ -221,8 +354,9 @@ HWY_INLINE void Rows3(const Block& b, const F& f) {
     Row3(b.n0, reinterpret_cast<TO*>(b.ptr[0]) + r * b.s1[0], b.s0[0],
          reinterpret_cast<const TC*>(b.ptr[1]) + r * b.s1[1], b.s0[1],
          reinterpret_cast<const TI*>(b.ptr[2]) + r * b.s1[2], b.s0[2],
-         reinterpret_cast<const TI*>(b.ptr[3]) + r * b.s1[3], b.s0[3], f);
+         reinterpret_cast<const TI*>(b.ptr[3]) + r * b.s1[3], b.s0[3], f, b.stream);
   }
+  if (b.stream) hwy::FlushStream();
 }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)

@@ -1,0 +1,94 @@
+// Contiguous float32 <-> bfloat16 conversion, compiled once per SIMD target:
+// the loads and stores of bfloat16 ops that the executor computes in float32
+// tiles (those without a fused kernel, see HasBF16Kernel).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/convert.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+
+#include "hwy/cache_control.h"
+#include "hwy/highway.h"
+#include "kernels/bf16-inl.h"
+#include "kernels/dispatch.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace bcast {
+namespace HWY_NAMESPACE {
+
+// The executor converts a tile of each operand in turn, which hardware
+// prefetchers follow poorly: the widening fetches a few tiles ahead.
+constexpr int64_t kPrefetchAhead = 4096;  // elements
+
+void BF16ToF32Row(float* dst, const uint16_t* src, int64_t n) {
+  const hn::ScalableTag<float> df;
+  const hn::Rebind<uint16_t, decltype(df)> du16;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(df));
+  int64_t i = 0;
+  for (; i + N <= n; i += N) {
+    hwy::Prefetch(src + i + kPrefetchAhead);  // never faults, even past the end
+    hn::StoreU(WidenBF16(df, hn::LoadU(du16, src + i)), df, dst + i);
+  }
+  for (; i < n; ++i) dst[i] = WidenBF16(src[i]);
+}
+
+void F32ToBF16Row(uint16_t* dst, const float* src, int64_t n, bool stream) {
+  int64_t i = 0;
+#if HWY_TARGET != HWY_SCALAR
+  // Whole vectors of bfloat16 (two of floats): Stream writes a whole
+  // register even for a partial vector.
+  const hn::ScalableTag<uint16_t> d16;
+  const hn::Repartition<float, decltype(d16)> df;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d16)), H = N / 2;
+  auto narrow = [&](int64_t at) {
+    return hn::Combine(d16, NarrowBF16(df, hn::LoadU(df, src + at + H)),
+                       NarrowBF16(df, hn::LoadU(df, src + at)));
+  };
+  if (stream) {
+    const uintptr_t align = static_cast<uintptr_t>(N) * sizeof(uint16_t);
+    for (; i < n && reinterpret_cast<uintptr_t>(dst + i) % align != 0; ++i)
+      dst[i] = NarrowBF16(src[i]);
+    for (; i + N <= n; i += N) hn::Stream(narrow(i), d16, dst + i);
+  }
+  for (; i + N <= n; i += N) hn::StoreU(narrow(i), d16, dst + i);
+#else
+  (void)stream;
+#endif
+  for (; i < n; ++i) dst[i] = NarrowBF16(src[i]);
+}
+
+// NOLINTNEXTLINE(google-readability-namespace-comments)
+}  // namespace HWY_NAMESPACE
+}  // namespace bcast
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace bcast {
+
+HWY_EXPORT(BF16ToF32Row);
+HWY_EXPORT(F32ToBF16Row);
+
+bool RunConvertKernel(bc_dtype to, void* dst, bc_dtype from, const void* src, int64_t n,
+                      bool stream) {
+  if (to == BC_FLOAT32 && from == BC_BFLOAT16) {
+    auto fn = g_widen_bf16_fn.load(std::memory_order_relaxed);
+    if (fn == nullptr) {
+      fn = ChooseFromTable(HWY_DISPATCH_TABLE(BF16ToF32Row));
+      g_widen_bf16_fn.store(fn, std::memory_order_relaxed);
+    }
+    fn(static_cast<float*>(dst), static_cast<const uint16_t*>(src), n);
+    return true;
+  }
+  if (to == BC_BFLOAT16 && from == BC_FLOAT32) {
+    auto fn = g_narrow_bf16_fn.load(std::memory_order_relaxed);
+    if (fn == nullptr) {
+      fn = ChooseFromTable(HWY_DISPATCH_TABLE(F32ToBF16Row));
+      g_narrow_bf16_fn.store(fn, std::memory_order_relaxed);
+    }
+    fn(static_cast<uint16_t*>(dst), static_cast<const float*>(src), n, stream);
+    if (stream) hwy::FlushStream();
+    return true;
+  }
+  return false;
+}
+
+}  // namespace bcast
+#endif  // HWY_ONCE
