@@ -17,7 +17,7 @@ constexpr int kNumDtypes = 10;
 
 inline bool ValidDtype(int d) { return d >= 0 && d < kNumDtypes; }
 inline size_t DtypeSize(bc_dtype d) {
-  constexpr size_t kSize[kNumDtypes] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
+  static constexpr size_t kSize[kNumDtypes] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
   return ValidDtype(d) ? kSize[d] : 0;
 }
 const char* DtypeName(bc_dtype d);        // "Float", as PyTorch prints ScalarType

@@ -402,6 +402,7 @@ bool RunSmallContiguous(const OpArgs& a, bc_tensor* out, const Types& types) {
   b.scalar = a.scalar;
   b.ptr[0] = out->data;
   b.s0[0] = 1;
+  b.s1[0] = 0;
   for (int i = 0; i < a.nin; ++i) {
     const bc_tensor& t = *a.in[i];
     const bc_dtype want = (a.op == kWhere && i == 0) ? BC_BOOL : types.in;
@@ -414,20 +415,17 @@ bool RunSmallContiguous(const OpArgs& a, bc_tensor* out, const Types& types) {
       return false;
     b.ptr[i + 1] = t.data;
     b.s0[i + 1] = 1;
+    b.s1[i + 1] = 0;
   }
   if (a.nin == 3) RunTernaryKernel(b);
   else RunBinaryKernel(b);
   return true;
 }
 
-}  // namespace
-
-bc_tensor* RunElementwise(const OpArgs& a, bc_tensor* out, bool inplace) {
-  for (int i = 0; i < a.nin; ++i)
-    if (a.in[i] == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "tensor argument is NULL");
-  if (a.op == kCopy && out == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "destination is NULL");
-  const Types types = ResolveTypes(a, out);
-  if (a.op != kCopy && RunSmallContiguous(a, out, types)) return out;
+// Everything but the small-op fast path: kept out of line so that a small op
+// does not pay for this frame (several KiB of shapes, strides and plan).
+__attribute__((noinline)) bc_tensor* RunGeneral(const OpArgs& a, bc_tensor* out, bool inplace,
+                                                const Types& types) {
   const char* const* names = OperandNames(a.op);
 
   Shape shapes[3];
@@ -578,6 +576,17 @@ bc_tensor* RunElementwise(const OpArgs& a, bc_tensor* out, bool inplace) {
   Execute(p);
   fresh.release();
   return out;
+}
+
+}  // namespace
+
+bc_tensor* RunElementwise(const OpArgs& a, bc_tensor* out, bool inplace) {
+  for (int i = 0; i < a.nin; ++i)
+    if (a.in[i] == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "tensor argument is NULL");
+  if (a.op == kCopy && out == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "destination is NULL");
+  const Types types = ResolveTypes(a, out);
+  if (a.op != kCopy && RunSmallContiguous(a, out, types)) return out;
+  return RunGeneral(a, out, inplace, types);
 }
 
 }  // namespace bcast

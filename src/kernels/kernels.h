@@ -26,9 +26,11 @@ struct Block {
   bc_dtype dtype = BC_FLOAT32;
   int64_t n0 = 0;  // elements per row
   int64_t n1 = 0;  // rows
-  char* ptr[4] = {};
-  int64_t s0[4] = {};  // element stride within a row
-  int64_t s1[4] = {};  // element stride between rows
+  // Entries 0..inputs are read, and callers set exactly those: left
+  // uninitialised so that the small-op path does not clear 96 bytes per call.
+  char* ptr[4];
+  int64_t s0[4];  // element stride within a row
+  int64_t s1[4];  // element stride between rows
   double scalar = 1;   // alpha of add/sub, value of addcmul/addcdiv
   bool stream = false; // contiguous output rows may bypass the cache
 };
