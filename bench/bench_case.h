@@ -213,8 +213,12 @@ inline Tensor MakeOperand(const OperandSpec& o, bc_dtype dtype, uint64_t seed, b
   const int64_t storage = Numel(stored);
   const size_t esize = bc_dtype_size(dtype);
   const size_t nbytes = static_cast<size_t>(storage) * esize;
-  void* data = std::aligned_alloc(64, (nbytes + 63) / 64 * 64 + 64);
-  if (data == nullptr) throw std::runtime_error("out of memory");
+  // The storage comes from bcast's own allocator, as a user's tensors would
+  // (large ones start on 2 MiB and are advised for huge pages; see
+  // NewTensor). The view below keeps it alive through its deleter.
+  bc_tensor* flat_storage = nullptr;
+  Check(bc_tensor_empty(dtype, &storage, 1, &flat_storage), "bc_tensor_empty");
+  void* data = bc_tensor_data(flat_storage);
   Fill(dtype, data, static_cast<size_t>(storage), seed);
   if (ones) {
     bc_tensor* one = nullptr;
@@ -231,8 +235,9 @@ inline Tensor MakeOperand(const OperandSpec& o, bc_dtype dtype, uint64_t seed, b
   }
   bc_tensor* t = nullptr;
   const bc_status st = bc_tensor_wrap(dtype, o.shape.data(), strides.data(), nd, data, nbytes,
-                                      [](void* p, void*) { std::free(p); }, nullptr, &t);
-  if (st != BC_OK) std::free(data);
+                                      [](void*, void* owner) { bc_tensor_free(static_cast<bc_tensor*>(owner)); },
+                                      flat_storage, &t);
+  if (st != BC_OK) bc_tensor_free(flat_storage);
   Check(st, "bc_tensor_wrap");
   return Tensor(t);
 }

@@ -141,10 +141,18 @@ void RunCeiling(const std::string& line) {
   const int64_t n = std::atoll(Get(line, "n", "16777216").c_str());
   const int runs = std::max(7, std::atoi(Get(line, "runs", "9").c_str()));
   const size_t bytes = static_cast<size_t>(n) * sizeof(float);
-  const size_t alloc = (bytes + 63) / 64 * 64;
-  float* a = static_cast<float*>(std::aligned_alloc(64, alloc));
-  float* b = static_cast<float*>(std::aligned_alloc(64, alloc));
-  float* c = static_cast<float*>(std::aligned_alloc(64, alloc));
+  // The same memory as bcast's own tensors (bc_tensor_empty: 2 MiB aligned,
+  // huge pages advised), so that the ceiling and bcast's operands differ
+  // only in the loop that runs over them.
+  bcbench::Tensor buf[3];
+  for (bcbench::Tensor& t : buf) {
+    bc_tensor* raw = nullptr;
+    bcbench::Check(bc_tensor_empty(BC_FLOAT32, &n, 1, &raw), "bc_tensor_empty");
+    t.reset(raw);
+  }
+  float* a = static_cast<float*>(bc_tensor_data(buf[0].get()));
+  float* b = static_cast<float*>(bc_tensor_data(buf[1].get()));
+  float* c = static_cast<float*>(bc_tensor_data(buf[2].get()));
   bcbench::Fill(BC_FLOAT32, a, static_cast<size_t>(n), 1);
   bcbench::Fill(BC_FLOAT32, b, static_cast<size_t>(n), 2);
   std::memset(c, 0, bytes);
@@ -167,9 +175,6 @@ void RunCeiling(const std::string& line) {
       std::cout << os.str() << std::endl;
     }
   }
-  std::free(a);
-  std::free(b);
-  std::free(c);
 }
 
 // ns per call of a tiny f32 out= add, straight through the C ABI.

@@ -2,6 +2,10 @@
 // copy_to and getters, and every bad input the constructors must refuse.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+#include <string>
+
 #include "test_util.h"
 
 namespace bct {
@@ -238,6 +242,55 @@ TEST(Tensor, CopyToRandomStridedViews) {
     Tensor t = ToStridedTensor(h, rng);
     EXPECT_TRUE(SameHost(FromTensor(t.get()), h)) << ShapeStr(s) << " " << ShortName(d);
   }
+}
+
+// The VmFlags line of the mapping in /proc/self/smaps that holds `addr`
+// ("" if none was found).
+std::string VmFlagsAt(const void* addr) {
+  std::ifstream smaps("/proc/self/smaps");
+  const auto a = reinterpret_cast<uintptr_t>(addr);
+  std::string line;
+  bool inside = false;
+  while (std::getline(smaps, line)) {
+    unsigned long lo = 0, hi = 0;
+    char dash = 0;
+    std::istringstream head(line);
+    if (line.find(':') > line.find(' ') && (head >> std::hex >> lo >> dash >> hi) && dash == '-') {
+      inside = lo <= a && a < hi;
+    } else if (inside && line.rfind("VmFlags:", 0) == 0) {
+      return line;
+    }
+  }
+  return "";
+}
+
+// Storage of 2 MiB or more starts on a 2 MiB boundary; its whole 2 MiB
+// blocks, and nothing past them, are advised for transparent huge pages
+// unless BCAST_HUGE_PAGES=0 (ctest runs this test once more with it).
+TEST(Tensor, LargeStorageIsAdvisedForHugePages) {
+  constexpr size_t kHuge = size_t{2} << 20;
+  const int64_t n = (3 << 20) / 4 + 100;  // 3 MiB and 400 bytes of float32
+  bc_tensor* t = nullptr;
+  ASSERT_EQ(bc_tensor_empty(BC_FLOAT32, &n, 1, &t), BC_OK) << bc_last_error();
+  Tensor h(t);
+  char* data = static_cast<char*>(bc_tensor_data(t));
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(data) % kHuge, 0u);
+  std::memset(data, 1, static_cast<size_t>(n) * 4);  // the whole buffer is usable
+
+  const int64_t small_n = 1000;
+  bc_tensor* s = nullptr;
+  ASSERT_EQ(bc_tensor_empty(BC_FLOAT32, &small_n, 1, &s), BC_OK) << bc_last_error();
+  Tensor small(s);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(bc_tensor_data(s)) % 64, 0u);
+
+  if (!std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled"))
+    GTEST_SKIP() << "this kernel has no transparent huge pages";
+  const char* env = std::getenv("BCAST_HUGE_PAGES");
+  const bool wanted = env == nullptr || std::string(env) != "0";
+  const std::string head = VmFlagsAt(data), tail = VmFlagsAt(data + kHuge + 4096);
+  ASSERT_FALSE(head.empty()) << "no mapping found for the data in /proc/self/smaps";
+  EXPECT_EQ(head.find(" hg") != std::string::npos, wanted) << head;
+  EXPECT_EQ(tail.find(" hg"), std::string::npos) << "the partial block past 2 MiB was advised: " << tail;
 }
 
 TEST(Tensor, GettersOnNull) {

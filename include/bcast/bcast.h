@@ -190,6 +190,10 @@ BC_API size_t bc_dtype_size(bc_dtype dtype);
 BC_API const char* bc_dtype_name(bc_dtype dtype);
 
 /** Allocates a contiguous tensor with uninitialised contents.
+ *  The buffer starts on a 64-byte boundary, or on a 2 MiB boundary when it
+ *  is 2 MiB or larger; on Linux such buffers are advised for transparent
+ *  huge pages unless the environment sets BCAST_HUGE_PAGES=0 (see the
+ *  memory guide).
  *  @param[in]  dtype  Element type.
  *  @param[in]  shape  `ndim` sizes, each >= 0; may be NULL when ndim == 0.
  *                     Borrowed: read during the call only.

@@ -7,6 +7,10 @@
 #include <string>
 #include <vector>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 #include "core/dtype.h"
 #include "core/error.h"
 #include "core/plan.h"
@@ -16,14 +20,49 @@
 
 namespace bcast {
 
+namespace {
+
+// Storage of 2 MiB or more starts on a 2 MiB boundary and its whole 2 MiB
+// blocks are offered to Linux as transparent huge pages (MADV_HUGEPAGE: the
+// default "madvise" mode of most distributions uses them only when asked).
+// One TLB entry then covers 2 MiB instead of 4 KiB, which is what walks across
+// a transposed operand's rows need (each 256-byte run of a tile lies in
+// another 4 KiB page), and a first touch faults once per 2 MiB. The partial
+// block at the end stays in small pages, so resident memory is never more
+// than the tensor's bytes. Advice the kernel refuses is harmless: the memory
+// is then ordinary pages. Storage the caller wraps is never advised.
+// BCAST_HUGE_PAGES=0 in the environment (read once) turns the advice off, for
+// hosts where the kernel's compaction on a huge-page fault costs too much.
+constexpr size_t kHugePage = size_t{2} << 20;
+
+bool HugePagesWanted() {
+  static const bool wanted = [] {
+    const char* v = std::getenv("BCAST_HUGE_PAGES");
+    return v == nullptr || std::strcmp(v, "0") != 0;
+  }();
+  return wanted;
+}
+
+void* AllocateData(size_t nbytes) {
+  if (nbytes == 0) return std::malloc(1);
+  const size_t align = nbytes >= kHugePage ? kHugePage : 64;
+  void* data = nullptr;
+  if (posix_memalign(&data, align, (nbytes + 63) / 64 * 64) != 0) return nullptr;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (align == kHugePage && HugePagesWanted()) madvise(data, nbytes / kHugePage * kHugePage, MADV_HUGEPAGE);
+#endif
+  return data;
+}
+
+}  // namespace
+
 bc_tensor* NewTensor(bc_dtype dtype, const Shape& shape) {
   const int64_t numel = ShapeNumel(shape);
   const size_t es = DtypeSize(dtype);
   if (numel > static_cast<int64_t>(SIZE_MAX / 2 / es))
     Fail(BC_ERR_OVERFLOW, "tensor of shape " + FormatShape(shape) + " is too large");
   size_t nbytes = static_cast<size_t>(numel) * es;
-  size_t alloc = (nbytes + 63) / 64 * 64;
-  void* data = alloc == 0 ? std::malloc(1) : std::aligned_alloc(64, alloc);
+  void* data = AllocateData(nbytes);
   Storage* s = data ? new (std::nothrow) Storage : nullptr;
   bc_tensor* t = s ? new (std::nothrow) bc_tensor : nullptr;
   if (t == nullptr) {
