@@ -13,12 +13,7 @@ HWY_EXPORT(BinaryKernel);
 HWY_EXPORT(TargetName);
 
 void RunBinaryKernel(const Block& b) {
-  BlockFn fn = g_binary_fn.load(std::memory_order_relaxed);
-  if (fn == nullptr) {
-    fn = ChooseFromTable(HWY_DISPATCH_TABLE(BinaryKernel));
-    g_binary_fn.store(fn, std::memory_order_relaxed);
-  }
-  fn(b);
+  CachedDispatch(g_binary_fn, HWY_DISPATCH_TABLE(BinaryKernel))(b);
 }
 const char* ChosenTargetName() { return HWY_DYNAMIC_DISPATCH(TargetName)(); }
 

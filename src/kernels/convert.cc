@@ -69,21 +69,13 @@ HWY_EXPORT(F32ToBF16Row);
 bool RunConvertKernel(bc_dtype to, void* dst, bc_dtype from, const void* src, int64_t n,
                       bool stream) {
   if (to == BC_FLOAT32 && from == BC_BFLOAT16) {
-    auto fn = g_widen_bf16_fn.load(std::memory_order_relaxed);
-    if (fn == nullptr) {
-      fn = ChooseFromTable(HWY_DISPATCH_TABLE(BF16ToF32Row));
-      g_widen_bf16_fn.store(fn, std::memory_order_relaxed);
-    }
-    fn(static_cast<float*>(dst), static_cast<const uint16_t*>(src), n);
+    CachedDispatch(g_widen_bf16_fn, HWY_DISPATCH_TABLE(BF16ToF32Row))(
+        static_cast<float*>(dst), static_cast<const uint16_t*>(src), n);
     return true;
   }
   if (to == BC_BFLOAT16 && from == BC_FLOAT32) {
-    auto fn = g_narrow_bf16_fn.load(std::memory_order_relaxed);
-    if (fn == nullptr) {
-      fn = ChooseFromTable(HWY_DISPATCH_TABLE(F32ToBF16Row));
-      g_narrow_bf16_fn.store(fn, std::memory_order_relaxed);
-    }
-    fn(static_cast<uint16_t*>(dst), static_cast<const float*>(src), n, stream);
+    CachedDispatch(g_narrow_bf16_fn, HWY_DISPATCH_TABLE(F32ToBF16Row))(
+        static_cast<uint16_t*>(dst), static_cast<const float*>(src), n, stream);
     if (stream) hwy::FlushStream();
     return true;
   }

@@ -30,6 +30,18 @@ Fn ChooseFromTable(Fn const* table) {
 #endif
 }
 
+// The function cached in `slot`, chosen from `table` on first use (and again
+// after ResetKernelDispatch). Two threads racing here choose the same entry.
+template <typename Fn>
+Fn CachedDispatch(std::atomic<Fn>& slot, Fn const* table) {
+  Fn fn = slot.load(std::memory_order_relaxed);
+  if (fn == nullptr) {
+    fn = ChooseFromTable(table);
+    slot.store(fn, std::memory_order_relaxed);
+  }
+  return fn;
+}
+
 }  // namespace bcast
 
 #endif  // BCAST_KERNELS_DISPATCH_H_

@@ -12,12 +12,7 @@ namespace bcast {
 HWY_EXPORT(TernaryKernel);
 
 void RunTernaryKernel(const Block& b) {
-  BlockFn fn = g_ternary_fn.load(std::memory_order_relaxed);
-  if (fn == nullptr) {
-    fn = ChooseFromTable(HWY_DISPATCH_TABLE(TernaryKernel));
-    g_ternary_fn.store(fn, std::memory_order_relaxed);
-  }
-  fn(b);
+  CachedDispatch(g_ternary_fn, HWY_DISPATCH_TABLE(TernaryKernel))(b);
 }
 
 }  // namespace bcast
