@@ -468,6 +468,72 @@ TEST(Ternary, VectorFormsOnEveryTarget) {
   EXPECT_GE(ran, 1);
 }
 
+// `h` (2-D) stored column-major: a transposed operand.
+Tensor ColumnMajor(const Host& h) {
+  const int64_t rows = h.shape[0], cols = h.shape[1];
+  const size_t es = ElemSize(h.dtype), nbytes = static_cast<size_t>(rows * cols) * es;
+  unsigned char* buf = static_cast<unsigned char*>(std::malloc(nbytes));
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j) StoreVal(h.dtype, h.v[i * cols + j], buf + (j * rows + i) * es);
+  const int64_t strides[] = {1, rows};
+  bc_tensor* t = nullptr;
+  EXPECT_EQ(bc_tensor_wrap(h.dtype, h.shape.data(), strides, 2, buf, nbytes,
+                           [](void* p, void*) { std::free(p); }, nullptr, &t),
+            BC_OK)
+      << bc_last_error();
+  return Tensor(t);
+}
+
+// Gathered tiles on every SIMD target: a (70, 45) result (several tiles each
+// way, partial ones at the edges) from operands that are row-major,
+// column-major (transposed), a column (70, 1) or a row (1, 45), in every
+// combination, for where, clamp, addcmul and add.
+TEST(Tiles, TransposedInputsOnEveryTarget) {
+  const char* const targets[] = {"SSSE3", "SSE4", "AVX2", "AVX3"};
+  enum Form { kRowMajor, kColMajor, kColumn, kRow };
+  const Shape shape_of[] = {{70, 45}, {70, 45}, {70, 1}, {1, 45}};
+  const char* const name_of[] = {"row-major", "transposed", "column", "row"};
+  auto make = [&](const Host& h, int form) { return form == kColMajor ? ColumnMajor(h) : ToTensor(h); };
+  std::mt19937 rng(78);
+  int ran = 0;
+  for (const char* target : targets) {
+    if (bc_set_simd_cap(target) != BC_OK) continue;
+    ++ran;
+    for (bc_dtype d : {BC_FLOAT32, BC_FLOAT64, BC_INT32, BC_INT8}) {
+      for (int fx = 0; fx < 4; ++fx) {
+        for (int fy = 0; fy < 4; ++fy) {
+          for (int fz = 0; fz < 4; ++fz) {
+            std::string what = std::string(target) + " " + ShortName(d) + " " + name_of[fx] + "," +
+                               name_of[fy] + "," + name_of[fz];
+            Host c = RandomHost(BC_BOOL, shape_of[fx], rng);
+            Host x = RandomHost(d, shape_of[fx], rng), y = RandomHost(d, shape_of[fy], rng),
+                 z = RandomHost(d, shape_of[fz], rng);
+            Tensor tc = make(c, fx), tx = make(x, fx), ty = make(y, fy), tz = make(z, fz);
+            bc_tensor* out = nullptr;
+            ASSERT_EQ(bc_where(tc.get(), ty.get(), tz.get(), &out), BC_OK) << bc_last_error();
+            Tensor w(out);
+            EXPECT_TRUE(SameHost(FromTensor(out), RefWhere(c, y, z))) << "where " << what;
+            ASSERT_EQ(bc_clamp(tx.get(), ty.get(), tz.get(), &out), BC_OK) << bc_last_error();
+            Tensor cl(out);
+            EXPECT_TRUE(SameHost(FromTensor(out), RefClamp(x, &y, &z), Cmp::kZeroSignFree))
+                << "clamp " << what;
+            ASSERT_EQ(bc_addcmul(tx.get(), ty.get(), tz.get(), 0.75, &out), BC_OK) << bc_last_error();
+            Tensor ac(out);
+            EXPECT_TRUE(SameHost(FromTensor(out), RefAddc(false, x, y, z, 0.75))) << "addcmul " << what;
+            if (fz == 0) {
+              ASSERT_EQ(bc_binary(BC_ADD, tx.get(), ty.get(), &out), BC_OK) << bc_last_error();
+              Tensor ad(out);
+              EXPECT_TRUE(SameHost(FromTensor(out), RefBinary(BC_ADD, x, y))) << "add " << what;
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(bc_set_simd_cap(nullptr), BC_OK);
+  EXPECT_GE(ran, 1);
+}
+
 TEST(Ternary, MismatchTextsUseAccumulatedShape) {
   Tensor a = ToTensor(Iota(BC_FLOAT32, {2, 1})), b = ToTensor(Iota(BC_FLOAT32, {1, 3})),
          c = ToTensor(Iota(BC_FLOAT32, {4}));

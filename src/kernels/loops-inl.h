@@ -240,60 +240,88 @@ HWY_INLINE void GatherTile(TI* t, const TI* src, int64_t s0, int64_t s1, int64_t
   }
 }
 
+// One input of a tile walk: read in place when it runs along the output's
+// rows (stride 0 or 1), else gathered into `buf`; `next` plans the prefetch of
+// its next tile for the row loop (a gathered input prefetches while gathered).
+template <int64_t kSide, typename TI>
+struct TileInput {
+  alignas(64) TI buf[kSide * kSide];
+  const TI* in;
+  int64_t s0, s1;  // strides of `in`
+  NextTile<TI> next;
+};
+
+// A tile of `rows` x `len` at (r0, c0), and the next one to prefetch: along
+// the band, else the first of the next band (nrows == 0 when there is none).
+struct TileSpot {
+  int64_t r0, c0, rows, len, nr0, nc0, nrows, nlen;
+};
+
+template <int64_t kSide, class Fn>
+HWY_INLINE void ForEachTile(const Block& b, const Fn& fn) {
+  for (int64_t r0 = 0; r0 < b.n1; r0 += kSide) {
+    for (int64_t c0 = 0; c0 < b.n0; c0 += kSide) {
+      TileSpot t;
+      t.r0 = r0;
+      t.c0 = c0;
+      t.rows = r0 + kSide < b.n1 ? kSide : b.n1 - r0;
+      t.len = c0 + kSide < b.n0 ? kSide : b.n0 - c0;
+      t.nr0 = c0 + kSide < b.n0 ? r0 : r0 + kSide;
+      t.nc0 = c0 + kSide < b.n0 ? c0 + kSide : 0;
+      t.nrows = t.nr0 >= b.n1 ? 0 : t.nr0 + kSide < b.n1 ? kSide : b.n1 - t.nr0;
+      t.nlen = t.nc0 + kSide < b.n0 ? kSide : b.n0 - t.nc0;
+      fn(t);
+    }
+  }
+}
+
+// Readies operand k of `b` for tile `t`.
+template <int64_t kSide, typename TI>
+HWY_INLINE void PrepareTile(TileInput<kSide, TI>& in, const Block& b, int k, const TileSpot& t) {
+  const int64_t s0 = b.s0[k], s1 = b.s1[k];
+  const TI* x = reinterpret_cast<const TI*>(b.ptr[k]);
+  NextTile<TI> nt;
+  if (t.nrows > 0) {
+    const TI* p = x + t.nr0 * s1 + t.nc0 * s0;
+    if (s0 == 1) {  // rows contiguous
+      nt = {p, s1, t.nrows, t.nlen};
+    } else if (s1 == 1) {  // columns contiguous (one, if broadcast along rows)
+      nt = {p, s0, s0 == 0 ? 1 : t.nlen, t.nrows};
+    } else if (s0 == 0) {  // one element per row
+      nt = {p, s1, s1 == 0 ? 1 : t.nrows, 1};
+    }  // else strided both ways: left to the hardware
+  }
+  const TI* base = x + t.r0 * s1 + t.c0 * s0;
+  if (s0 == 0 || s0 == 1) {
+    in.in = base;
+    in.s0 = s0;
+    in.s1 = s1;
+    in.next = nt;
+  } else {
+    GatherTile<kSide>(in.buf, base, s0, s1, t.rows, t.len, nt);
+    in.in = in.buf;
+    in.s0 = 1;
+    in.s1 = kSide;
+    in.next = NextTile<TI>();
+  }
+}
+
 template <typename TO, typename TI, class F>
 HWY_NOINLINE void Tiled2(const Block& b, const F& f) {
   constexpr int64_t T = sizeof(TI) >= 8 ? kTileSide / 2 : kTileSide;
-  alignas(64) TI buf[2][T * T];
+  TileInput<T, TI> x, y;
   TO* o = reinterpret_cast<TO*>(b.ptr[0]);
   const bool stream = b.stream && b.s0[0] == 1;
-  for (int64_t r0 = 0; r0 < b.n1; r0 += T) {
-    const int64_t rows = r0 + T < b.n1 ? T : b.n1 - r0;
-    for (int64_t c0 = 0; c0 < b.n0; c0 += T) {
-      const int64_t len = c0 + T < b.n0 ? T : b.n0 - c0;
-      // The next tile along the row, else the first of the next band.
-      const int64_t nr0 = c0 + T < b.n0 ? r0 : r0 + T, nc0 = c0 + T < b.n0 ? c0 + T : 0;
-      const int64_t nrows = nr0 + T < b.n1 ? T : b.n1 - nr0;
-      const int64_t nlen = nc0 + T < b.n0 ? T : b.n0 - nc0;
-      const TI* in[2];
-      int64_t is0[2], is1[2];
-      NextTile<TI> next[2];  // of direct inputs, prefetched in the row loop below
-      for (int k = 0; k < 2; ++k) {
-        const int64_t s0 = b.s0[k + 1], s1 = b.s1[k + 1];
-        const TI* x = reinterpret_cast<const TI*>(b.ptr[k + 1]);
-        NextTile<TI> nt;
-        if (nr0 < b.n1) {
-          nt.p = x + nr0 * s1 + nc0 * s0;
-          if (s0 == 1) {  // rows contiguous
-            nt = {nt.p, s1, nrows, nlen};
-          } else if (s1 == 1) {  // columns contiguous (one, if broadcast along rows)
-            nt = {nt.p, s0, s0 == 0 ? 1 : nlen, nrows};
-          } else if (s0 == 0) {  // one element per row
-            nt = {nt.p, s1, s1 == 0 ? 1 : nrows, 1};
-          } else {
-            nt.p = nullptr;  // strided both ways: left to the hardware
-          }
-        }
-        const TI* base = x + r0 * s1 + c0 * s0;
-        if (s0 == 0 || s0 == 1) {
-          in[k] = base;
-          is0[k] = s0;
-          is1[k] = s1;
-          next[k] = nt;
-        } else {
-          GatherTile<T>(buf[k], base, s0, s1, rows, len, nt);
-          in[k] = buf[k];
-          is0[k] = 1;
-          is1[k] = T;
-        }
-      }
-      for (int64_t r = 0; r < rows; ++r) {
-        next[0].Run(r);
-        next[1].Run(r);
-        Row2(len, o + (r0 + r) * b.s1[0] + c0 * b.s0[0], b.s0[0], in[0] + r * is1[0], is0[0],
-             in[1] + r * is1[1], is0[1], f, stream);
-      }
+  ForEachTile<T>(b, [&](const TileSpot& t) {
+    PrepareTile(x, b, 1, t);
+    PrepareTile(y, b, 2, t);
+    for (int64_t r = 0; r < t.rows; ++r) {
+      x.next.Run(r);
+      y.next.Run(r);
+      Row2(t.len, o + (t.r0 + r) * b.s1[0] + t.c0 * b.s0[0], b.s0[0], x.in + r * x.s1, x.s0,
+           y.in + r * y.s1, y.s0, f, stream);
     }
-  }
+  });
   if (stream) hwy::FlushStream();
 }
 
@@ -366,24 +394,33 @@ HWY_NOINLINE void Row3(int64_t n, TO* o, int64_t so, const TC* a, int64_t sa, co
   for (int64_t i = 0; i < n; ++i) o[i * so] = f(a[i * sa], b[i * sb], c[i * sc]);
 }
 
+// Tiles for three inputs: 32 x 32, so that three gathered inputs fit in
+// 24 KiB of stack even for 8-byte elements.
+template <typename TO, typename TC, typename TI, class F>
+HWY_NOINLINE void Tiled3(const Block& b, const F& f) {
+  constexpr int64_t T = kTileSide / 2;
+  TileInput<T, TC> x;
+  TileInput<T, TI> y, z;
+  TO* o = reinterpret_cast<TO*>(b.ptr[0]);
+  const bool stream = b.stream && b.s0[0] == 1;
+  ForEachTile<T>(b, [&](const TileSpot& t) {
+    PrepareTile(x, b, 1, t);
+    PrepareTile(y, b, 2, t);
+    PrepareTile(z, b, 3, t);
+    for (int64_t r = 0; r < t.rows; ++r) {
+      x.next.Run(r);
+      y.next.Run(r);
+      z.next.Run(r);
+      Row3(t.len, o + (t.r0 + r) * b.s1[0] + t.c0 * b.s0[0], b.s0[0], x.in + r * x.s1, x.s0,
+           y.in + r * y.s1, y.s0, z.in + r * z.s1, z.s0, f, stream);
+    }
+  });
+  if (stream) hwy::FlushStream();
+}
+
 template <typename TO, typename TC, typename TI, class F>
 HWY_INLINE void Rows3(const Block& b, const F& f) {
-  if (WantsTiles(b, 4)) {
-    for (int64_t r0 = 0; r0 < b.n1; r0 += kTileSide) {
-      const int64_t r1 = r0 + kTileSide < b.n1 ? r0 + kTileSide : b.n1;
-      for (int64_t c0 = 0; c0 < b.n0; c0 += kTileSide) {
-        const int64_t len = c0 + kTileSide < b.n0 ? kTileSide : b.n0 - c0;
-        for (int64_t r = r0; r < r1; ++r) {
-          Row3(len, reinterpret_cast<TO*>(b.ptr[0]) + r * b.s1[0] + c0 * b.s0[0], b.s0[0],
-               reinterpret_cast<const TC*>(b.ptr[1]) + r * b.s1[1] + c0 * b.s0[1], b.s0[1],
-               reinterpret_cast<const TI*>(b.ptr[2]) + r * b.s1[2] + c0 * b.s0[2], b.s0[2],
-               reinterpret_cast<const TI*>(b.ptr[3]) + r * b.s1[3] + c0 * b.s0[3], b.s0[3], f,
-               false);
-        }
-      }
-    }
-    return;
-  }
+  if (WantsTiles(b, 4)) return Tiled3<TO, TC, TI>(b, f);
   for (int64_t r = 0; r < b.n1; ++r) {
     Row3(b.n0, reinterpret_cast<TO*>(b.ptr[0]) + r * b.s1[0], b.s0[0],
          reinterpret_cast<const TC*>(b.ptr[1]) + r * b.s1[1], b.s0[1],
