@@ -534,6 +534,74 @@ TEST(Tiles, TransposedInputsOnEveryTarget) {
   EXPECT_GE(ran, 1);
 }
 
+// `h` stored with `step` elements between neighbours along its last dimension
+// (a slice like x[..., ::step]); the gaps hold junk.
+Tensor Sliced(const Host& h, int64_t step) {
+  const size_t nd = h.shape.size();
+  Shape strides(nd);
+  int64_t span = step;
+  for (size_t k = nd; k-- > 0;) {
+    strides[k] = span;
+    span *= h.shape[k];
+  }
+  const size_t es = ElemSize(h.dtype), nbytes = static_cast<size_t>(span) * es;
+  unsigned char* buf = static_cast<unsigned char*>(std::malloc(nbytes));
+  std::memset(buf, 0xA5, nbytes);
+  for (size_t i = 0; i < h.v.size(); ++i) StoreVal(h.dtype, h.v[i], buf + i * step * es);
+  bc_tensor* t = nullptr;
+  EXPECT_EQ(bc_tensor_wrap(h.dtype, h.shape.data(), strides.data(), nd, buf, nbytes,
+                           [](void* p, void*) { std::free(p); }, nullptr, &t),
+            BC_OK)
+      << bc_last_error();
+  return Tensor(t);
+}
+
+// Rows with inputs strided along them (slices ::2 and ::3), gathered a chunk
+// at a time for the vector loops: a (2, 1100) result (chunks of 512 and a
+// partial one), every combination with contiguous and broadcast inputs.
+TEST(Slices, StridedRowsOnEveryTarget) {
+  const char* const targets[] = {"SSSE3", "SSE4", "AVX2", "AVX3"};
+  const Shape shape_of[] = {{2, 1100}, {2, 1100}, {2, 1100}, {1100}};
+  const int64_t step_of[] = {1, 2, 3, 1};
+  const char* const name_of[] = {"contiguous", "::2", "::3", "row"};
+  auto make = [&](const Host& h, int form) { return step_of[form] == 1 ? ToTensor(h) : Sliced(h, step_of[form]); };
+  std::mt19937 rng(79);
+  int ran = 0;
+  for (const char* target : targets) {
+    if (bc_set_simd_cap(target) != BC_OK) continue;
+    ++ran;
+    for (bc_dtype d : {BC_FLOAT32, BC_FLOAT64, BC_INT32, BC_INT8}) {
+      for (int fx = 0; fx < 4; ++fx) {
+        for (int fy = 0; fy < 4; ++fy) {
+          for (int fz = 0; fz < 4; ++fz) {
+            std::string what = std::string(target) + " " + ShortName(d) + " " + name_of[fx] + "," +
+                               name_of[fy] + "," + name_of[fz];
+            Host c = RandomHost(BC_BOOL, shape_of[fx], rng);
+            Host x = RandomHost(d, shape_of[fx], rng), y = RandomHost(d, shape_of[fy], rng),
+                 z = RandomHost(d, shape_of[fz], rng);
+            Tensor tc = make(c, fx), tx = make(x, fx), ty = make(y, fy), tz = make(z, fz);
+            bc_tensor* out = nullptr;
+            ASSERT_EQ(bc_where(tc.get(), ty.get(), tz.get(), &out), BC_OK) << bc_last_error();
+            Tensor w(out);
+            EXPECT_TRUE(SameHost(FromTensor(out), RefWhere(c, y, z))) << "where " << what;
+            ASSERT_EQ(bc_clamp(tx.get(), ty.get(), tz.get(), &out), BC_OK) << bc_last_error();
+            Tensor cl(out);
+            EXPECT_TRUE(SameHost(FromTensor(out), RefClamp(x, &y, &z), Cmp::kZeroSignFree))
+                << "clamp " << what;
+            if (fz == 0) {
+              ASSERT_EQ(bc_binary(BC_ADD, tx.get(), ty.get(), &out), BC_OK) << bc_last_error();
+              Tensor ad(out);
+              EXPECT_TRUE(SameHost(FromTensor(out), RefBinary(BC_ADD, x, y))) << "add " << what;
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(bc_set_simd_cap(nullptr), BC_OK);
+  EXPECT_GE(ran, 1);
+}
+
 TEST(Ternary, MismatchTextsUseAccumulatedShape) {
   Tensor a = ToTensor(Iota(BC_FLOAT32, {2, 1})), b = ToTensor(Iota(BC_FLOAT32, {1, 3})),
          c = ToTensor(Iota(BC_FLOAT32, {4}));

@@ -106,11 +106,49 @@ HWY_INLINE void Loop2(int64_t n, TO* o, const TI* a, int64_t sa, const TI* b, in
   for (; i < n; ++i) o[i] = f(a[At<SA>(i, sa)], b[At<SB>(i, sb)]);
 }
 
+// Inputs strided within a row (a slice such as x[:, ::2]) are copied a chunk
+// at a time into contiguous buffers, so that the vector loops (and streaming
+// stores) run on them rather than a scalar strided loop.
+constexpr int64_t kGatherChunk = 512;
+
+// Copies n elements `s` apart from `src` into `buf` unless they are already
+// contiguous or broadcast (s 0 or 1); returns where the run now is, its stride in *s.
+template <typename T>
+HWY_INLINE const T* GatherRun(T* buf, const T* src, int64_t* s, int64_t n) {
+  if ((*s | 1) == 1) return src;
+  if (*s == 2) {  // every other element: a constant stride the compiler vectorises
+    for (int64_t i = 0; i < n; ++i) buf[i] = src[2 * i];
+  } else {
+    for (int64_t i = 0; i < n; ++i) buf[i] = src[i * *s];
+  }
+  *s = 1;
+  return buf;
+}
+
+template <typename TO, typename TI, class F>
+HWY_NOINLINE void Row2(int64_t n, TO* o, int64_t so, const TI* a, int64_t sa, const TI* b,
+                       int64_t sb, const F& f, bool stream);
+
+template <typename TO, typename TI, class F>
+HWY_NOINLINE void Row2Gathered(int64_t n, TO* o, const TI* a, int64_t sa, const TI* b,
+                               int64_t sb, const F& f, bool stream) {
+  alignas(64) TI buf[2][kGatherChunk];
+  for (int64_t i = 0; i < n; i += kGatherChunk) {
+    const int64_t m = i + kGatherChunk < n ? kGatherChunk : n - i;
+    int64_t ea = sa, eb = sb;
+    const TI* pa = GatherRun(buf[0], a + i * sa, &ea, m);
+    const TI* pb = GatherRun(buf[1], b + i * sb, &eb, m);
+    Row2(m, o + i, 1, pa, ea, pb, eb, f, stream);
+  }
+}
+
 // One row of a two-input op; `so` is the output's element stride. Not forced
 // inline: the tiled and plain row walks share one copy per op and type.
 template <typename TO, typename TI, class F>
 HWY_NOINLINE void Row2(int64_t n, TO* o, int64_t so, const TI* a, int64_t sa, const TI* b,
                      int64_t sb, const F& f, bool stream) {
+  if (so == 1 && n >= 64 && ((sa | 1) != 1 || (sb | 1) != 1))
+    return Row2Gathered(n, o, a, sa, b, sb, f, stream);
   if (so == 1) {
     if (sa == 1 && sb == 1) return Loop2<1, 1>(n, o, a, sa, b, sb, f, stream);
     if (sa == 1 && sb == 0) return Loop2<1, 0>(n, o, a, sa, b, sb, f, stream);
@@ -371,10 +409,31 @@ HWY_INLINE void Loop3(int64_t n, TO* o, const TC* a, int64_t sa, const TI* b, in
   for (; i < n; ++i) o[i] = f(a[At<SA>(i, sa)], b[At<SB>(i, sb)], c[At<SC>(i, sc)]);
 }
 
+template <typename TO, typename TC, typename TI, class F>
+HWY_NOINLINE void Row3(int64_t n, TO* o, int64_t so, const TC* a, int64_t sa, const TI* b,
+                       int64_t sb, const TI* c, int64_t sc, const F& f, bool stream);
+
+template <typename TO, typename TC, typename TI, class F>
+HWY_NOINLINE void Row3Gathered(int64_t n, TO* o, const TC* a, int64_t sa, const TI* b,
+                               int64_t sb, const TI* c, int64_t sc, const F& f, bool stream) {
+  alignas(64) TC buf_a[kGatherChunk];
+  alignas(64) TI buf[2][kGatherChunk];
+  for (int64_t i = 0; i < n; i += kGatherChunk) {
+    const int64_t m = i + kGatherChunk < n ? kGatherChunk : n - i;
+    int64_t ea = sa, eb = sb, ec = sc;
+    const TC* pa = GatherRun(buf_a, a + i * sa, &ea, m);
+    const TI* pb = GatherRun(buf[0], b + i * sb, &eb, m);
+    const TI* pc = GatherRun(buf[1], c + i * sc, &ec, m);
+    Row3(m, o + i, 1, pa, ea, pb, eb, pc, ec, f, stream);
+  }
+}
+
 // One row of a three-input op. The first input may have its own type (where's condition).
 template <typename TO, typename TC, typename TI, class F>
 HWY_NOINLINE void Row3(int64_t n, TO* o, int64_t so, const TC* a, int64_t sa, const TI* b,
                      int64_t sb, const TI* c, int64_t sc, const F& f, bool stream) {
+  if (so == 1 && n >= 64 && ((sa | 1) != 1 || (sb | 1) != 1 || (sc | 1) != 1))
+    return Row3Gathered(n, o, a, sa, b, sb, c, sc, f, stream);
   if (so == 1 && (sa | 1) == 1 && (sb | 1) == 1 && (sc | 1) == 1) {
     switch ((sa << 2) | (sb << 1) | sc) {
       case 0: {
