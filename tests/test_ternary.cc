@@ -428,26 +428,35 @@ TEST(Clamp, PromotesAcrossBounds) {
   EXPECT_EQ(RawBytes(tx.get()), before);
 }
 
-// The vector forms (where, clamp, addcmul) on every SIMD target: each operand
-// is a full (2, 131) block, a column (2, 1) or a row (1, 131), so every
-// combination of contiguous and stride-0 inputs meets vectors and tails.
-TEST(Ternary, VectorFormsOnEveryTarget) {
+// An operand layout for the tests below: its shape, and how a host value
+// becomes a tensor with that layout.
+struct Form {
+  const char* name;
+  Shape shape;
+  std::function<Tensor(const Host&)> make;
+};
+
+// where, clamp, addcmul and (when the third operand has the first form) add
+// on every SIMD target, for each dtype and every combination of three forms,
+// against the references.
+void CheckFormsOnEveryTarget(const std::vector<Form>& forms, std::initializer_list<bc_dtype> dtypes,
+                             unsigned seed) {
   const char* const targets[] = {"SSSE3", "SSE4", "AVX2", "AVX3"};
-  const Shape forms[] = {{2, 131}, {2, 1}, {1, 131}};
-  std::mt19937 rng(77);
+  std::mt19937 rng(seed);
   int ran = 0;
   for (const char* target : targets) {
     if (bc_set_simd_cap(target) != BC_OK) continue;
     ++ran;
-    for (bc_dtype d : {BC_FLOAT32, BC_INT32, BC_FLOAT64, BC_BFLOAT16, BC_INT8}) {
-      for (const Shape& sx : forms) {
-        for (const Shape& sy : forms) {
-          for (const Shape& sz : forms) {
-            std::string what = std::string(target) + " " + ShortName(d) + " " + ShapeStr(sx) +
-                               ShapeStr(sy) + ShapeStr(sz);
-            Host c = RandomHost(BC_BOOL, sx, rng);
-            Host x = RandomHost(d, sx, rng), y = RandomHost(d, sy, rng), z = RandomHost(d, sz, rng);
-            Tensor tc = ToTensor(c), tx = ToTensor(x), ty = ToTensor(y), tz = ToTensor(z);
+    for (bc_dtype d : dtypes) {
+      for (const Form& fx : forms) {
+        for (const Form& fy : forms) {
+          for (const Form& fz : forms) {
+            std::string what = std::string(target) + " " + ShortName(d) + " " + fx.name + "," +
+                               fy.name + "," + fz.name;
+            Host c = RandomHost(BC_BOOL, fx.shape, rng);
+            Host x = RandomHost(d, fx.shape, rng), y = RandomHost(d, fy.shape, rng),
+                 z = RandomHost(d, fz.shape, rng);
+            Tensor tc = fx.make(c), tx = fx.make(x), ty = fy.make(y), tz = fz.make(z);
             bc_tensor* out = nullptr;
             ASSERT_EQ(bc_where(tc.get(), ty.get(), tz.get(), &out), BC_OK) << bc_last_error();
             Tensor w(out);
@@ -459,6 +468,11 @@ TEST(Ternary, VectorFormsOnEveryTarget) {
             ASSERT_EQ(bc_addcmul(tx.get(), ty.get(), tz.get(), 0.75, &out), BC_OK) << bc_last_error();
             Tensor ac(out);
             EXPECT_TRUE(SameHost(FromTensor(out), RefAddc(false, x, y, z, 0.75))) << "addcmul " << what;
+            if (&fz == &forms[0]) {
+              ASSERT_EQ(bc_binary(BC_ADD, tx.get(), ty.get(), &out), BC_OK) << bc_last_error();
+              Tensor ad(out);
+              EXPECT_TRUE(SameHost(FromTensor(out), RefBinary(BC_ADD, x, y))) << "add " << what;
+            }
           }
         }
       }
@@ -466,6 +480,16 @@ TEST(Ternary, VectorFormsOnEveryTarget) {
   }
   EXPECT_EQ(bc_set_simd_cap(nullptr), BC_OK);
   EXPECT_GE(ran, 1);
+}
+
+// The vector forms (where, clamp, addcmul) on every SIMD target: each operand
+// is a full (2, 131) block, a column (2, 1) or a row (1, 131), so every
+// combination of contiguous and stride-0 inputs meets vectors and tails.
+TEST(Ternary, VectorFormsOnEveryTarget) {
+  const std::vector<Form> forms = {{"full", {2, 131}, ToTensor},
+                                   {"column", {2, 1}, ToTensor},
+                                   {"row", {1, 131}, ToTensor}};
+  CheckFormsOnEveryTarget(forms, {BC_FLOAT32, BC_INT32, BC_FLOAT64, BC_BFLOAT16, BC_INT8}, 77);
 }
 
 // `h` (2-D) stored column-major: a transposed operand.
@@ -487,51 +511,13 @@ Tensor ColumnMajor(const Host& h) {
 // Gathered tiles on every SIMD target: a (70, 45) result (several tiles each
 // way, partial ones at the edges) from operands that are row-major,
 // column-major (transposed), a column (70, 1) or a row (1, 45), in every
-// combination, for where, clamp, addcmul and add.
+// combination.
 TEST(Tiles, TransposedInputsOnEveryTarget) {
-  const char* const targets[] = {"SSSE3", "SSE4", "AVX2", "AVX3"};
-  enum Form { kRowMajor, kColMajor, kColumn, kRow };
-  const Shape shape_of[] = {{70, 45}, {70, 45}, {70, 1}, {1, 45}};
-  const char* const name_of[] = {"row-major", "transposed", "column", "row"};
-  auto make = [&](const Host& h, int form) { return form == kColMajor ? ColumnMajor(h) : ToTensor(h); };
-  std::mt19937 rng(78);
-  int ran = 0;
-  for (const char* target : targets) {
-    if (bc_set_simd_cap(target) != BC_OK) continue;
-    ++ran;
-    for (bc_dtype d : {BC_FLOAT32, BC_FLOAT64, BC_INT32, BC_INT8}) {
-      for (int fx = 0; fx < 4; ++fx) {
-        for (int fy = 0; fy < 4; ++fy) {
-          for (int fz = 0; fz < 4; ++fz) {
-            std::string what = std::string(target) + " " + ShortName(d) + " " + name_of[fx] + "," +
-                               name_of[fy] + "," + name_of[fz];
-            Host c = RandomHost(BC_BOOL, shape_of[fx], rng);
-            Host x = RandomHost(d, shape_of[fx], rng), y = RandomHost(d, shape_of[fy], rng),
-                 z = RandomHost(d, shape_of[fz], rng);
-            Tensor tc = make(c, fx), tx = make(x, fx), ty = make(y, fy), tz = make(z, fz);
-            bc_tensor* out = nullptr;
-            ASSERT_EQ(bc_where(tc.get(), ty.get(), tz.get(), &out), BC_OK) << bc_last_error();
-            Tensor w(out);
-            EXPECT_TRUE(SameHost(FromTensor(out), RefWhere(c, y, z))) << "where " << what;
-            ASSERT_EQ(bc_clamp(tx.get(), ty.get(), tz.get(), &out), BC_OK) << bc_last_error();
-            Tensor cl(out);
-            EXPECT_TRUE(SameHost(FromTensor(out), RefClamp(x, &y, &z), Cmp::kZeroSignFree))
-                << "clamp " << what;
-            ASSERT_EQ(bc_addcmul(tx.get(), ty.get(), tz.get(), 0.75, &out), BC_OK) << bc_last_error();
-            Tensor ac(out);
-            EXPECT_TRUE(SameHost(FromTensor(out), RefAddc(false, x, y, z, 0.75))) << "addcmul " << what;
-            if (fz == 0) {
-              ASSERT_EQ(bc_binary(BC_ADD, tx.get(), ty.get(), &out), BC_OK) << bc_last_error();
-              Tensor ad(out);
-              EXPECT_TRUE(SameHost(FromTensor(out), RefBinary(BC_ADD, x, y))) << "add " << what;
-            }
-          }
-        }
-      }
-    }
-  }
-  EXPECT_EQ(bc_set_simd_cap(nullptr), BC_OK);
-  EXPECT_GE(ran, 1);
+  const std::vector<Form> forms = {{"row-major", {70, 45}, ToTensor},
+                                   {"transposed", {70, 45}, ColumnMajor},
+                                   {"column", {70, 1}, ToTensor},
+                                   {"row", {1, 45}, ToTensor}};
+  CheckFormsOnEveryTarget(forms, {BC_FLOAT32, BC_FLOAT64, BC_INT32, BC_INT8}, 78);
 }
 
 // `h` stored with `step` elements between neighbours along its last dimension
@@ -560,46 +546,11 @@ Tensor Sliced(const Host& h, int64_t step) {
 // at a time for the vector loops: a (2, 1100) result (chunks of 512 and a
 // partial one), every combination with contiguous and broadcast inputs.
 TEST(Slices, StridedRowsOnEveryTarget) {
-  const char* const targets[] = {"SSSE3", "SSE4", "AVX2", "AVX3"};
-  const Shape shape_of[] = {{2, 1100}, {2, 1100}, {2, 1100}, {1100}};
-  const int64_t step_of[] = {1, 2, 3, 1};
-  const char* const name_of[] = {"contiguous", "::2", "::3", "row"};
-  auto make = [&](const Host& h, int form) { return step_of[form] == 1 ? ToTensor(h) : Sliced(h, step_of[form]); };
-  std::mt19937 rng(79);
-  int ran = 0;
-  for (const char* target : targets) {
-    if (bc_set_simd_cap(target) != BC_OK) continue;
-    ++ran;
-    for (bc_dtype d : {BC_FLOAT32, BC_FLOAT64, BC_INT32, BC_INT8}) {
-      for (int fx = 0; fx < 4; ++fx) {
-        for (int fy = 0; fy < 4; ++fy) {
-          for (int fz = 0; fz < 4; ++fz) {
-            std::string what = std::string(target) + " " + ShortName(d) + " " + name_of[fx] + "," +
-                               name_of[fy] + "," + name_of[fz];
-            Host c = RandomHost(BC_BOOL, shape_of[fx], rng);
-            Host x = RandomHost(d, shape_of[fx], rng), y = RandomHost(d, shape_of[fy], rng),
-                 z = RandomHost(d, shape_of[fz], rng);
-            Tensor tc = make(c, fx), tx = make(x, fx), ty = make(y, fy), tz = make(z, fz);
-            bc_tensor* out = nullptr;
-            ASSERT_EQ(bc_where(tc.get(), ty.get(), tz.get(), &out), BC_OK) << bc_last_error();
-            Tensor w(out);
-            EXPECT_TRUE(SameHost(FromTensor(out), RefWhere(c, y, z))) << "where " << what;
-            ASSERT_EQ(bc_clamp(tx.get(), ty.get(), tz.get(), &out), BC_OK) << bc_last_error();
-            Tensor cl(out);
-            EXPECT_TRUE(SameHost(FromTensor(out), RefClamp(x, &y, &z), Cmp::kZeroSignFree))
-                << "clamp " << what;
-            if (fz == 0) {
-              ASSERT_EQ(bc_binary(BC_ADD, tx.get(), ty.get(), &out), BC_OK) << bc_last_error();
-              Tensor ad(out);
-              EXPECT_TRUE(SameHost(FromTensor(out), RefBinary(BC_ADD, x, y))) << "add " << what;
-            }
-          }
-        }
-      }
-    }
-  }
-  EXPECT_EQ(bc_set_simd_cap(nullptr), BC_OK);
-  EXPECT_GE(ran, 1);
+  const std::vector<Form> forms = {{"contiguous", {2, 1100}, ToTensor},
+                                   {"::2", {2, 1100}, [](const Host& h) { return Sliced(h, 2); }},
+                                   {"::3", {2, 1100}, [](const Host& h) { return Sliced(h, 3); }},
+                                   {"row", {1100}, ToTensor}};
+  CheckFormsOnEveryTarget(forms, {BC_FLOAT32, BC_FLOAT64, BC_INT32, BC_INT8}, 79);
 }
 
 TEST(Ternary, MismatchTextsUseAccumulatedShape) {
