@@ -66,4 +66,4 @@
 // dependencies `pkg-config --static bcast` lists.
 package bcast
 
-//go:generate go run gen_ops.go
+//go:generate python3 ../../tools/gen_ops.py

@@ -10,6 +10,7 @@
 #include "bcast/bcast.h"
 #include "core/dtype.h"
 #include "core/error.h"
+#include "core/op_info.h"
 #include "core/ops.h"
 #include "core/reduce.h"
 #include "core/shape.h"
@@ -204,15 +205,8 @@ BC_API const char* bc_dtype_name(bc_dtype dtype) {
 }
 
 BC_API const char* bc_op_name(bc_op op) {
-  static const char* const kNames[BC_OP_COUNT] = {
-      "add",         "sub",         "mul",         "div",         "div_trunc",  "div_floor",
-      "remainder",   "fmod",        "pow",         "maximum",     "minimum",    "fmax",
-      "fmin",        "atan2",       "hypot",       "copysign",    "eq",         "ne",
-      "lt",          "le",          "gt",          "ge",          "logical_and", "logical_or",
-      "logical_xor", "bitwise_and", "bitwise_or",  "bitwise_xor", "bitwise_left_shift",
-      "bitwise_right_shift"};
   const int raw = RawEnum(op);
-  return static_cast<unsigned>(raw) < BC_OP_COUNT ? kNames[raw] : "unknown";
+  return static_cast<unsigned>(raw) < BC_OP_COUNT ? bcast::InfoOf(raw).name : "unknown";
 }
 
 // ---- tensors ----

@@ -13,6 +13,7 @@
 
 #include "core/dtype.h"
 #include "core/error.h"
+#include "core/op_info.h"
 #include "core/plan.h"
 #include "core/settings.h"
 #include "core/shape.h"
@@ -95,8 +96,9 @@ constexpr int64_t kSmallOp = 4096;
 void SetBitCopy(Plan* p, bc_dtype d) {
   const size_t es = DtypeSize(d);
   const bc_dtype bits = es == 1 ? BC_UINT8 : es == 2 ? BC_INT16 : es == 4 ? BC_INT32 : BC_INT64;
-  p->dtype[0] = p->dtype[1] = p->ktype[0] = p->ktype[1] = p->kdtype = bits;
+  p->dtype[0] = p->dtype[1] = p->ktype[0] = p->ktype[1] = bits;
   p->via[0] = p->via[1] = bits;
+  p->kernel = CopyKernel(es);
 }
 
 }  // namespace
@@ -110,7 +112,6 @@ void CopyElements(const bc_tensor& dst, const bc_tensor& src) {
   }
   bc_tensor* ts[2] = {const_cast<bc_tensor*>(&dst), const_cast<bc_tensor*>(&src)};
   Plan p;
-  p.op = kCopy;
   BuildPlan(ShapeOf(dst), 2, ts, strides, &p);
   SetBitCopy(&p, dst.dtype);
   Execute(p);
@@ -134,30 +135,8 @@ struct TensorGuard {
   }
 };
 
-bool IsComparison(int op) { return op >= BC_EQ && op <= BC_GE; }
-bool IsLogical(int op) { return op >= BC_LOGICAL_AND && op <= BC_LOGICAL_XOR; }
 bool IsIntDivision(int op) {
   return op == BC_DIV_TRUNC || op == BC_DIV_FLOOR || op == BC_REMAINDER || op == BC_FMOD;
-}
-
-const char* KernelName(int op) {
-  switch (op) {
-    case BC_DIV_TRUNC: return "div_trunc_cpu";
-    case BC_DIV_FLOOR: return "div_floor_cpu";
-    case BC_REMAINDER: return "remainder_cpu";
-    case BC_FMOD: return "fmod_cpu";
-    case BC_POW: return "pow";
-    case BC_HYPOT: return "hypot_cpu";
-    case BC_BITWISE_AND: return "bitwise_and_cpu";
-    case BC_BITWISE_OR: return "bitwise_or_cpu";
-    case BC_BITWISE_XOR: return "bitwise_xor_cpu";
-    case BC_SHIFT_LEFT: return "lshift_cpu";
-    case BC_SHIFT_RIGHT: return "rshift_cpu";
-    case kAddcmul: return "addcmul_cpu_out";
-    case kClamp: return "clamp_cpu";
-    case kLerp: return "lerp_kernel_tensor";
-    default: return "op";
-  }
 }
 
 // Dtype names as PyTorch's TypeMeta prints them (lerp's message uses these).
@@ -170,7 +149,7 @@ const char* CppTypeName(bc_dtype d) {
 
 [[noreturn]] void NotImplemented(int op, bc_dtype d) {
   Fail(BC_ERR_DTYPE,
-       std::string("\"") + KernelName(op) + "\" not implemented for '" + DtypeName(d) + "'");
+       std::string("\"") + InfoOf(op).kernel + "\" not implemented for '" + DtypeName(d) + "'");
 }
 
 // torch.result_type: dimensioned operands first; 0-dim ones only when they
@@ -239,90 +218,38 @@ Types ResolveTypes(const OpArgs& a, const bc_tensor* out) {
          "tensor2) for float inputs. The future addcdiv behavior is just the latter "
          "implementation: (input + value * tensor1 / tensor2), for all dtypes.");
   }
+  const OpInfo& info = InfoOf(op);
   bc_dtype common = ResultType(a.in, a.nin);
-  switch (op) {
-    case BC_SUB:
-      if (a.in[0]->dtype == BC_BOOL && a.in[1]->dtype == BC_BOOL)
-        Fail(BC_ERR_DTYPE,
-             "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
-             "`^` or `logical_xor()` operator instead.");
-      if (a.in[0]->dtype == BC_BOOL || a.in[1]->dtype == BC_BOOL)
-        Fail(BC_ERR_DTYPE,
-             "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
-             "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
-      [[fallthrough]];
-    case BC_ADD:
-      if (a.has_alpha) {
-        CheckIntegralScalar(common, a.scalar, "alpha");
-        if (common == BC_BOOL && a.scalar != 0 && a.scalar != 1)
-          Fail(BC_ERR_INVALID_ARGUMENT, "Boolean alpha only supported for Boolean results.");
-      }
-      break;
-    case BC_MUL:
-    case BC_MAXIMUM:
-    case BC_MINIMUM:
-    case BC_FMAX:
-    case BC_FMIN:
-      break;
-    case BC_DIV:
-    case BC_ATAN2:
-    case BC_COPYSIGN:
-      if (!IsFloating(common)) common = BC_FLOAT32;
-      break;
-    case BC_DIV_TRUNC:
-    case BC_DIV_FLOOR:
-    case BC_REMAINDER:
-    case BC_FMOD:
-    case BC_POW:
-    case kAddcmul:
-    case kClamp:
-      if (common == BC_BOOL) NotImplemented(op, common);
-      // Like PyTorch, an integral addcmul truncates a fractional value, but
-      // refuses one that no int64 holds.
-      if (op == kAddcmul && !IsFloating(common) &&
-          !(a.scalar >= -9223372036854775808.0 && a.scalar < 9223372036854775808.0))
-        Fail(BC_ERR_INVALID_ARGUMENT, "value cannot be converted to type int64_t without overflow");
-      break;
-    case BC_HYPOT:
-      if (!IsFloating(common)) NotImplemented(op, common);
-      break;
-    case BC_BITWISE_AND:
-    case BC_BITWISE_OR:
-    case BC_BITWISE_XOR:
-      if (IsFloating(common)) NotImplemented(op, common);
-      break;
-    case BC_SHIFT_LEFT:
-    case BC_SHIFT_RIGHT:
-      if (!IsIntegral(common)) NotImplemented(op, common);
-      break;
-    case kAddcdiv:
-    case kLerp:
-      break;
-    default:
-      if (IsComparison(op)) return {ComputeType(common), BC_BOOL, BC_BOOL, common};
-      if (IsLogical(op)) return {BC_BOOL, BC_BOOL, BC_BOOL, BC_BOOL};
-      Fail(BC_ERR_INVALID_ARGUMENT, "unknown op " + std::to_string(op));
+  if (op == BC_SUB) {
+    if (a.in[0]->dtype == BC_BOOL && a.in[1]->dtype == BC_BOOL)
+      Fail(BC_ERR_DTYPE,
+           "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
+           "`^` or `logical_xor()` operator instead.");
+    if (a.in[0]->dtype == BC_BOOL || a.in[1]->dtype == BC_BOOL)
+      Fail(BC_ERR_DTYPE,
+           "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+           "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
   }
-  return {ComputeType(common), ComputeType(common), common, common};
+  if (info.alpha && a.has_alpha) {
+    CheckIntegralScalar(common, a.scalar, "alpha");
+    if (common == BC_BOOL && a.scalar != 0 && a.scalar != 1)
+      Fail(BC_ERR_INVALID_ARGUMENT, "Boolean alpha only supported for Boolean results.");
+  }
+  if (info.promotion == kToFloat && !IsFloating(common)) common = BC_FLOAT32;
+  if (!InDtypeSet(info.dtypes, common)) NotImplemented(op, common);
+  // Like PyTorch, an integral addcmul truncates a fractional value, but
+  // refuses one that no int64 holds.
+  if (op == kAddcmul && !IsFloating(common) &&
+      !(a.scalar >= -9223372036854775808.0 && a.scalar < 9223372036854775808.0))
+    Fail(BC_ERR_INVALID_ARGUMENT, "value cannot be converted to type int64_t without overflow");
+  switch (info.promotion) {
+    case kCompare: return {ComputeType(common), BC_BOOL, BC_BOOL, common};
+    case kLogical: return {BC_BOOL, BC_BOOL, BC_BOOL, BC_BOOL};
+    default: return {ComputeType(common), ComputeType(common), common, common};
+  }
 }
 
-const char* const* OperandNames(int op) {
-  static const char* const kBinary[] = {"self", "other"};
-  static const char* const kCopyNames[] = {"src"};
-  static const char* const kWhereNames[] = {"condition", "self", "other"};
-  static const char* const kAddc[] = {"self", "tensor1", "tensor2"};
-  static const char* const kLerpNames[] = {"self", "end", "weight"};
-  static const char* const kClampNames[] = {"self", "min", "max"};
-  switch (op) {
-    case kCopy: return kCopyNames;
-    case kWhere: return kWhereNames;
-    case kAddcmul:
-    case kAddcdiv: return kAddc;
-    case kLerp: return kLerpNames;
-    case kClamp: return kClampNames;
-    default: return kBinary;
-  }
-}
+const char* const* OperandNames(int op) { return InfoOf(op).operands; }
 
 std::string JoinNames(const char* const* names, int n) {
   std::string s;
@@ -424,27 +351,46 @@ bc_tensor* ContiguousCopy(const bc_tensor& t) {
   return c;
 }
 
+bool WantsAlpha(const OpArgs& a) { return InfoOf(a.op).alpha && a.scalar != 1; }
+
+// A half-precision op runs on its own dtype (widened in registers, rounded
+// once: the same arithmetic as float32 tiles) when the table has its kernel
+// and no operand needs converting. Comparisons and logical ops, and mixed
+// dtypes, go through float32 (or bool) tiles.
+bool FusedHalf(const OpArgs& a, const bc_tensor& out, const Types& t) {
+  if (!IsHalf(t.common) || t.result != t.common || out.dtype != t.common ||
+      t.in != BC_FLOAT32 || t.out != BC_FLOAT32)
+    return false;
+  for (int i = 0; i < a.nin; ++i) {
+    const bc_dtype want = (a.op == kWhere && i == 0) ? BC_BOOL : t.common;
+    if (a.in[i]->dtype != want) return false;
+  }
+  return FindKernel(a.op, t.common, WantsAlpha(a)) != nullptr;
+}
+
+// The op's kernel on kernel dtype `d`: the table has one for every dtype
+// that type resolution lets through.
+RowKernel KernelOf(const OpArgs& a, bc_dtype d) {
+  const RowKernel k = FindKernel(a.op, d, WantsAlpha(a));
+  if (k == nullptr)
+    Fail(BC_ERR_INTERNAL, std::string("no kernel for ") + InfoOf(a.op).name + " on " + DtypeName(d));
+  return k;
+}
+
 // Small ops on operands of one shape, contiguous and already in the kernel's
 // dtypes, need no plan: nothing broadcasts, so no warning or policy applies,
 // and the whole op is one row. Returns false when the general path must run.
 bool RunSmallContiguous(const OpArgs& a, bc_tensor* out, const Types& types) {
-  if (out == nullptr || IsIntDivision(a.op) || out->dtype != types.out || !IsContiguous(*out))
-    return false;
+  if (out == nullptr || IsIntDivision(a.op) || !IsContiguous(*out)) return false;
   const int64_t numel = Numel(*out);
   if (numel >= kSmallOp || numel == 0) return false;
+  const bc_dtype kd = FusedHalf(a, *out, types) ? types.common : types.in;
+  if (out->dtype != (kd == types.in ? types.out : kd)) return false;
   const size_t nbytes = static_cast<size_t>(numel) * DtypeSize(out->dtype);
-  Block b;
-  b.op = a.op;
-  b.dtype = types.in;
-  b.n0 = numel;
-  b.n1 = 1;
-  b.scalar = a.scalar;
-  b.ptr[0] = out->data;
-  b.s0[0] = 1;
-  b.s1[0] = 0;
+  char* ptr[4] = {out->data};
   for (int i = 0; i < a.nin; ++i) {
     const bc_tensor& t = *a.in[i];
-    const bc_dtype want = (a.op == kWhere && i == 0) ? BC_BOOL : types.in;
+    const bc_dtype want = (a.op == kWhere && i == 0) ? BC_BOOL : kd;
     if (t.dtype != want || t.ndim != out->ndim || !IsContiguous(t)) return false;
     for (int d = 0; d < t.ndim; ++d)
       if (t.shape[d] != out->shape[d]) return false;
@@ -452,12 +398,9 @@ bool RunSmallContiguous(const OpArgs& a, bc_tensor* out, const Types& types) {
     const size_t tbytes = static_cast<size_t>(numel) * DtypeSize(t.dtype);
     if (t.data != out->data && t.data < out->data + nbytes && out->data < t.data + tbytes)
       return false;
-    b.ptr[i + 1] = t.data;
-    b.s0[i + 1] = 1;
-    b.s1[i + 1] = 0;
+    ptr[i + 1] = t.data;
   }
-  if (a.nin == 3) RunTernaryKernel(b);
-  else RunBinaryKernel(b);
+  KernelOf(a, kd)(numel, ptr, 0, a.scalar, false);
   return true;
 }
 
@@ -582,10 +525,8 @@ __attribute__((noinline)) bc_tensor* RunGeneral(const OpArgs& a, bc_tensor* out,
     aliased |= ins[i]->storage == out->storage;
   }
   Plan p;
-  p.op = a.op;
   p.scalar = a.scalar;
   p.ternary = a.nin == 3;
-  p.kdtype = types.in;
   p.stream = !aliased && numel * static_cast<int64_t>(DtypeSize(out->dtype)) >=
                              StreamingThreshold();
   BuildPlan(result, a.nin + 1, ts, strides, &p);
@@ -599,18 +540,16 @@ __attribute__((noinline)) bc_tensor* RunGeneral(const OpArgs& a, bc_tensor* out,
     p.via[i + 1] = types.common;
   }
   if (a.op == kWhere) p.ktype[1] = p.via[1] = BC_BOOL;
-  // All-bfloat16 ops with a fused kernel skip the float32 tiles: the kernel
-  // widens, computes in float32 and rounds once, which is the same arithmetic.
-  bool bf16 = !p.ternary && HasBF16Kernel(a.op);
-  for (int k = 0; k < p.nops && bf16; ++k)
-    bf16 = p.dtype[k] == BC_BFLOAT16 && p.via[k] == BC_BFLOAT16;
-  if (bf16) {
-    for (int k = 0; k < p.nops; ++k) p.ktype[k] = BC_BFLOAT16;
-    p.kdtype = BC_BFLOAT16;
-  }
-  if (a.op == kCopy && a.in[0]->dtype == out->dtype) {
+  if (a.op == kCopy) {
+    p.kernel = CopyKernel(DtypeSize(types.in));
     // Same dtype: move bits, whatever they encode.
-    SetBitCopy(&p, out->dtype);
+    if (a.in[0]->dtype == out->dtype) SetBitCopy(&p, out->dtype);
+  } else if (FusedHalf(a, *out, types)) {
+    for (int k = 0; k < p.nops; ++k)
+      if (p.ktype[k] != BC_BOOL) p.ktype[k] = p.via[k] = types.common;
+    p.kernel = KernelOf(a, types.common);
+  } else {
+    p.kernel = KernelOf(a, types.in);
   }
   Execute(p);
   fresh.release();

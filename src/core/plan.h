@@ -1,7 +1,8 @@
 // The execution plan of an elementwise op: broadcast strides with size-1
-// dims dropped, dims sorted by the output's strides and coalesced, then split
-// over OpenMP threads above a grain size. Each piece runs as 2-D blocks of
-// rows through a dispatched SIMD kernel (src/kernels).
+// dims dropped, dims sorted by the output's strides and coalesced, and the
+// op's row kernel, bound once (src/kernels). core/execute.cc runs it: split
+// over OpenMP threads above a grain size, as 2-D blocks of rows whose layout
+// (strides, tiles, gathers, conversions) it handles for every op alike.
 #ifndef BCAST_CORE_PLAN_H_
 #define BCAST_CORE_PLAN_H_
 
@@ -22,10 +23,9 @@ struct Plan {
   bc_dtype dtype[4];  // storage dtype of each operand
   bc_dtype ktype[4];  // dtype the kernel reads or writes for each operand
   bc_dtype via[4];    // dtype each value is rounded through on conversion (else ktype)
-  int op = 0;
-  bc_dtype kdtype = BC_FLOAT32;  // Block::dtype
-  double scalar = 1;
-  bool ternary = false;
+  RowKernel kernel = nullptr;  // the op on the kernel dtypes (ktype)
+  bool ternary = false;        // the kernel takes no repeated inputs
+  double scalar = 1;           // alpha or value
   bool stream = false;  // output larger than the cache and aliasing no input
 };
 
@@ -34,6 +34,9 @@ struct Plan {
 void BuildPlan(const Shape& shape, int nops, bc_tensor* const* tensors, const int64_t (*strides)[BC_MAX_DIMS],
                Plan* plan);
 void Execute(const Plan& plan);
+
+// The row kernel that copies elements of `size` bytes (the engine's kCopy).
+RowKernel CopyKernel(size_t size);
 
 // Bytes above which an output is written with non-temporal stores.
 int64_t StreamingThreshold();

@@ -1,6 +1,6 @@
 // Contiguous float32 <-> bfloat16 conversion, compiled once per SIMD target:
 // the loads and stores of bfloat16 ops that the executor computes in float32
-// tiles (those without a fused kernel, see HasBF16Kernel).
+// tiles (comparisons, and operands of mixed dtypes); and the target's name.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/convert.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -55,6 +55,8 @@ void F32ToBF16Row(uint16_t* dst, const float* src, int64_t n, bool stream) {
   for (; i < n; ++i) dst[i] = NarrowBF16(src[i]);
 }
 
+const char* TargetName() { return hwy::TargetName(HWY_TARGET); }
+
 // NOLINTNEXTLINE(google-readability-namespace-comments)
 }  // namespace HWY_NAMESPACE
 }  // namespace bcast
@@ -65,6 +67,9 @@ namespace bcast {
 
 HWY_EXPORT(BF16ToF32Row);
 HWY_EXPORT(F32ToBF16Row);
+HWY_EXPORT(TargetName);
+
+const char* ChosenTargetName() { return HWY_DYNAMIC_DISPATCH(TargetName)(); }
 
 bool RunConvertKernel(bc_dtype to, void* dst, bc_dtype from, const void* src, int64_t n,
                       bool stream) {

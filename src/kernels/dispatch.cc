@@ -2,23 +2,29 @@
 
 namespace bcast {
 
-std::atomic<BlockFn> g_binary_fn{nullptr};
-std::atomic<BlockFn> g_ternary_fn{nullptr};
+std::atomic<const KernelTable*> g_float_table{nullptr}, g_half_table{nullptr},
+    g_small_int_table{nullptr}, g_wide_int_table{nullptr};
 std::atomic<void (*)(float*, const uint16_t*, int64_t)> g_widen_bf16_fn{nullptr};
 std::atomic<void (*)(uint16_t*, const float*, int64_t, bool)> g_narrow_bf16_fn{nullptr};
 
-bool HasBF16Kernel(int op) {
-  switch (op) {
-    case BC_ADD: case BC_SUB: case BC_MUL: case BC_DIV: case BC_MAXIMUM: case BC_MINIMUM:
-      return true;
-    default:
-      return false;
+RowKernel FindKernel(int op, bc_dtype dtype, bool alpha) {
+  if (op < 0 || op >= kNumTableOps || !ValidDtype(dtype)) return nullptr;
+  const KernelTable* t;
+  switch (dtype) {
+    case BC_FLOAT32:
+    case BC_FLOAT64: t = FloatKernels(); break;
+    case BC_FLOAT16:
+    case BC_BFLOAT16: t = HalfKernels(); break;
+    case BC_INT32:
+    case BC_INT64: t = WideIntKernels(); break;
+    default: t = SmallIntKernels(); break;
   }
+  return t->fn[op][alpha ? 1 : 0][dtype];
 }
 
 void ResetKernelDispatch() {
-  g_binary_fn.store(nullptr, std::memory_order_relaxed);
-  g_ternary_fn.store(nullptr, std::memory_order_relaxed);
+  for (auto* slot : {&g_float_table, &g_half_table, &g_small_int_table, &g_wide_int_table})
+    slot->store(nullptr, std::memory_order_relaxed);
   g_widen_bf16_fn.store(nullptr, std::memory_order_relaxed);
   g_narrow_bf16_fn.store(nullptr, std::memory_order_relaxed);
 }

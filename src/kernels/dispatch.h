@@ -1,20 +1,18 @@
 // Cached run-time dispatch: HWY_DYNAMIC_DISPATCH looks the target up on every
-// call; ops are called millions of times, so each family keeps the chosen
-// function in an atomic that bc_set_simd_cap clears.
+// call; kernels are looked up on every op, so each unit keeps its chosen
+// table (or function) in an atomic that bc_set_simd_cap clears.
 #ifndef BCAST_KERNELS_DISPATCH_H_
 #define BCAST_KERNELS_DISPATCH_H_
 
 #include <atomic>
 
 #include "hwy/targets.h"
-#include "kernels/kernels.h"
+#include "kernels/kernel_table.h"
 
 namespace bcast {
 
-using BlockFn = void (*)(const Block&);
-
-extern std::atomic<BlockFn> g_binary_fn;
-extern std::atomic<BlockFn> g_ternary_fn;
+extern std::atomic<const KernelTable*> g_float_table, g_half_table, g_small_int_table,
+    g_wide_int_table;
 extern std::atomic<void (*)(float*, const uint16_t*, int64_t)> g_widen_bf16_fn;
 extern std::atomic<void (*)(uint16_t*, const float*, int64_t, bool)> g_narrow_bf16_fn;
 
@@ -40,6 +38,17 @@ Fn CachedDispatch(std::atomic<Fn>& slot, Fn const* table) {
     slot.store(fn, std::memory_order_relaxed);
   }
   return fn;
+}
+
+// The kernel table returned by the best target's `table` function, cached.
+inline const KernelTable* CachedTable(std::atomic<const KernelTable*>& slot,
+                                      const KernelTable* (*const* table)()) {
+  const KernelTable* t = slot.load(std::memory_order_acquire);
+  if (t == nullptr) {
+    t = ChooseFromTable(table)();
+    slot.store(t, std::memory_order_release);
+  }
+  return t;
 }
 
 }  // namespace bcast

@@ -1,5 +1,7 @@
-// The interface between the plan executor (src/core) and the SIMD kernels:
-// a 2-D block of rows, described by pointers, sizes and element strides only.
+// The interface between the executor (src/core) and the SIMD kernels: one
+// row kernel per op and kernel dtype, chosen from the op table when a plan is
+// built, and called on rows whose layout the executor has already made
+// simple (contiguous, or one repeated value).
 #ifndef BCAST_KERNELS_KERNELS_H_
 #define BCAST_KERNELS_KERNELS_H_
 
@@ -9,39 +11,54 @@
 
 namespace bcast {
 
-// Kernel op ids: bc_op values, then the ops only the engine names.
+// How an op's dtypes are resolved (the op table's promotion column).
+enum Promotion : int {
+  kPromote,  // the result has the operands' common dtype
+  kToFloat,  // as kPromote, but integers and bool give float32
+  kCompare,  // computed in the common dtype; the result is bool
+  kLogical,  // computed on operands cast to bool; the result is bool
+};
+
+// Which common dtypes an op runs on (the op table's dtypes column).
+enum DtypeSet : int { kAnyDtype, kNoBool, kFloating, kIntegralOrBool, kIntegral };
+
+constexpr bool InDtypeSet(DtypeSet s, bc_dtype d) {
+  const bool floating = d == BC_FLOAT16 || d == BC_BFLOAT16 || d == BC_FLOAT32 || d == BC_FLOAT64;
+  switch (s) {
+    case kAnyDtype: return true;
+    case kNoBool: return d != BC_BOOL;
+    case kFloating: return floating;
+    case kIntegralOrBool: return !floating;
+    case kIntegral: return !floating && d != BC_BOOL;
+  }
+  return false;
+}
+
+// Kernel ops: bc_op values, then the ternary ops of the op table, then the
+// engine's own copy.
 enum KernelOp : int {
-  kCopy = 64,  // out = in0 (same type)
-  kWhere,      // out = in0 ? in1 : in2, in0 bool
-  kAddcmul,    // in0 + scalar * in1 * in2
-  kAddcdiv,    // in0 + scalar * in1 / in2
-  kLerp,       // in0 + in2 * (in1 - in0), PyTorch's two-sided form
-  kClamp,      // min(max(in0, in1), in2), NaN-propagating
+  kBeforeTernary = BC_OP_COUNT - 1,
+#define BCAST_TERNARY_OP(Id, name, dtypes, kernel, Functor, operands, doc) k##Id,
+#include "op_table.def"
+  kNumTableOps,
+  kCopy = kNumTableOps,  // out = in0, bits moved as they are (no kernel table entry)
 };
 
-// Operand 0 is the output. Inputs have type `dtype` (bool for kWhere's
-// condition); the output has `dtype`, or bool for comparison and logical ops.
-struct Block {
-  int op = 0;
-  bc_dtype dtype = BC_FLOAT32;
-  int64_t n0 = 0;  // elements per row
-  int64_t n1 = 0;  // rows
-  // Entries 0..inputs are read, and callers set exactly those: left
-  // uninitialised so that the small-op path does not clear 96 bytes per call.
-  char* ptr[4];
-  int64_t s0[4];  // element stride within a row
-  int64_t s1[4];  // element stride between rows
-  double scalar = 1;   // alpha of add/sub, value of addcmul/addcdiv
-  bool stream = false; // contiguous output rows may bypass the cache
-};
+// A row kernel: n elements. ptr[0] is the output, contiguous; ptr[1..] the
+// inputs, each contiguous unless bit (k-1) of `bcast` is set, when it is one
+// value repeated (binary kernels only: ternary kernels take bcast == 0, the
+// executor lays repeated values out). `scalar` is alpha (add/sub) or value
+// (addcmul/addcdiv). `stream`: the output may bypass the cache (the caller
+// flushes). Types are the kernel dtype's, bool for comparison outputs and
+// where's condition.
+using RowKernel = void (*)(int64_t n, char* const* ptr, unsigned bcast, double scalar,
+                           bool stream);
 
-// Runs one block on the best SIMD target of this CPU (see bc_set_simd_cap).
-void RunBinaryKernel(const Block& b);   // ops with one or two inputs
-void RunTernaryKernel(const Block& b);  // ops with three inputs
-// Whether RunBinaryKernel computes `op` on bfloat16 inputs and result itself
-// (in float32 registers, rounding once); other bfloat16 ops run on float32
-// tiles converted by the executor.
-bool HasBF16Kernel(int op);
+// The kernel of `op` on kernel dtype `dtype` (inputs; for where, the values)
+// for the best enabled SIMD target, or nullptr when the table has none.
+// `alpha`: the scaled form of add/sub (alpha != 1).
+RowKernel FindKernel(int op, bc_dtype dtype, bool alpha);
+
 // Converts n contiguous elements between float32 and bfloat16 (round to
 // nearest even, NaN stays NaN), with streaming stores if `stream`. Returns
 // false, doing nothing, for any other pair of dtypes.

@@ -22,6 +22,8 @@ import sys
 
 import numpy as np
 
+from ops_table import BC_OP  # bc_op values by name, generated from src/op_table.def
+
 # bc_dtype values and the matching NumPy dtypes (bfloat16 has none).
 DTYPES = {
     np.dtype(np.bool_): 0, np.dtype(np.uint8): 1, np.dtype(np.int8): 2, np.dtype(np.int16): 3,
@@ -33,17 +35,24 @@ ALL = list(DTYPES.keys())
 INTS = [d for d in ALL if d.kind in "iu"]
 FLOATS = [d for d in ALL if d.kind == "f"]
 
-OPS = {  # name: (bc_op value, kind)
-    "add": (0, "arith"), "sub": (1, "arith"), "mul": (2, "arith"), "div": (3, "truediv"),
-    "floor_divide": (5, "intdiv"), "remainder": (6, "intdiv"), "fmod": (7, "intdiv"),
-    "pow": (8, "pow"), "maximum": (9, "minmax"), "minimum": (10, "minmax"),
-    "fmax": (11, "minmax"), "fmin": (12, "minmax"), "atan2": (13, "floatfn"),
-    "hypot": (14, "hypot"), "copysign": (15, "floatfn"),
-    "eq": (16, "cmp"), "ne": (17, "cmp"), "lt": (18, "cmp"), "le": (19, "cmp"),
-    "gt": (20, "cmp"), "ge": (21, "cmp"),
-    "logical_and": (22, "logical"), "logical_or": (23, "logical"), "logical_xor": (24, "logical"),
-    "bitwise_and": (25, "bitwise"), "bitwise_or": (26, "bitwise"), "bitwise_xor": (27, "bitwise"),
-    "left_shift": (28, "shift"), "right_shift": (29, "shift"),
+OPS = {  # NumPy name: (bc_op value, kind)
+    "add": (BC_OP["add"], "arith"), "sub": (BC_OP["sub"], "arith"), "mul": (BC_OP["mul"], "arith"),
+    "div": (BC_OP["div"], "truediv"), "floor_divide": (BC_OP["div_floor"], "intdiv"),
+    "remainder": (BC_OP["remainder"], "intdiv"), "fmod": (BC_OP["fmod"], "intdiv"),
+    "pow": (BC_OP["pow"], "pow"), "maximum": (BC_OP["maximum"], "minmax"),
+    "minimum": (BC_OP["minimum"], "minmax"), "fmax": (BC_OP["fmax"], "minmax"),
+    "fmin": (BC_OP["fmin"], "minmax"), "atan2": (BC_OP["atan2"], "floatfn"),
+    "hypot": (BC_OP["hypot"], "hypot"), "copysign": (BC_OP["copysign"], "floatfn"),
+    "eq": (BC_OP["eq"], "cmp"), "ne": (BC_OP["ne"], "cmp"), "lt": (BC_OP["lt"], "cmp"),
+    "le": (BC_OP["le"], "cmp"), "gt": (BC_OP["gt"], "cmp"), "ge": (BC_OP["ge"], "cmp"),
+    "logical_and": (BC_OP["logical_and"], "logical"),
+    "logical_or": (BC_OP["logical_or"], "logical"),
+    "logical_xor": (BC_OP["logical_xor"], "logical"),
+    "bitwise_and": (BC_OP["bitwise_and"], "bitwise"),
+    "bitwise_or": (BC_OP["bitwise_or"], "bitwise"),
+    "bitwise_xor": (BC_OP["bitwise_xor"], "bitwise"),
+    "left_shift": (BC_OP["bitwise_left_shift"], "shift"),
+    "right_shift": (BC_OP["bitwise_right_shift"], "shift"),
 }
 NUMPY_FN = {
     "add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.true_divide,

@@ -1,0 +1,513 @@
+// Runs a plan: OpenMP threads over chunks of the iteration space, 2-D blocks
+// of rows, and every layout the row kernels do not take. A row kernel sees
+// only contiguous operands (binary ones also a repeated value); here, for
+// every op and dtype alike:
+// - inputs strided along a row (a slice) are gathered a chunk at a time, a
+//   strided output is computed into a chunk and scattered;
+// - a row whose inputs are all repeated values is computed once and filled;
+// - short rows are laid out as one long row through a tile;
+// - operands strided within rows (a transposed input) are gathered tile by
+//   tile, the next tile prefetched while the current one runs;
+// - operands whose dtype differs from the kernel's are converted a tile at a
+//   time through scratch rows.
+// Nothing here knows the op: it moves elements by their size.
+#include <omp.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/dtype.h"
+#include "core/plan.h"
+#include "core/settings.h"
+#include "hwy/cache_control.h"
+
+namespace bcast {
+
+namespace {
+
+// Below this many elements an op runs on the calling thread only.
+constexpr int64_t kGrain = 65536;
+// Elements converted per step when an operand's dtype differs from the kernel's
+// (4 scratch rows of this many 8-byte values live on the stack: about 33 KiB).
+constexpr int64_t kTile = 1024;
+// Elements gathered per step from an input strided along its row.
+constexpr int64_t kChunk = 512;
+// Rows shorter than this are laid out kRunTile elements at a time.
+constexpr int64_t kShortRow = 64;
+constexpr int64_t kRunTile = 1024;
+// Bytes of one gathered square tile (64 x 64 4-byte or 32 x 32 8-byte values).
+constexpr int64_t kTileBytes = 16384;
+
+// 2-D rows of a plan: n1 rows of n0 elements; strides in elements.
+struct Block {
+  int64_t n0 = 0, n1 = 0;
+  char* ptr[4];
+  int64_t s0[4], s1[4];
+};
+
+// ---- moving elements by size ----
+
+template <typename U>
+void GatherAs(void* dst, const char* src, int64_t s, int64_t n) {
+  U* d = static_cast<U*>(dst);
+  const U* p = reinterpret_cast<const U*>(src);
+  if (s == 2) {  // every other element: a constant stride the compiler vectorises
+    for (int64_t i = 0; i < n; ++i) d[i] = p[2 * i];
+  } else {
+    for (int64_t i = 0; i < n; ++i) d[i] = p[i * s];
+  }
+}
+template <typename U>
+void ScatterAs(char* dst, int64_t s, const void* src, int64_t n) {
+  U* d = reinterpret_cast<U*>(dst);
+  const U* p = static_cast<const U*>(src);
+  for (int64_t i = 0; i < n; ++i) d[i * s] = p[i];
+}
+template <typename U>
+void FillAs(char* dst, int64_t s, const void* value, int64_t n) {
+  U v;
+  std::memcpy(&v, value, sizeof(U));
+  U* d = reinterpret_cast<U*>(dst);
+  for (int64_t i = 0; i < n; ++i) d[i * s] = v;
+}
+
+// Calls f(U{}) with the unsigned type of `size` bytes.
+template <class F>
+void BySize(size_t size, F&& f) {
+  switch (size) {
+    case 1: return f(uint8_t{});
+    case 2: return f(uint16_t{});
+    case 4: return f(uint32_t{});
+    default: return f(uint64_t{});
+  }
+}
+
+// n elements `s` apart from src into contiguous dst.
+void Gather(void* dst, const char* src, int64_t s, int64_t n, size_t size) {
+  BySize(size, [&](auto u) { GatherAs<decltype(u)>(dst, src, s, n); });
+}
+void Scatter(char* dst, int64_t s, const void* src, int64_t n, size_t size) {
+  BySize(size, [&](auto u) { ScatterAs<decltype(u)>(dst, s, src, n); });
+}
+// n copies of one value, `s` apart.
+void Fill(char* dst, int64_t s, const void* value, int64_t n, size_t size) {
+  BySize(size, [&](auto u) { FillAs<decltype(u)>(dst, s, value, n); });
+}
+
+size_t Size(const Plan& p, int k) { return DtypeSize(p.ktype[k]); }
+
+// ---- rows ----
+
+// A row with a strided output or strided inputs, or a ternary row with
+// repeated inputs: a chunk at a time through stack buffers.
+__attribute__((noinline)) void RunRowChunked(const Plan& p, int64_t n, char* const* ptr,
+                                             const int64_t* s, bool stream) {
+  alignas(64) char buf[4][kChunk * 8];
+  unsigned bcast = 0;
+  for (int k = 1; k < p.nops; ++k) {
+    if (s[k] != 0) continue;
+    if (p.ternary) Fill(buf[k], 1, ptr[k], std::min(n, kChunk), Size(p, k));
+    else bcast |= 1u << (k - 1);
+  }
+  for (int64_t off = 0; off < n; off += kChunk) {
+    const int64_t m = std::min(kChunk, n - off);
+    char* q[4];
+    for (int k = 0; k < p.nops; ++k) {
+      const size_t size = Size(p, k);
+      char* at = ptr[k] + off * s[k] * static_cast<int64_t>(size);
+      if (s[k] == 1) {
+        q[k] = at;
+      } else if (k == 0) {
+        q[k] = buf[0];
+      } else if (s[k] == 0) {
+        q[k] = p.ternary ? buf[k] : ptr[k];
+      } else {
+        Gather(buf[k], at, s[k], m, size);
+        q[k] = buf[k];
+      }
+    }
+    p.kernel(m, q, bcast, p.scalar, stream && s[0] == 1);
+    if (s[0] != 1) Scatter(ptr[0] + off * s[0] * static_cast<int64_t>(Size(p, 0)), s[0], buf[0], m, Size(p, 0));
+  }
+}
+
+// One row of n elements of every operand, strides s (elements).
+void RunRow(const Plan& p, int64_t n, char* const* ptr, const int64_t* s, bool stream) {
+  unsigned bcast = 0;
+  bool plain = s[0] == 1, all_repeated = true;
+  for (int k = 1; k < p.nops; ++k) {
+    if (s[k] == 0) bcast |= 1u << (k - 1);
+    else all_repeated = false;
+    plain &= s[k] == 0 || s[k] == 1;
+  }
+  if (all_repeated && n > 1) {  // one value for the whole row
+    alignas(8) char one[8];
+    char* q[4] = {one};
+    for (int k = 1; k < p.nops; ++k) q[k] = ptr[k];
+    p.kernel(1, q, 0, p.scalar, false);
+    Fill(ptr[0], s[0], one, n, Size(p, 0));
+    return;
+  }
+  if (plain && (bcast == 0 || !p.ternary)) return p.kernel(n, ptr, bcast, p.scalar, stream);
+  RunRowChunked(p, n, ptr, s, stream);
+}
+
+// ---- short rows ----
+
+// Short rows (a few elements): a tile of many rows is laid out contiguously
+// for every input that does not already run on across rows, so that one long
+// row replaces many short ones. An input that repeats the same row (stride 0
+// between rows) is laid out once; one that changes from row to row is
+// refilled for each tile.
+bool WantsRunTile(const Plan& p, const Block& b) {
+  if (b.n0 >= kShortRow || b.n1 < 4 || b.s0[0] != 1 || b.s1[0] != b.n0) return false;
+  for (int k = 1; k < p.nops; ++k)
+    if (b.s0[k] != 0 && b.s0[k] != 1) return false;
+  return true;
+}
+
+__attribute__((noinline)) void RunTiled(const Plan& p, const Block& b) {
+  const int64_t per = kRunTile / b.n0;  // rows per tile
+  alignas(64) char tile[3][kRunTile * 8];
+  bool in_place[4] = {}, refill[4] = {};
+  for (int k = 1; k < p.nops; ++k) {
+    const size_t size = Size(p, k);
+    in_place[k] = b.s0[k] == 1 && b.s1[k] == b.n0;
+    if (in_place[k]) continue;
+    if (b.s1[k] == 0) {
+      const int64_t rows = std::min(per, b.n1);
+      for (int64_t r = 0; r < rows; ++r)
+        Gather(tile[k - 1] + r * b.n0 * size, b.ptr[k], b.s0[k], b.n0, size);
+    } else {
+      refill[k] = true;
+    }
+  }
+  const int64_t ones[4] = {1, 1, 1, 1};
+  for (int64_t r = 0; r < b.n1; r += per) {
+    const int64_t rows = std::min(per, b.n1 - r);
+    char* q[4];
+    q[0] = b.ptr[0] + r * b.n0 * static_cast<int64_t>(Size(p, 0));
+    for (int k = 1; k < p.nops; ++k) {
+      const int64_t size = static_cast<int64_t>(Size(p, k));
+      if (in_place[k]) {
+        q[k] = b.ptr[k] + r * b.n0 * size;
+        continue;
+      }
+      if (refill[k]) {
+        for (int64_t j = 0; j < rows; ++j)
+          Gather(tile[k - 1] + j * b.n0 * size, b.ptr[k] + (r + j) * b.s1[k] * size, b.s0[k],
+                 b.n0, static_cast<size_t>(size));
+      }
+      q[k] = tile[k - 1];
+    }
+    RunRow(p, rows * b.n0, q, ones, false);
+  }
+}
+
+// ---- square tiles for operands strided within rows ----
+
+// Square tiles for operands strided within rows (a transposed input): such
+// an input's tile is first gathered into a contiguous buffer, walking along
+// its own shortest stride; the op then runs row by row. Hardware prefetchers
+// do not follow short runs 16 KiB apart, so the next tile's lines are
+// prefetched, one run per run gathered or row computed: spread out so, the
+// prefetches overlap the work instead of stalling it all at the start of a
+// tile (on a full line-fill queue), ~15% faster than one burst per tile.
+bool WantsTiles(const Plan& p, const Block& b) {
+  if (b.n1 < 2 || b.n0 < 2) return false;
+  for (int k = 0; k < p.nops; ++k)
+    if (b.s0[k] != 0 && b.s0[k] != 1 && b.s1[k] != b.s0[k] * b.n0) return true;
+  return false;
+}
+
+// Prefetches the lines of `bytes` contiguous bytes from `p`.
+void PrefetchRun(const char* p, int64_t bytes) {
+  for (int64_t i = 0; i < bytes; i += 64) hwy::Prefetch(p + i);
+}
+
+// The next tile of one input, to prefetch: `runs` of `bytes` contiguous
+// bytes `step` bytes apart; none if there is no next tile or the input runs
+// contiguously neither way.
+struct NextTile {
+  const char* p = nullptr;
+  int64_t step = 0, runs = 0, bytes = 0;
+  void Run(int64_t k) const {
+    if (p != nullptr && k < runs) PrefetchRun(p + k * step, bytes);
+  }
+};
+
+template <typename U>
+void GatherTileAs(char* dst, const char* src_bytes, int64_t side, int64_t s0, int64_t s1,
+                  int64_t rows, int64_t len, const NextTile& next) {
+  U* t = reinterpret_cast<U*>(dst);
+  const U* src = reinterpret_cast<const U*>(src_bytes);
+  if (s1 == 1 && rows == side) {  // a transposed input's full tile: fixed-length runs
+    for (int64_t i = 0; i < len; ++i) {
+      next.Run(i);
+      const U* run = src + i * s0;
+      for (int64_t r = 0; r < side; ++r) t[r * side + i] = run[r];
+    }
+  } else if ((s1 < 0 ? -s1 : s1) < (s0 < 0 ? -s0 : s0)) {
+    for (int64_t i = 0; i < len; ++i) {
+      next.Run(i);
+      for (int64_t r = 0; r < rows; ++r) t[r * side + i] = src[i * s0 + r * s1];
+    }
+  } else {
+    for (int64_t r = 0; r < rows; ++r) {
+      next.Run(r);
+      for (int64_t i = 0; i < len; ++i) t[r * side + i] = src[r * s1 + i * s0];
+    }
+  }
+}
+
+// A tile of `rows` x `len` at (r0, c0), and the next one to prefetch: along
+// the band, else the first of the next band (nrows == 0 when there is none).
+struct TileSpot {
+  int64_t r0, c0, rows, len, nr0, nc0, nrows, nlen;
+};
+
+template <class Fn>
+void ForEachTile(const Block& b, int64_t side, const Fn& fn) {
+  for (int64_t r0 = 0; r0 < b.n1; r0 += side) {
+    for (int64_t c0 = 0; c0 < b.n0; c0 += side) {
+      TileSpot t;
+      t.r0 = r0;
+      t.c0 = c0;
+      t.rows = std::min(side, b.n1 - r0);
+      t.len = std::min(side, b.n0 - c0);
+      t.nr0 = c0 + side < b.n0 ? r0 : r0 + side;
+      t.nc0 = c0 + side < b.n0 ? c0 + side : 0;
+      t.nrows = t.nr0 >= b.n1 ? 0 : std::min(side, b.n1 - t.nr0);
+      t.nlen = std::min(side, b.n0 - t.nc0);
+      fn(t);
+    }
+  }
+}
+
+// One input of a tile walk: read in place when it runs along the output's
+// rows (stride 0 or 1), else gathered into `buf`; `next` plans the prefetch of
+// its next tile for the row loop (a gathered input prefetches while gathered).
+struct TileInput {
+  char* buf;
+  char* in;
+  int64_t s0, s1;  // strides of `in`, elements
+  NextTile next;
+};
+
+void PrepareTile(TileInput& in, const Block& b, int k, size_t size, int64_t side,
+                 const TileSpot& t) {
+  const int64_t s0 = b.s0[k], s1 = b.s1[k], es = static_cast<int64_t>(size);
+  NextTile nt;
+  if (t.nrows > 0) {
+    const char* p = b.ptr[k] + (t.nr0 * s1 + t.nc0 * s0) * es;
+    if (s0 == 1) {  // rows contiguous
+      nt = {p, s1 * es, t.nrows, t.nlen * es};
+    } else if (s1 == 1) {  // columns contiguous (one, if repeated along rows)
+      nt = {p, s0 * es, s0 == 0 ? 1 : t.nlen, t.nrows * es};
+    } else if (s0 == 0) {  // one element per row
+      nt = {p, s1 * es, s1 == 0 ? 1 : t.nrows, es};
+    }  // else strided both ways: left to the hardware
+  }
+  char* base = b.ptr[k] + (t.r0 * s1 + t.c0 * s0) * es;
+  if (s0 == 0 || s0 == 1) {
+    in.in = base;
+    in.s0 = s0;
+    in.s1 = s1;
+    in.next = nt;
+  } else {
+    BySize(size, [&](auto u) {
+      GatherTileAs<decltype(u)>(in.buf, base, side, s0, s1, t.rows, t.len, nt);
+    });
+    in.in = in.buf;
+    in.s0 = 1;
+    in.s1 = side;
+    in.next = NextTile();
+  }
+}
+
+__attribute__((noinline)) void RunSquareTiles(const Plan& p, const Block& b) {
+  // 64 x 64 for two inputs of at most 4 bytes, else 32 x 32: at most 48 KiB
+  // of stack.
+  size_t widest = 0;
+  for (int k = 1; k < p.nops; ++k) widest = std::max(widest, Size(p, k));
+  const int64_t side = p.nops == 3 && widest <= 4 ? 64 : 32;
+  alignas(64) char bufs[3][kTileBytes];
+  TileInput in[3];
+  for (int k = 0; k < 3; ++k) in[k].buf = bufs[k];
+  const bool stream = p.stream && b.s0[0] == 1;
+  const int64_t es0 = static_cast<int64_t>(Size(p, 0));
+  ForEachTile(b, side, [&](const TileSpot& t) {
+    for (int k = 1; k < p.nops; ++k) PrepareTile(in[k - 1], b, k, Size(p, k), side, t);
+    for (int64_t r = 0; r < t.rows; ++r) {
+      char* q[4];
+      int64_t s[4];
+      q[0] = b.ptr[0] + ((t.r0 + r) * b.s1[0] + t.c0 * b.s0[0]) * es0;
+      s[0] = b.s0[0];
+      for (int k = 1; k < p.nops; ++k) {
+        TileInput& x = in[k - 1];
+        x.next.Run(r);
+        q[k] = x.in + r * x.s1 * static_cast<int64_t>(Size(p, k));
+        s[k] = x.s0;
+      }
+      RunRow(p, t.len, q, s, stream);
+    }
+  });
+}
+
+// A block whose operands are all in the kernel's dtypes.
+void RunBlock(const Plan& p, const Block& b) {
+  if (WantsRunTile(p, b)) return RunTiled(p, b);
+  if (WantsTiles(p, b)) return RunSquareTiles(p, b);
+  for (int64_t r = 0; r < b.n1; ++r) {
+    char* q[4];
+    for (int k = 0; k < p.nops; ++k)
+      q[k] = b.ptr[k] + r * b.s1[k] * static_cast<int64_t>(Size(p, k));
+    RunRow(p, b.n0, q, b.s0, p.stream);
+  }
+}
+
+// ---- dtype conversion ----
+
+bool NeedsConversion(const Plan& p) {
+  for (int k = 0; k < p.nops; ++k)
+    if (p.dtype[k] != p.ktype[k] || p.via[k] != p.ktype[k]) return true;
+  return false;
+}
+
+// A block whose operands need dtype conversion, a tile at a time, through
+// stack buffers in the kernel's types.
+void RunConverted(const Plan& p, const Block& b) {
+  // Rows staggered by 192 bytes: buffers exactly 4 KiB apart make loads wait
+  // on unrelated stores (4K aliasing).
+  alignas(64) char scratch[4][kTile * 8 + 192];
+  for (int64_t r = 0; r < b.n1; ++r) {
+    for (int64_t off = 0; off < b.n0; off += kTile) {
+      const int64_t len = std::min(kTile, b.n0 - off);
+      char* q[4];
+      int64_t s[4];
+      char* out = nullptr;
+      for (int k = 0; k < p.nops; ++k) {
+        const size_t es = DtypeSize(p.dtype[k]);
+        char* ptr = b.ptr[k] + (r * b.s1[k] + off * b.s0[k]) * static_cast<int64_t>(es);
+        s[k] = b.s0[k];
+        if (p.dtype[k] == p.ktype[k] && p.via[k] == p.ktype[k]) {
+          q[k] = ptr;
+          continue;
+        }
+        q[k] = scratch[k];
+        if (k == 0) {
+          out = ptr;
+          s[0] = 1;
+        } else if (b.s0[k] == 0) {
+          ConvertStridedVia(p.ktype[k], scratch[k], 1, p.via[k], p.dtype[k], ptr, 0, 1);
+        } else {
+          ConvertStridedVia(p.ktype[k], scratch[k], 1, p.via[k], p.dtype[k], ptr, b.s0[k], len);
+          s[k] = 1;
+        }
+      }
+      // A converted output's tile is read back at once: keep it in L1.
+      RunRow(p, len, q, s, p.stream && out == nullptr);
+      if (out == nullptr) continue;
+      const bool direct = p.via[0] == p.dtype[0] || p.via[0] == p.ktype[0];
+      if (!(direct && b.s0[0] == 1 &&
+            RunConvertKernel(p.dtype[0], out, p.ktype[0], scratch[0], len, p.stream)))
+        ConvertStridedVia(p.dtype[0], out, b.s0[0], p.via[0], p.ktype[0], scratch[0], 1, len);
+    }
+  }
+}
+
+// ---- the iteration space ----
+
+// Runs linear elements [begin, end) of the plan's iteration space.
+void RunRange(const Plan& p, bool convert, int64_t begin, int64_t end) {
+  int64_t idx[BC_MAX_DIMS] = {};
+  int64_t rest = begin;
+  for (int d = 0; d < p.ndim; ++d) {
+    idx[d] = rest % p.shape[d];
+    rest /= p.shape[d];
+  }
+  const int64_t n0 = p.shape[0];
+  int64_t pos = begin;
+  while (pos < end) {
+    Block b;
+    for (int k = 0; k < p.nops; ++k) {
+      int64_t off = 0;
+      for (int d = 0; d < p.ndim; ++d) off += idx[d] * p.stride[k][d];
+      b.ptr[k] = p.base[k] + off * static_cast<int64_t>(DtypeSize(p.dtype[k]));
+      b.s0[k] = p.stride[k][0];
+      b.s1[k] = p.ndim > 1 ? p.stride[k][1] : 0;
+    }
+    int64_t done;
+    if (idx[0] == 0 && end - pos >= n0 && p.ndim > 1) {
+      const int64_t rows = std::min(p.shape[1] - idx[1], (end - pos) / n0);
+      b.n0 = n0;
+      b.n1 = rows;
+      done = rows * n0;
+      idx[1] += rows;
+    } else {
+      const int64_t len = std::min(n0 - idx[0], end - pos);
+      b.n0 = len;
+      b.n1 = 1;
+      done = len;
+      idx[0] += len;
+    }
+    if (convert) RunConverted(p, b);
+    else RunBlock(p, b);
+    pos += done;
+    // Carry into the outer dims.
+    for (int d = 0; d + 1 < p.ndim; ++d) {
+      if (idx[d] >= p.shape[d]) {
+        idx[d] = 0;
+        ++idx[d + 1];
+      }
+    }
+  }
+  if (p.stream) hwy::FlushStream();
+}
+
+template <typename U>
+void CopyRow(int64_t n, char* const* ptr, unsigned bcast, double, bool) {
+  U* o = reinterpret_cast<U*>(ptr[0]);
+  const U* a = reinterpret_cast<const U*>(ptr[1]);
+  if (bcast & 1) {
+    const U v = a[0];
+    for (int64_t i = 0; i < n; ++i) o[i] = v;
+  } else {
+    std::memmove(o, a, static_cast<size_t>(n) * sizeof(U));
+  }
+}
+
+}  // namespace
+
+RowKernel CopyKernel(size_t size) {
+  switch (size) {
+    case 1: return &CopyRow<uint8_t>;
+    case 2: return &CopyRow<uint16_t>;
+    case 4: return &CopyRow<uint32_t>;
+    default: return &CopyRow<uint64_t>;
+  }
+}
+
+void Execute(const Plan& p) {
+  int64_t numel = 1;
+  for (int d = 0; d < p.ndim; ++d) numel *= p.shape[d];
+  if (numel == 0) return;
+  const bool convert = NeedsConversion(p);
+  int64_t threads = std::min<int64_t>(NumThreads(), numel / kGrain);
+  if (threads <= 1 || omp_in_parallel()) {
+    RunRange(p, convert, 0, numel);
+    return;
+  }
+  // Chunk boundaries on 64-element multiples keep threads off each other's cache lines.
+  int64_t chunk = (numel + threads - 1) / threads;
+  chunk = (chunk + 63) / 64 * 64;
+#pragma omp parallel num_threads(static_cast<int>(threads))
+  {
+    const int64_t t = omp_get_thread_num();
+    const int64_t begin = std::min(numel, t * chunk);
+    const int64_t end = std::min(numel, begin + chunk);
+    if (begin < end) RunRange(p, convert, begin, end);
+  }
+}
+
+}  // namespace bcast

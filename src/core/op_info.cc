@@ -1,0 +1,27 @@
+#include "core/op_info.h"
+
+namespace bcast {
+
+namespace {
+
+constexpr bool SameText(const char* a, const char* b) {
+  return *a == *b && (*a == '\0' || SameText(a + 1, b + 1));
+}
+
+#define BCAST_OPERANDS(a, b, c) \
+  { a, b, c }
+constexpr OpInfo kInfo[kNumTableOps + 1] = {
+#define BCAST_BINARY_OP(Id, value, name, promotion, dtypes, kernel, Functor, AlphaFunctor, doc) \
+  {#name, promotion, dtypes, kernel, 2, !SameText(#AlphaFunctor, "NoAlpha"), {"self", "other", nullptr}},
+#define BCAST_TERNARY_OP(Id, name, dtypes, kernel, Functor, operands, doc) \
+  {#name, kPromote, dtypes, kernel, 3, false, operands},
+#include "op_table.def"
+    {"copy", kPromote, kAnyDtype, "copy_", 1, false, {"src", nullptr, nullptr}},
+};
+#undef BCAST_OPERANDS
+
+}  // namespace
+
+const OpInfo& InfoOf(int op) { return kInfo[op]; }
+
+}  // namespace bcast

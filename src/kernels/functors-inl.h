@@ -1,0 +1,404 @@
+// The op table's functors: for each op a scalar form (operator(), the
+// semantics of scalar_ops.h) and, where it is exact, a Highway vector form
+// (Vec) that gives the same bits. kVec says whether Vec exists for the type;
+// kPrefetch asks the row loops to fetch streaming inputs ahead (ops that do
+// much work per byte, which keeps the core from running far ahead). Functors
+// that take alpha or value are constructed from it (a double).
+
+#if defined(BCAST_KERNELS_FUNCTORS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef BCAST_KERNELS_FUNCTORS_INL_H_
+#undef BCAST_KERNELS_FUNCTORS_INL_H_
+#else
+#define BCAST_KERNELS_FUNCTORS_INL_H_
+#endif
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "core/dtype.h"
+#include "hwy/highway.h"
+#include "kernels/bf16-inl.h"
+#include "kernels/scalar_ops.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace bcast {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+template <typename T>
+constexpr bool kFloat = std::is_floating_point_v<T>;
+template <typename T>
+constexpr bool kIntT = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+// Integer lanes Highway multiplies (low half of the product, so wrapping).
+template <typename T>
+constexpr bool kMulLanes = kIntT<T> && (sizeof(T) == 2 || sizeof(T) == 4);
+
+// alpha or value in the kernel's type. Integral ones are checked by the
+// caller; a fractional value truncates, as PyTorch's integral addcmul does.
+template <typename T>
+HWY_INLINE T CastScalar(double v) {
+  if constexpr (std::is_same_v<T, bool>) return v != 0;
+  else if constexpr (kIntT<T>) return static_cast<T>(static_cast<int64_t>(v));
+  else return static_cast<T>(v);
+}
+
+// The functor for a kernel call: built from alpha/value when it takes one.
+template <class F>
+HWY_INLINE F MakeFunctor(double s) {
+  if constexpr (std::is_constructible_v<F, double>) {
+    return F(s);
+  } else {
+    (void)s;
+    return F{};
+  }
+}
+
+// The functor of an op that has no alpha form (a kernel table gap).
+template <typename T>
+struct NoAlpha {};
+
+// A functor from a scalar function, with no vector form.
+#define BCAST_SCALAR_FUNCTOR(NAME, EXPR)                          \
+  template <typename T>                                           \
+  struct NAME {                                                   \
+    static constexpr bool kVec = false;                           \
+    HWY_INLINE auto operator()(T a, T b) const { return EXPR; }   \
+  }
+BCAST_SCALAR_FUNCTOR(DivTruncF, scalar::DivTrunc(a, b));
+BCAST_SCALAR_FUNCTOR(DivFloorF, scalar::DivFloor(a, b));
+BCAST_SCALAR_FUNCTOR(RemainderF, scalar::Remainder(a, b));
+BCAST_SCALAR_FUNCTOR(FmodF, scalar::Fmod(a, b));
+BCAST_SCALAR_FUNCTOR(PowF, scalar::Pow(a, b));
+BCAST_SCALAR_FUNCTOR(Atan2F, std::atan2(a, b));
+BCAST_SCALAR_FUNCTOR(HypotF, std::hypot(a, b));
+BCAST_SCALAR_FUNCTOR(CopysignF, std::copysign(a, b));
+BCAST_SCALAR_FUNCTOR(LogicalAndF, static_cast<bool>(a && b));
+BCAST_SCALAR_FUNCTOR(LogicalOrF, static_cast<bool>(a || b));
+BCAST_SCALAR_FUNCTOR(LogicalXorF, static_cast<bool>(static_cast<bool>(a) != static_cast<bool>(b)));
+BCAST_SCALAR_FUNCTOR(ShlF, scalar::ShiftLeft(a, b));
+BCAST_SCALAR_FUNCTOR(ShrF, scalar::ShiftRight(a, b));
+#undef BCAST_SCALAR_FUNCTOR
+
+// Bitwise ops: Highway's And/Or/Xor on every integer lane type.
+#define BCAST_BITWISE_FUNCTOR(NAME, OP, VOP)                                      \
+  template <typename T>                                                           \
+  struct NAME {                                                                   \
+    static constexpr bool kVec = kIntT<T>;                                        \
+    HWY_INLINE T operator()(T a, T b) const { return static_cast<T>(a OP b); }    \
+    template <class D, class V>                                                   \
+    HWY_INLINE V Vec(D, V a, V b) const { return hn::VOP(a, b); }                 \
+  }
+BCAST_BITWISE_FUNCTOR(BitAndF, &, And);
+BCAST_BITWISE_FUNCTOR(BitOrF, |, Or);
+BCAST_BITWISE_FUNCTOR(BitXorF, ^, Xor);
+#undef BCAST_BITWISE_FUNCTOR
+
+// Comparisons give a mask per vector (the row loop stores it as 0/1 bytes),
+// for float lanes and signed integer lanes of 1, 2 and 4 bytes.
+// NaN compares unequal to everything, as in C++: Ne is Not(Eq).
+// (Highway 1.0.3 has Le/Ge for floats only; integers have no NaN.)
+template <typename T>
+constexpr bool kCompareLanes = std::is_same_v<T, float> || std::is_same_v<T, int32_t> ||
+                               std::is_same_v<T, int16_t> || std::is_same_v<T, int8_t>;
+template <typename T, class V>
+HWY_INLINE auto LeVec(V a, V b) {
+  if constexpr (kFloat<T>) return hn::Le(a, b);
+  else return hn::Not(hn::Gt(a, b));
+}
+#define BCAST_COMPARE_FUNCTOR(NAME, EXPR, VEXPR)                                  \
+  template <typename T>                                                          \
+  struct NAME {                                                                  \
+    static constexpr bool kVec = kCompareLanes<T>;                               \
+    static constexpr bool kPrefetch = true;                                      \
+    HWY_INLINE bool operator()(T a, T b) const { return EXPR; }                  \
+    template <class D, class V>                                                  \
+    HWY_INLINE auto Vec(D, V a, V b) const { return VEXPR; }                     \
+  }
+BCAST_COMPARE_FUNCTOR(EqF, a == b, hn::Eq(a, b));
+BCAST_COMPARE_FUNCTOR(NeF, a != b, hn::Not(hn::Eq(a, b)));
+BCAST_COMPARE_FUNCTOR(LtF, a < b, hn::Lt(a, b));
+BCAST_COMPARE_FUNCTOR(LeF, a <= b, LeVec<T>(a, b));
+BCAST_COMPARE_FUNCTOR(GtF, a > b, hn::Gt(a, b));
+BCAST_COMPARE_FUNCTOR(GeF, a >= b, LeVec<T>(b, a));
+#undef BCAST_COMPARE_FUNCTOR
+
+// Highway's Add/Sub wrap for integers, exactly as scalar::Add/Sub do.
+template <typename T>
+struct AddF {
+  static constexpr bool kVec = kFloat<T> || kIntT<T>;
+  HWY_INLINE T operator()(T a, T b) const { return scalar::Add(a, b); }
+  template <class D, class V>
+  HWY_INLINE V Vec(D, V a, V b) const { return hn::Add(a, b); }
+};
+template <typename T>
+struct SubF {
+  static constexpr bool kVec = kFloat<T> || kIntT<T>;
+  HWY_INLINE T operator()(T a, T b) const { return scalar::Sub(a, b); }
+  template <class D, class V>
+  HWY_INLINE V Vec(D, V a, V b) const { return hn::Sub(a, b); }
+};
+// a + alpha*b and a - alpha*b: the product is rounded before the sum.
+template <typename T>
+struct AddAlphaF {
+  T alpha;
+  explicit AddAlphaF(double s) : alpha(CastScalar<T>(s)) {}
+  static constexpr bool kVec = kFloat<T> || kMulLanes<T>;
+  HWY_INLINE T operator()(T a, T b) const { return scalar::Add(a, scalar::Mul(alpha, b)); }
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V a, V b) const { return hn::Add(a, hn::Mul(hn::Set(d, alpha), b)); }
+};
+template <typename T>
+struct SubAlphaF {
+  T alpha;
+  explicit SubAlphaF(double s) : alpha(CastScalar<T>(s)) {}
+  static constexpr bool kVec = kFloat<T> || kMulLanes<T>;
+  HWY_INLINE T operator()(T a, T b) const { return scalar::Sub(a, scalar::Mul(alpha, b)); }
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V a, V b) const { return hn::Sub(a, hn::Mul(hn::Set(d, alpha), b)); }
+};
+template <typename T>
+struct MulF {
+  static constexpr bool kVec = kFloat<T> || kMulLanes<T>;
+  HWY_INLINE T operator()(T a, T b) const { return scalar::Mul(a, b); }
+  template <class D, class V>
+  HWY_INLINE V Vec(D, V a, V b) const { return hn::Mul(a, b); }
+};
+template <typename T>
+struct DivF {
+  static constexpr bool kVec = kFloat<T>;
+  HWY_INLINE T operator()(T a, T b) const { return a / b; }
+  template <class D, class V>
+  HWY_INLINE V Vec(D, V a, V b) const { return hn::Div(a, b); }
+};
+// NaN-propagating max/min; on ties the first operand wins, as std::max does.
+// Integers: Highway's Max/Min are the same choice.
+template <typename T>
+struct MaximumF {
+  static constexpr bool kVec = kFloat<T> || kIntT<T>;
+  HWY_INLINE T operator()(T a, T b) const { return scalar::Maximum(a, b); }
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V a, V b) const {
+    if constexpr (kIntT<T>) {
+      (void)d;
+      return hn::Max(a, b);
+    } else {
+      const V m = hn::IfThenElse(hn::Lt(a, b), b, a);
+      const auto nan = hn::Or(hn::IsNaN(a), hn::IsNaN(b));
+      return hn::IfThenElse(nan, hn::Set(d, std::numeric_limits<T>::quiet_NaN()), m);
+    }
+  }
+};
+template <typename T>
+struct MinimumF {
+  static constexpr bool kVec = kFloat<T> || kIntT<T>;
+  HWY_INLINE T operator()(T a, T b) const { return scalar::Minimum(a, b); }
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V a, V b) const {
+    if constexpr (kIntT<T>) {
+      (void)d;
+      return hn::Min(a, b);
+    } else {
+      const V m = hn::IfThenElse(hn::Lt(b, a), b, a);
+      const auto nan = hn::Or(hn::IsNaN(a), hn::IsNaN(b));
+      return hn::IfThenElse(nan, hn::Set(d, std::numeric_limits<T>::quiet_NaN()), m);
+    }
+  }
+};
+// fmax/fmin: integers as Max/Min; floats through libm (the sign of zero
+// follows it).
+template <typename T>
+struct FmaxF {
+  static constexpr bool kVec = kIntT<T>;
+  HWY_INLINE T operator()(T a, T b) const { return scalar::Fmax(a, b); }
+  template <class D, class V>
+  HWY_INLINE V Vec(D, V a, V b) const { return hn::Max(a, b); }
+};
+template <typename T>
+struct FminF {
+  static constexpr bool kVec = kIntT<T>;
+  HWY_INLINE T operator()(T a, T b) const { return scalar::Fmin(a, b); }
+  template <class D, class V>
+  HWY_INLINE V Vec(D, V a, V b) const { return hn::Min(a, b); }
+};
+
+// ---- ternary ops ----
+
+// Each ternary functor gives its first input's vector from memory (First)
+// or from one value (FirstSet): where's condition becomes a mask.
+struct LoadFirst {
+  template <class D, typename T>
+  HWY_INLINE auto First(D d, const T* p) const { return hn::LoadU(d, p); }
+  template <class D, typename T>
+  HWY_INLINE auto FirstSet(D d, T v) const { return hn::Set(d, v); }
+};
+
+// The condition's bytes become a mask of the value lanes (2- and 4-byte lanes).
+template <typename T>
+struct WhereF {
+  static constexpr bool kVec = sizeof(T) == 2 || sizeof(T) == 4;
+  static constexpr bool kPrefetch = true;
+  HWY_INLINE T operator()(bool c, T a, T b) const { return c ? a : b; }
+  template <class D>
+  HWY_INLINE auto First(D d, const bool* p) const {
+    const hn::RebindToUnsigned<D> du;
+    const hn::Rebind<uint8_t, D> d8;
+    const auto bytes = hn::LoadU(d8, reinterpret_cast<const uint8_t*>(p));
+    return hn::RebindMask(d, hn::Ne(hn::PromoteTo(du, bytes), hn::Zero(du)));
+  }
+  template <class D>
+  HWY_INLINE auto FirstSet(D d, bool v) const {
+    const hn::RebindToUnsigned<D> du;
+    return hn::RebindMask(d, hn::Ne(hn::Set(du, v ? 1u : 0u), hn::Zero(du)));
+  }
+  template <class D, class M, class V>
+  HWY_INLINE V Vec(D, M m, V a, V b) const { return hn::IfThenElse(m, a, b); }
+};
+// (value * a) * b, rounded step by step, then added: no fused multiply-add.
+template <typename T>
+struct AddcmulF : LoadFirst {
+  T value;
+  explicit AddcmulF(double v) : value(CastScalar<T>(v)) {}
+  static constexpr bool kVec = kFloat<T> || kMulLanes<T>;
+  static constexpr bool kPrefetch = true;
+  HWY_INLINE T operator()(T s, T a, T b) const {
+    return scalar::Add(s, scalar::Mul(scalar::Mul(value, a), b));
+  }
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V s, V a, V b) const {
+    return hn::Add(s, hn::Mul(hn::Mul(hn::Set(d, value), a), b));
+  }
+};
+// s + (value * a) / b, each step rounded.
+template <typename T>
+struct AddcdivF : LoadFirst {
+  T value;
+  explicit AddcdivF(double v) : value(CastScalar<T>(v)) {}
+  static constexpr bool kVec = kFloat<T>;
+  static constexpr bool kPrefetch = true;
+  HWY_INLINE T operator()(T s, T a, T b) const { return s + value * a / b; }
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V s, V a, V b) const {
+    return hn::Add(s, hn::Div(hn::Mul(hn::Set(d, value), a), b));
+  }
+};
+// scalar::Lerp lane by lane: both sides computed, the weight's size picks.
+template <typename T>
+struct LerpF : LoadFirst {
+  static constexpr bool kVec = kFloat<T>;
+  static constexpr bool kPrefetch = true;
+  HWY_INLINE T operator()(T s, T e, T w) const { return scalar::Lerp(s, e, w); }
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V s, V e, V w) const {
+    const V diff = hn::Sub(e, s);
+    const V lo = hn::Add(s, hn::Mul(w, diff));
+    const V hi = hn::Sub(e, hn::Mul(diff, hn::Sub(hn::Set(d, T(1)), w)));
+    return hn::IfThenElse(hn::Lt(hn::Abs(w), hn::Set(d, T(0.5))), lo, hi);
+  }
+};
+// scalar::Clamp lane by lane: NaN anywhere gives NaN, else min(max(x, lo), hi)
+// with the same choice between equal values (and so between -0 and +0).
+template <typename T>
+struct ClampF : LoadFirst {
+  static constexpr bool kVec = kFloat<T> || kIntT<T>;
+  static constexpr bool kPrefetch = true;
+  HWY_INLINE T operator()(T x, T lo, T hi) const { return scalar::Clamp(x, lo, hi); }
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V x, V lo, V hi) const {
+    if constexpr (kFloat<T>) {
+      const V m = hn::IfThenElse(hn::Lt(x, lo), lo, x);
+      const V r = hn::IfThenElse(hn::Lt(hi, m), hi, m);
+      const auto nan = hn::Or(hn::IsNaN(x), hn::Or(hn::IsNaN(lo), hn::IsNaN(hi)));
+      return hn::IfThenElse(nan, hn::Set(d, std::numeric_limits<T>::quiet_NaN()), r);
+    } else {
+      (void)d;
+      return hn::Min(hn::Max(x, lo), hi);
+    }
+  }
+};
+
+// ---- half-precision storage ----
+
+// float16 and bfloat16 values as uint16_t bits: exact widening to float32,
+// rounding to nearest even on the way back (NaN stays a quiet NaN), bit for
+// bit core/dtype.h's scalar conversions. float16's vector conversions use the
+// F16C instructions, which the AVX2 and AVX-512 targets have; older targets
+// convert lane by lane.
+struct BF16Format {
+  static constexpr bool kVec = HWY_TARGET != HWY_SCALAR;
+  static HWY_INLINE float Widen(uint16_t h) { return WidenBF16(h); }
+  static HWY_INLINE uint16_t Narrow(float f) { return NarrowBF16(f); }
+  template <class DF, class VH>
+  static HWY_INLINE hn::Vec<DF> Widen(DF df, VH h) { return WidenBF16(df, h); }
+  template <class DF>
+  static HWY_INLINE auto Narrow(DF df, hn::Vec<DF> v) { return NarrowBF16(df, v); }
+};
+struct F16Format {
+  static constexpr bool kVec = HWY_TARGET != HWY_SCALAR && HWY_TARGET <= HWY_AVX2;
+  static HWY_INLINE float Widen(uint16_t h) { return F16ToF32(h); }
+  static HWY_INLINE uint16_t Narrow(float f) { return F32ToF16(f); }
+  template <class DF, class VH>
+  static HWY_INLINE hn::Vec<DF> Widen(DF df, VH h) {
+    const hn::Rebind<hwy::float16_t, DF> d16;
+    return hn::PromoteTo(df, hn::BitCast(d16, h));
+  }
+  template <class DF>
+  static HWY_INLINE auto Narrow(DF df, hn::Vec<DF> v) {
+    const hn::Rebind<hwy::float16_t, DF> d16;
+    const hn::Rebind<uint16_t, DF> du16;
+    (void)df;
+    return hn::BitCast(du16, hn::DemoteTo(d16, v));
+  }
+};
+
+// A float32 functor on half storage: operands widen exactly, the result
+// rounds once, as PyTorch computes half ops. One pass, no float32 tiles.
+template <class F, class Fmt>
+struct HalfOf {
+  F f;
+  explicit HalfOf(double s) : f(MakeFunctor<F>(s)) {}
+  static constexpr bool kVec = F::kVec && Fmt::kVec;
+  static constexpr bool kPrefetch = true;
+  HWY_INLINE uint16_t operator()(uint16_t a, uint16_t b) const {
+    return Fmt::Narrow(f(Fmt::Widen(a), Fmt::Widen(b)));
+  }
+  HWY_INLINE uint16_t operator()(uint16_t a, uint16_t b, uint16_t c) const {
+    return Fmt::Narrow(f(Fmt::Widen(a), Fmt::Widen(b), Fmt::Widen(c)));
+  }
+  template <class D, typename T>
+  HWY_INLINE auto First(D d, const T* p) const { return hn::LoadU(d, p); }
+  template <class D, typename T>
+  HWY_INLINE auto FirstSet(D d, T v) const { return hn::Set(d, v); }
+#if HWY_TARGET != HWY_SCALAR  // (one lane has no halves)
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V a, V b) const {
+    const hn::Half<D> dh;
+    const hn::Repartition<float, D> df;
+    const auto lo = f.Vec(df, Fmt::Widen(df, hn::LowerHalf(dh, a)),
+                          Fmt::Widen(df, hn::LowerHalf(dh, b)));
+    const auto hi = f.Vec(df, Fmt::Widen(df, hn::UpperHalf(dh, a)),
+                          Fmt::Widen(df, hn::UpperHalf(dh, b)));
+    return hn::Combine(d, Fmt::Narrow(df, hi), Fmt::Narrow(df, lo));
+  }
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V a, V b, V c) const {
+    const hn::Half<D> dh;
+    const hn::Repartition<float, D> df;
+    const auto lo = f.Vec(df, Fmt::Widen(df, hn::LowerHalf(dh, a)),
+                          Fmt::Widen(df, hn::LowerHalf(dh, b)),
+                          Fmt::Widen(df, hn::LowerHalf(dh, c)));
+    const auto hi = f.Vec(df, Fmt::Widen(df, hn::UpperHalf(dh, a)),
+                          Fmt::Widen(df, hn::UpperHalf(dh, b)),
+                          Fmt::Widen(df, hn::UpperHalf(dh, c)));
+    return hn::Combine(d, Fmt::Narrow(df, hi), Fmt::Narrow(df, lo));
+  }
+#endif
+};
+
+// NOLINTNEXTLINE(google-readability-namespace-comments)
+}  // namespace HWY_NAMESPACE
+}  // namespace bcast
+HWY_AFTER_NAMESPACE();
+
+#endif  // BCAST_KERNELS_FUNCTORS_INL_H_

@@ -1,0 +1,684 @@
+#!/usr/bin/env python3
+"""Writes what is generated from the op table, src/op_table.def.
+
+    python3 tools/gen_ops.py            rewrite every generated file
+    python3 tools/gen_ops.py --check    write nothing; exit 1 naming the files
+                                        that would change (the ctest
+                                        `ops.generated`), 0 when all are current
+    python3 tools/gen_ops.py --check --diff   the same, with unified diffs
+
+Generated: the bc_op enum and BC_OP_COUNT in include/bcast/bcast.h, the Rust
+constants (bcast-sys) and BinaryOp variants, ALL and methods (bcast), the Go
+constants, names and named functions, docs/ops.md and
+tests/differential/ops_table.py. Files that are partly generated carry
+BEGIN/END GENERATED marker comments; only the lines between them are
+rewritten, so a marker pair is placed by hand once and then kept.
+
+As a module (standard library only): `gen_ops.load()` returns the parsed
+table, a `Table` of `BinaryOp` and `TernaryOp` records.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import difflib
+import re
+import sys
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+ROOT = Path(__file__).resolve().parent.parent
+DEF_PATH = "src/op_table.def"
+
+# What the table's enumerators mean, in the words docs/ops.md uses.
+PROMOTIONS = {
+    "kPromote": "common dtype",
+    "kToFloat": "common dtype; float32 for integers and bool",
+    "kCompare": "bool (compared in the common dtype)",
+    "kLogical": "bool (operands read as bool: nonzero is true)",
+}
+DTYPE_SETS = {
+    "kAnyDtype": "all",
+    "kNoBool": "all but bool",
+    "kFloating": "floating (float16, bfloat16, float32, float64)",
+    "kIntegralOrBool": "integers and bool",
+    "kIntegral": "integers",
+}
+NO_ALPHA = "NoAlpha"
+
+
+class TableError(Exception):
+    """The op table cannot be read: the message names the file and line."""
+
+
+@dataclasses.dataclass(frozen=True)
+class BinaryOp:
+    """One BCAST_BINARY_OP entry; fields in the macro's argument order."""
+
+    id: str
+    value: int
+    name: str
+    promotion: str
+    dtypes: str
+    kernel: str
+    functor: str
+    alpha_functor: str
+    doc: str
+    line: int
+
+    @property
+    def c_enum(self) -> str:
+        return "BC_" + self.id
+
+    @property
+    def snake(self) -> str:
+        """Rust method name: shift_left."""
+        return self.id.lower()
+
+    @property
+    def camel(self) -> str:
+        """Rust variant and Go function name: ShiftLeft."""
+        return "".join(w.capitalize() for w in self.id.split("_"))
+
+    @property
+    def has_alpha(self) -> bool:
+        return self.alpha_functor != NO_ALPHA
+
+
+@dataclasses.dataclass(frozen=True)
+class TernaryOp:
+    """One BCAST_TERNARY_OP entry; fields in the macro's argument order."""
+
+    id: str
+    name: str
+    dtypes: str
+    kernel: str
+    functor: str
+    operands: Tuple[str, ...]
+    doc: str
+    line: int
+
+    @property
+    def c_function(self) -> str:
+        return "bc_" + self.name
+
+
+@dataclasses.dataclass(frozen=True)
+class Table:
+    binary: Tuple[BinaryOp, ...]
+    ternary: Tuple[TernaryOp, ...]
+
+
+# ---------------------------------------------------------------- parsing
+
+_TOKEN = re.compile(
+    r"""
+    (?P<ws>[ \t\r\f\v]+)
+  | (?P<nl>\n)
+  | (?P<line_comment>//[^\n]*)
+  | (?P<block_comment>/\*.*?\*/)
+  | (?P<string>"(?:[^"\\\n]|\\.)*")
+  | (?P<ident>[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<number>[0-9]+)
+  | (?P<punct>[(),])
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v",
+            "\\": "\\", '"': '"', "'": "'", "?": "?"}
+
+
+def _unquote(literal: str) -> str:
+    """The value of a C string literal (quotes included in `literal`)."""
+    body = literal[1:-1]
+    out, i = [], 0
+    while i < len(body):
+        c = body[i]
+        if c != "\\":
+            out.append(c)
+            i += 1
+            continue
+        e = body[i + 1]
+        if e in _ESCAPES:
+            out.append(_ESCAPES[e])
+            i += 2
+        elif e == "x":
+            m = re.match(r"[0-9A-Fa-f]+", body[i + 2:])
+            out.append(chr(int(m.group(0), 16)))
+            i += 2 + len(m.group(0))
+        elif e in "01234567":
+            m = re.match(r"[0-7]{1,3}", body[i + 1:])
+            out.append(chr(int(m.group(0), 8)))
+            i += 1 + len(m.group(0))
+        else:
+            raise ValueError(f"unknown escape \\{e}")
+    return "".join(out)
+
+
+def _tokens(text: str, where: str) -> List[Tuple[str, str, int]]:
+    """(kind, text, line) of everything but blanks, comments and preprocessor lines."""
+    out: List[Tuple[str, str, int]] = []
+    pos, line, at_line_start = 0, 1, True
+    while pos < len(text):
+        if at_line_start and text[pos] == "#":
+            # A directive, with its backslash-continued lines.
+            end = pos
+            while True:
+                nl = text.find("\n", end)
+                if nl == -1:
+                    end = len(text)
+                    break
+                if text[nl - 1] != "\\":
+                    end = nl
+                    break
+                line += 1
+                end = nl + 1
+            pos = end
+            continue
+        m = _TOKEN.match(text, pos)
+        if not m:
+            raise TableError(f"{where}:{line}: cannot read {text[pos:pos + 20]!r}")
+        kind, value = m.lastgroup, m.group(0)
+        if kind == "nl":
+            at_line_start = True
+        elif kind != "ws":
+            at_line_start = False
+        if kind in ("string", "ident", "number", "punct"):
+            out.append((kind, value, line))
+        line += value.count("\n")
+        pos = m.end()
+    return out
+
+
+# An argument: ("ident", str), ("number", int), ("string", str) or
+# ("call", (name, [arguments])).
+Arg = Tuple[str, object, int]
+
+
+def _parse_args(toks: List[Tuple[str, str, int]], i: int, where: str) -> Tuple[List[Arg], int]:
+    """Arguments of the call whose '(' is toks[i]; returns them and the index after ')'."""
+    args: List[Arg] = []
+    i += 1
+    while True:
+        if i >= len(toks):
+            raise TableError(f"{where}: unterminated macro call")
+        kind, text, line = toks[i]
+        if kind == "string":
+            value = ""
+            while i < len(toks) and toks[i][0] == "string":  # "a" "b" is "ab"
+                value += _unquote(toks[i][1])
+                i += 1
+            args.append(("string", value, line))
+        elif kind == "number":
+            args.append(("number", int(text), line))
+            i += 1
+        elif kind == "ident":
+            if i + 1 < len(toks) and toks[i + 1][1] == "(":
+                inner, i = _parse_args(toks, i + 1, where)
+                args.append(("call", (text, inner), line))
+            else:
+                args.append(("ident", text, line))
+                i += 1
+        else:
+            raise TableError(f"{where}:{line}: expected an argument, found {text!r}")
+        kind, text, line = toks[i] if i < len(toks) else ("", "", line)
+        if text == ")":
+            return args, i + 1
+        if text != ",":
+            raise TableError(f"{where}:{line}: expected ',' or ')', found {text!r}")
+        i += 1
+
+
+def _want(arg: Arg, kind: str, what: str, where: str, pattern: Optional[str] = None):
+    if arg[0] != kind:
+        raise TableError(f"{where}:{arg[2]}: {what} must be a {kind}, not {arg[1]!r}")
+    if pattern and not re.fullmatch(pattern, arg[1]):
+        raise TableError(f"{where}:{arg[2]}: {what} {arg[1]!r} does not match {pattern}")
+    return arg[1]
+
+
+def _want_in(arg: Arg, allowed: Dict[str, str], what: str, where: str) -> str:
+    value = _want(arg, "ident", what, where)
+    if value not in allowed:
+        raise TableError(f"{where}:{arg[2]}: unknown {what} {value!r} "
+                         f"(one of {', '.join(allowed)})")
+    return value
+
+
+def _want_doc(arg: Arg, where: str) -> str:
+    doc = _want(arg, "string", "doc", where)
+    if not doc.strip() or "\n" in doc or "*/" in doc:
+        raise TableError(f"{where}:{arg[2]}: doc must be one line, without '*/'")
+    return doc
+
+
+def parse(text: str, where: str = DEF_PATH) -> Table:
+    """The table described by the text of an op_table.def."""
+    toks = _tokens(text, where)
+    binary: List[BinaryOp] = []
+    ternary: List[TernaryOp] = []
+    i = 0
+    while i < len(toks):
+        kind, macro, line = toks[i]
+        if macro not in ("BCAST_BINARY_OP", "BCAST_TERNARY_OP") or i + 1 == len(toks) \
+                or toks[i + 1][1] != "(":
+            raise TableError(f"{where}:{line}: expected an op entry, found {macro!r}")
+        args, i = _parse_args(toks, i + 1, where)
+        if macro == "BCAST_BINARY_OP":
+            if len(args) != 9:
+                raise TableError(f"{where}:{line}: BCAST_BINARY_OP takes 9 arguments, got {len(args)}")
+            binary.append(BinaryOp(
+                id=_want(args[0], "ident", "Id", where, r"[A-Z][A-Z0-9]*(_[A-Z0-9]+)*"),
+                value=_want(args[1], "number", "value", where),
+                name=_want(args[2], "ident", "name", where, r"[a-z][a-z0-9_]*"),
+                promotion=_want_in(args[3], PROMOTIONS, "promotion", where),
+                dtypes=_want_in(args[4], DTYPE_SETS, "dtypes", where),
+                kernel=_want(args[5], "string", "kernel", where, r"[A-Za-z_][A-Za-z0-9_]*"),
+                functor=_want(args[6], "ident", "Functor", where),
+                alpha_functor=_want(args[7], "ident", "AlphaFunctor", where),
+                doc=_want_doc(args[8], where),
+                line=line))
+        else:
+            if len(args) != 7:
+                raise TableError(f"{where}:{line}: BCAST_TERNARY_OP takes 7 arguments, got {len(args)}")
+            ops = args[5]
+            if ops[0] != "call" or ops[1][0] != "BCAST_OPERANDS" or len(ops[1][1]) != 3 \
+                    or any(a[0] != "string" for a in ops[1][1]):
+                raise TableError(f"{where}:{ops[2]}: operands must be BCAST_OPERANDS(\"a\", \"b\", \"c\")")
+            ternary.append(TernaryOp(
+                id=_want(args[0], "ident", "Id", where, r"[A-Z][A-Za-z0-9]*"),
+                name=_want(args[1], "ident", "name", where, r"[a-z][a-z0-9_]*"),
+                dtypes=_want_in(args[2], DTYPE_SETS, "dtypes", where),
+                kernel=_want(args[3], "string", "kernel", where, r"[A-Za-z_][A-Za-z0-9_]*"),
+                functor=_want(args[4], "ident", "Functor", where),
+                operands=tuple(a[1] for a in ops[1][1]),
+                doc=_want_doc(args[6], where),
+                line=line))
+    _validate(binary, ternary, where)
+    return Table(tuple(binary), tuple(ternary))
+
+
+def _validate(binary: Sequence[BinaryOp], ternary: Sequence[TernaryOp], where: str) -> None:
+    if not binary:
+        raise TableError(f"{where}: no BCAST_BINARY_OP entries")
+    for k, op in enumerate(binary):
+        if op.value != k:
+            raise TableError(f"{where}:{op.line}: BC_{op.id} = {op.value}, but entries must be in "
+                             f"bc_op order with values 0, 1, 2, ... (expected {k})")
+    seen: Dict[str, int] = {}
+    for what, key in (("Id", lambda o: o.id.upper()), ("name", lambda o: o.name)):
+        seen.clear()
+        for op in list(binary) + list(ternary):
+            if key(op) in seen:
+                raise TableError(f"{where}:{op.line}: {what} {key(op)!r} already used on line "
+                                 f"{seen[key(op)]}")
+            seen[key(op)] = op.line
+
+
+def load(path: Optional[Path] = None) -> Table:
+    """The parsed table of src/op_table.def (or of `path`)."""
+    path = Path(path) if path else ROOT / DEF_PATH
+    return parse(path.read_text(encoding="utf-8"), str(path))
+
+
+# ---------------------------------------------------------------- helpers
+
+GENERATED = "by tools/gen_ops.py from src/op_table.def"
+C_BEGIN, C_END = f"/* BEGIN GENERATED {GENERATED}: do not edit */", "/* END GENERATED */"
+SLASH_BEGIN, SLASH_END = f"// BEGIN GENERATED {GENERATED}: do not edit", "// END GENERATED"
+
+
+def splice(old: str, begin: str, end: str, bodies: Sequence[str], where: str) -> str:
+    """`old` with the lines between each begin/end marker pair replaced by
+    the next of `bodies` (each a block of whole lines)."""
+    lines = old.splitlines(keepends=True)
+    out: List[str] = []
+    pairs = 0
+    i = 0
+    while i < len(lines):
+        out.append(lines[i])
+        if lines[i].strip() == begin:
+            j = i + 1
+            while j < len(lines) and lines[j].strip() != end:
+                if lines[j].strip() == begin:
+                    raise TableError(f"{where}:{j + 1}: BEGIN GENERATED inside another")
+                j += 1
+            if j == len(lines):
+                raise TableError(f"{where}:{i + 1}: BEGIN GENERATED without END GENERATED")
+            if pairs < len(bodies):
+                out.append(bodies[pairs])
+            pairs += 1
+            out.append(lines[j])
+            i = j + 1
+            continue
+        if lines[i].strip() == end:
+            raise TableError(f"{where}:{i + 1}: END GENERATED without BEGIN GENERATED")
+        i += 1
+    if pairs != len(bodies):
+        raise TableError(f"{where}: {pairs} GENERATED marker pairs, expected {len(bodies)}")
+    return "".join(out)
+
+
+def wrap(words: Sequence[str], first: str, rest: str, width: int, sep: str = " ",
+         last: str = "") -> List[str]:
+    """Lines of `words` joined by `sep`, the first line starting with `first`,
+    the others with `rest`, each at most `width` columns where possible;
+    `last` ends the last line."""
+    lines: List[str] = []
+    cur = first
+    fresh = True
+    for k, w in enumerate(words):
+        piece = w + (last if k == len(words) - 1 else "")
+        candidate = cur + ("" if fresh else sep) + piece
+        if not fresh and len(candidate.rstrip()) > width:
+            lines.append(cur.rstrip())
+            cur, fresh = rest + piece, False
+        else:
+            cur, fresh = candidate, False
+    lines.append(cur.rstrip())
+    return lines
+
+
+def markdown_escape(text: str) -> str:
+    """Text that Markdown (rustdoc, GitHub, Doxygen) shows as written: a `*`
+    run that touches a word could open or close emphasis (`a*a + b*b`); one
+    with blanks on both sides (`a * b`, `a ** b`) cannot and stays as is."""
+    def escape(m: "re.Match[str]") -> str:
+        run = m.group(0)
+        if run == "\\":
+            return "\\\\"
+        before = text[m.start() - 1] if m.start() > 0 else " "
+        after = text[m.end()] if m.end() < len(text) else " "
+        return run if before.isspace() and after.isspace() else "\\*" * len(run)
+    return re.sub(r"\\|\*+", escape, text)
+
+
+# ---------------------------------------------------------------- C header
+
+def c_header_block(t: Table) -> str:
+    entries = [f"{op.c_enum} = {op.value}" + ("," if k < len(t.binary) - 1 else " ")
+               for k, op in enumerate(t.binary)]
+    col = 2 + max(len(e) for e in entries) + 1
+    lines = ["/** Binary ops. Values are pinned forever. */", "typedef enum bc_op {"]
+    for entry, op in zip(entries, t.binary):
+        head = f"  {entry}".ljust(col) + "/**< "
+        lines += wrap(op.doc.split(), head, " " * len(head), 80, last=" */")
+    lines += ["} bc_op;", "", "/** Number of ::bc_op values. */",
+              f"#define BC_OP_COUNT {len(t.binary)}"]
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- Rust
+
+def rust_sys_block(t: Table) -> str:
+    lines = ["/// `enum bc_op`: binary ops.", "pub type bc_op = bc_enum_repr;"]
+    lines += [f"pub const {op.c_enum}: bc_op = {op.value};" for op in t.binary]
+    lines += ["/// `BC_OP_COUNT`: number of `bc_op` values.",
+              f"pub const BC_OP_COUNT: usize = {len(t.binary)};"]
+    return "\n".join(lines) + "\n"
+
+
+def rust_doc(doc: str) -> str:
+    return markdown_escape(doc).replace("BC_BOOL", "`Bool`")
+
+
+def rust_variants(t: Table) -> str:
+    lines = []
+    for op in t.binary:
+        lines += [f"    /// {rust_doc(op.doc)}", f"    {op.camel} = sys::{op.c_enum} as u32,"]
+    return "\n".join(lines) + "\n"
+
+
+def rust_all(t: Table) -> str:
+    names = [op.camel for op in t.binary]
+    lines = ["    /// Every op, in `bc_op` order.",
+             "    pub const ALL: [BinaryOp; sys::BC_OP_COUNT] = {",
+             "        use BinaryOp::*;",
+             "        ["]
+    # rustfmt's layout: packed rows while every name is short (its
+    # short_array_element_width_threshold, 10), else one per line.
+    if max(len(n) for n in names) <= 10:
+        # Its rows stay under max_width (100) by one column.
+        lines += wrap([n + "," for n in names], " " * 12, " " * 12, 99)
+    else:
+        lines += [" " * 12 + n + "," for n in names]
+    lines += ["        ]", "    };"]
+    return "\n".join(lines) + "\n"
+
+
+def rust_methods(t: Table) -> str:
+    return "".join(f"    {op.camel}: {op.snake}, {op.snake}_out, {op.snake}_;\n" for op in t.binary)
+
+
+# ---------------------------------------------------------------- Go
+
+def go_doc(doc: str) -> str:
+    return doc.replace("BC_BOOL", "Bool")
+
+
+def go_ops_block(t: Table) -> str:
+    names = ["Op" + op.camel for op in t.binary]
+    nw = max(len(n) for n in names)
+    vw = max(len(str(op.value)) for op in t.binary)
+    # Blank lines keep the markers out of the doc comments.
+    lines = ["", "// Binary operations.", "const ("]
+    for name, op in zip(names, t.binary):
+        lines.append(f"\t{name.ljust(nw)} Op = {str(op.value).ljust(vw)} // {go_doc(op.doc)}")
+    lines += [")", "", "// NumOps is the number of Op values.", f"const NumOps = {len(t.binary)}", "",
+              "var opNames = [NumOps]string{"]
+    # Tabs count as 4 columns here; gofmt keeps whatever rows it is given.
+    rows = wrap([f'"{op.name}",' for op in t.binary], "    ", "    ", 100)
+    lines += ["\t" + r[4:] for r in rows]
+    lines += ["}", ""]
+    return "\n".join(lines) + "\n"
+
+
+def go_ops_named(t: Table) -> str:
+    out = [f"// Code generated {GENERATED}; DO NOT EDIT.\n\npackage bcast\n"]
+    for op in t.binary:
+        n, c, call = op.camel, "Op" + op.camel, f"{op.name}(a, b)"
+        out.append(f"""
+// {n} returns {call}, broadcast.
+// {go_doc(op.doc)}
+func {n}(a, b *Tensor) (*Tensor, error) {{ return Binary({c}, a, b) }}
+
+// {n}Out writes {call} into out.
+func {n}Out(a, b, out *Tensor) error {{ return BinaryOut({c}, a, b, out) }}
+
+// {n}InPlace writes {call} into a, whose shape and dtype do not change.
+func {n}InPlace(a, b *Tensor) error {{ return BinaryInPlace({c}, a, b) }}
+""")
+    return "".join(out)
+
+
+# ---------------------------------------------------------------- docs
+
+def md_cell(text: str) -> str:
+    return markdown_escape(text).replace("|", "\\|")
+
+
+def paragraph(text: str, width: int = 80) -> List[str]:
+    """`text` wrapped at `width`, never inside a `code span` or <code>."""
+    words = re.findall(r"[^\s`]*`[^`]*`[^\s`]*|\S*<code>.*?</code>\S*|\S+", text)
+    return wrap(words, "", "", width)
+
+
+def ops_md(t: Table) -> str:
+    alpha = " and ".join(op.c_enum for op in t.binary if op.has_alpha)
+    last = t.binary[-1]
+    # An example of the message (<code>, not `...'`, which Doxygen reads as a quote).
+    # A dtype each set refuses: PyTorch's name, ours.
+    refused = {"kFloating": ("Int", "int32"), "kIntegral": ("Float", "float32"),
+               "kIntegralOrBool": ("Float", "float32"), "kNoBool": ("Bool", "bool")}
+    example = next((op for d in refused for op in t.binary if op.dtypes == d), None)
+    lines = ["# Op table {#optable}", "", f"<!-- Generated {GENERATED}: do not edit. -->", ""]
+    lines += paragraph("Every elementwise op of bcast, as `src/op_table.def` describes it.")
+    lines.append("")
+    lines += paragraph(
+        "**Result dtype** is the dtype of the result, where the operands' common dtype is the one "
+        "@ref promotion gives. **Dtypes** are the common dtypes the op runs for; any other "
+        "fails with BC_ERR_DTYPE and PyTorch's message, naming the **kernel** given here"
+        + (f" (<code>\"{example.kernel}\" not implemented for '{refused[example.dtypes][0]}'"
+           f"</code> for {example.c_enum} on {refused[example.dtypes][1]})."
+           if example else "."))
+    lines += ["", "## Binary ops", ""]
+    lines += paragraph(
+        "Values of ::bc_op, run by bc_binary(), bc_binary_out() and bc_binary_()"
+        + (f"; {alpha} also with a scale `alpha` by bc_binary_alpha(), bc_binary_alpha_out() "
+           "and bc_binary_alpha_()." if alpha else ".")
+        + f" The Rust crate names its methods by the lower-cased op (`{last.snake}`, "
+        f"`{last.snake}_out`, `{last.snake}_`), the Go module its functions in CamelCase "
+        f"(`{last.camel}`, `{last.camel}Out`, `{last.camel}InPlace`).")
+    lines += [
+        "",
+        "| C enum | value | name | result dtype | dtypes | kernel | doc |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for op in t.binary:
+        lines.append(f"| {op.c_enum} | {op.value} | `{op.name}` | {PROMOTIONS[op.promotion]} | "
+                     f"{DTYPE_SETS[op.dtypes]} | `{op.kernel}` | {md_cell(op.doc)} |")
+    lines += ["", "## Ternary ops", ""]
+    lines += paragraph(
+        "Each has C functions of its own, allocating, out= and in place; the operands are "
+        "named as in PyTorch's messages.")
+    lines += [
+        "",
+        "| C functions | name | operands | dtypes | kernel | doc |",
+        "|---|---|---|---|---|---|",
+    ]
+    for op in t.ternary:
+        f = op.c_function
+        lines.append(f"| {f}(), {f}_out(), {f}_() | `{op.name}` | "
+                     f"{', '.join(f'`{o}`' for o in op.operands)} | {DTYPE_SETS[op.dtypes]} | "
+                     f"`{op.kernel}` | {md_cell(op.doc)} |")
+    return "\n".join(lines) + "\n"
+
+
+def ops_table_py(t: Table) -> str:
+    def row(d: dict) -> str:
+        return "    {" + ", ".join(f"{k!r}: {v!r}" for k, v in d.items()) + "},"
+
+    lines = [
+        f'"""The op table of src/op_table.def as data, for tests and benchmarks.',
+        "",
+        f"Generated {GENERATED}: do not edit.",
+        "BINARY_OPS are in bc_op order (value == index); TERNARY_OPS have C",
+        "functions of their own (bc_<name>). promotion and dtypes are the table's",
+        "enumerators (kPromote, kNoBool, ...); kernel is PyTorch's kernel name in",
+        "'\"<kernel>\" not implemented for ...' messages.",
+        '"""',
+        "",
+        "BINARY_OPS = [",
+    ]
+    for op in t.binary:
+        lines.append(row({"id": op.id, "value": op.value, "name": op.name,
+                          "promotion": op.promotion, "dtypes": op.dtypes, "kernel": op.kernel,
+                          "alpha": op.has_alpha, "doc": op.doc}))
+    lines += ["]", "", "TERNARY_OPS = ["]
+    for op in t.ternary:
+        lines.append(row({"id": op.id, "name": op.name, "dtypes": op.dtypes, "kernel": op.kernel,
+                          "operands": op.operands, "doc": op.doc}))
+    lines += [
+        "]",
+        "",
+        "OP_COUNT = len(BINARY_OPS)",
+        "",
+        "# bc_op value by bc_op_name() name: BC_OP['bitwise_left_shift'] == 28.",
+        "BC_OP = {op['name']: op['value'] for op in BINARY_OPS}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- outputs
+
+def _check_ternary_functions(t: Table, header: str) -> None:
+    for op in t.ternary:
+        for f in (op.c_function, op.c_function + "_out", op.c_function + "_"):
+            if not re.search(rf"\bBC_API\b[^;]*\b{f}\(", header):
+                raise TableError(f"{DEF_PATH}:{op.line}: ternary op {op.name!r} has no {f}() "
+                                 "in include/bcast/bcast.h")
+
+
+def outputs(t: Table) -> List[Tuple[str, Callable[[Optional[str], str], str]]]:
+    """(path relative to the root, (old text or None, path) -> new text) of every
+    generated file."""
+
+    def partial(begin: str, end: str, *makers: Callable[[Table], str]):
+        def make(old: Optional[str], path: str) -> str:
+            if old is None:
+                raise TableError(f"{path}: missing (it holds hand-written code around the "
+                                 "GENERATED markers)")
+            return splice(old, begin, end, [m(t) for m in makers], path)
+        return make
+
+    def header(old: Optional[str], path: str) -> str:
+        new = partial(C_BEGIN, C_END, c_header_block)(old, path)
+        _check_ternary_functions(t, new)
+        return new
+
+    def whole(maker: Callable[[Table], str]):
+        return lambda old, path: maker(t)
+
+    return [
+        ("include/bcast/bcast.h", header),
+        ("bindings/rust/bcast-sys/src/lib.rs", partial(SLASH_BEGIN, SLASH_END, rust_sys_block)),
+        ("bindings/rust/bcast/src/ops.rs",
+         partial(SLASH_BEGIN, SLASH_END, rust_variants, rust_all, rust_methods)),
+        ("bindings/go/ops.go", partial(SLASH_BEGIN, SLASH_END, go_ops_block)),
+        ("bindings/go/ops_named.go", whole(go_ops_named)),
+        ("docs/ops.md", whole(ops_md)),
+        ("tests/differential/ops_table.py", whole(ops_table_py)),
+    ]
+
+
+def _read(path: Path) -> Optional[str]:
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            return f.read()
+    except FileNotFoundError:
+        return None
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--check", action="store_true",
+                    help="write nothing; exit 1 if a generated file is out of date")
+    ap.add_argument("--diff", action="store_true", help="with --check: show unified diffs")
+    ap.add_argument("--root", type=Path, default=ROOT, help="repository root (default: %(default)s)")
+    args = ap.parse_args(argv)
+    try:
+        table = load(args.root / DEF_PATH)
+        stale = []
+        for rel, make in outputs(table):
+            path = args.root / rel
+            old = _read(path)
+            new = make(old, rel)
+            if new == old:
+                continue
+            stale.append(rel)
+            if args.check:
+                if args.diff:
+                    sys.stdout.writelines(difflib.unified_diff(
+                        (old or "").splitlines(keepends=True), new.splitlines(keepends=True),
+                        f"a/{rel}", f"b/{rel}"))
+            else:
+                with open(path, "w", encoding="utf-8", newline="") as f:
+                    f.write(new)
+    except TableError as e:
+        print(f"gen_ops.py: {e}", file=sys.stderr)
+        return 2
+    if args.check and stale:
+        print("gen_ops.py: out of date with src/op_table.def (run python3 tools/gen_ops.py):",
+              file=sys.stderr)
+        for rel in stale:
+            print(f"  {rel}", file=sys.stderr)
+        return 1
+    if not args.check:
+        for rel in stale:
+            print(f"wrote {rel}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
