@@ -30,8 +30,9 @@ constexpr int64_t kGrain = 65536;
 // Elements converted per step when an operand's dtype differs from the kernel's
 // (4 scratch rows of this many 8-byte values live on the stack: about 33 KiB).
 constexpr int64_t kTile = 1024;
-// Elements gathered per step from an input strided along its row.
-constexpr int64_t kChunk = 512;
+// Bytes of each operand gathered per step from a row that is strided or
+// (ternary ops) repeats a value: 512 8-byte values, 4096 1-byte ones.
+constexpr int64_t kChunkBytes = 4096;
 // Rows shorter than this are laid out kRunTile elements at a time.
 constexpr int64_t kShortRow = 64;
 constexpr int64_t kRunTile = 1024;
@@ -102,7 +103,10 @@ size_t Size(const Plan& p, int k) { return DtypeSize(p.ktype[k]); }
 // repeated inputs: a chunk at a time through stack buffers.
 __attribute__((noinline)) void RunRowChunked(const Plan& p, int64_t n, char* const* ptr,
                                              const int64_t* s, bool stream) {
-  alignas(64) char buf[4][kChunk * 8];
+  alignas(64) char buf[4][kChunkBytes];
+  size_t widest = 1;
+  for (int k = 0; k < p.nops; ++k) widest = std::max(widest, Size(p, k));
+  const int64_t kChunk = kChunkBytes / static_cast<int64_t>(widest);
   unsigned bcast = 0;
   for (int k = 1; k < p.nops; ++k) {
     if (s[k] != 0) continue;

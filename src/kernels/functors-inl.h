@@ -66,20 +66,64 @@ struct NoAlpha {};
     static constexpr bool kVec = false;                           \
     HWY_INLINE auto operator()(T a, T b) const { return EXPR; }   \
   }
-BCAST_SCALAR_FUNCTOR(DivTruncF, scalar::DivTrunc(a, b));
 BCAST_SCALAR_FUNCTOR(DivFloorF, scalar::DivFloor(a, b));
 BCAST_SCALAR_FUNCTOR(RemainderF, scalar::Remainder(a, b));
 BCAST_SCALAR_FUNCTOR(FmodF, scalar::Fmod(a, b));
 BCAST_SCALAR_FUNCTOR(PowF, scalar::Pow(a, b));
 BCAST_SCALAR_FUNCTOR(Atan2F, std::atan2(a, b));
-BCAST_SCALAR_FUNCTOR(HypotF, std::hypot(a, b));
-BCAST_SCALAR_FUNCTOR(CopysignF, std::copysign(a, b));
 BCAST_SCALAR_FUNCTOR(LogicalAndF, static_cast<bool>(a && b));
 BCAST_SCALAR_FUNCTOR(LogicalOrF, static_cast<bool>(a || b));
 BCAST_SCALAR_FUNCTOR(LogicalXorF, static_cast<bool>(static_cast<bool>(a) != static_cast<bool>(b)));
 BCAST_SCALAR_FUNCTOR(ShlF, scalar::ShiftLeft(a, b));
 BCAST_SCALAR_FUNCTOR(ShrF, scalar::ShiftRight(a, b));
 #undef BCAST_SCALAR_FUNCTOR
+
+// trunc(a / b): the quotient rounded once, then truncated, as the scalar form.
+template <typename T>
+struct DivTruncF {
+  static constexpr bool kVec = kFloat<T>;
+  HWY_INLINE T operator()(T a, T b) const { return scalar::DivTrunc(a, b); }
+  template <class D, class V>
+  HWY_INLINE V Vec(D, V a, V b) const { return hn::Trunc(hn::Div(a, b)); }
+};
+template <typename T>
+struct CopysignF {
+  static constexpr bool kVec = kFloat<T>;
+  HWY_INLINE T operator()(T a, T b) const { return std::copysign(a, b); }
+  template <class D, class V>
+  HWY_INLINE V Vec(D, V a, V b) const { return hn::CopySign(a, b); }
+};
+// hypot: float32 as glibc's hypotf computes it, sqrt(a*a + b*b) in float64
+// rounded once (exact products, one rounding of the sum), an infinity
+// winning over a NaN; float64 through libm.
+template <typename T>
+struct HypotF {
+  static constexpr bool kVec = std::is_same_v<T, float> && HWY_TARGET != HWY_SCALAR;
+  HWY_INLINE T operator()(T a, T b) const {
+    if constexpr (std::is_same_v<T, float>) {
+      if (std::isinf(a) || std::isinf(b)) return std::numeric_limits<T>::infinity();
+      const double x = a, y = b;
+      return static_cast<float>(std::sqrt(x * x + y * y));
+    } else {
+      return std::hypot(a, b);
+    }
+  }
+#if HWY_TARGET != HWY_SCALAR
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V a, V b) const {
+    const hn::Half<D> dh;
+    const hn::Repartition<double, D> dd;
+    auto half = [&](auto x, auto y) {
+      const auto xd = hn::PromoteTo(dd, x), yd = hn::PromoteTo(dd, y);
+      return hn::DemoteTo(dh, hn::Sqrt(hn::Add(hn::Mul(xd, xd), hn::Mul(yd, yd))));
+    };
+    const V r = hn::Combine(d, half(hn::UpperHalf(dh, a), hn::UpperHalf(dh, b)),
+                            half(hn::LowerHalf(dh, a), hn::LowerHalf(dh, b)));
+    const auto inf = hn::Or(hn::IsInf(a), hn::IsInf(b));
+    return hn::IfThenElse(inf, hn::Inf(d), r);
+  }
+#endif
+};
 
 // Bitwise ops: Highway's And/Or/Xor on every integer lane type.
 #define BCAST_BITWISE_FUNCTOR(NAME, OP, VOP)                                      \
@@ -358,7 +402,9 @@ template <class F, class Fmt>
 struct HalfOf {
   F f;
   explicit HalfOf(double s) : f(MakeFunctor<F>(s)) {}
-  static constexpr bool kVec = F::kVec && Fmt::kVec;
+  // Functors without a vector form still get vector conversions: their
+  // float32 lanes go through the scalar form one by one.
+  static constexpr bool kVec = Fmt::kVec;
   static constexpr bool kPrefetch = true;
   HWY_INLINE uint16_t operator()(uint16_t a, uint16_t b) const {
     return Fmt::Narrow(f(Fmt::Widen(a), Fmt::Widen(b)));
@@ -371,13 +417,30 @@ struct HalfOf {
   template <class D, typename T>
   HWY_INLINE auto FirstSet(D d, T v) const { return hn::Set(d, v); }
 #if HWY_TARGET != HWY_SCALAR  // (one lane has no halves)
+  template <class DF, class... VF>
+  HWY_INLINE auto Apply(DF df, VF... v) const {
+    if constexpr (F::kVec) {
+      return f.Vec(df, v...);
+    } else {
+      constexpr size_t kN = hn::MaxLanes(df);
+      alignas(64) float lanes[sizeof...(VF)][kN];
+      size_t k = 0;
+      ((hn::Store(v, df, lanes[k++])), ...);
+      alignas(64) float r[kN];
+      for (size_t i = 0; i < hn::Lanes(df); ++i) {
+        if constexpr (sizeof...(VF) == 2) r[i] = f(lanes[0][i], lanes[1][i]);
+        else r[i] = f(lanes[0][i], lanes[1][i], lanes[2][i]);
+      }
+      return hn::Load(df, r);
+    }
+  }
   template <class D, class V>
   HWY_INLINE V Vec(D d, V a, V b) const {
     const hn::Half<D> dh;
     const hn::Repartition<float, D> df;
-    const auto lo = f.Vec(df, Fmt::Widen(df, hn::LowerHalf(dh, a)),
+    const auto lo = Apply(df, Fmt::Widen(df, hn::LowerHalf(dh, a)),
                           Fmt::Widen(df, hn::LowerHalf(dh, b)));
-    const auto hi = f.Vec(df, Fmt::Widen(df, hn::UpperHalf(dh, a)),
+    const auto hi = Apply(df, Fmt::Widen(df, hn::UpperHalf(dh, a)),
                           Fmt::Widen(df, hn::UpperHalf(dh, b)));
     return hn::Combine(d, Fmt::Narrow(df, hi), Fmt::Narrow(df, lo));
   }
@@ -385,10 +448,10 @@ struct HalfOf {
   HWY_INLINE V Vec(D d, V a, V b, V c) const {
     const hn::Half<D> dh;
     const hn::Repartition<float, D> df;
-    const auto lo = f.Vec(df, Fmt::Widen(df, hn::LowerHalf(dh, a)),
+    const auto lo = Apply(df, Fmt::Widen(df, hn::LowerHalf(dh, a)),
                           Fmt::Widen(df, hn::LowerHalf(dh, b)),
                           Fmt::Widen(df, hn::LowerHalf(dh, c)));
-    const auto hi = f.Vec(df, Fmt::Widen(df, hn::UpperHalf(dh, a)),
+    const auto hi = Apply(df, Fmt::Widen(df, hn::UpperHalf(dh, a)),
                           Fmt::Widen(df, hn::UpperHalf(dh, b)),
                           Fmt::Widen(df, hn::UpperHalf(dh, c)));
     return hn::Combine(d, Fmt::Narrow(df, hi), Fmt::Narrow(df, lo));

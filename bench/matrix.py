@@ -1,0 +1,389 @@
+#!/usr/bin/env python3
+"""The whole matrix: every op of the op table x every dtype it takes, against
+PyTorch 2.x and NumPy 2.x, on the same buffers, in one run.
+
+Patterns (out= into a preallocated result):
+  same   (1024,4096) op (1024,4096)
+  row    (1024,4096) op (4096,)
+  3way   ternaries: (1024,4096), (1024,1), (1,4096)
+at 1 thread and at all cores, then a size sweep (1K..64M elements) of add,
+mul and where on float32, and the machine's copy bandwidth measured in the
+same run. Times are medians of alternating runs (bcast, PyTorch, NumPy, one
+after the other, so that a noisy machine hurts all alike). Ratios are
+PyTorch time / bcast time (above 1: bcast is faster). Speed is reported,
+never asserted.
+
+Run through scripts/bench.sh (which creates the venv and builds bcast), or:
+    python bench/matrix.py --lib build/libbcast.so [--quick] [--markdown F]
+"""
+
+import argparse
+import ctypes
+import json
+import math
+import os
+import platform
+import statistics
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tests", "differential"))
+import ops_table  # noqa: E402  (generated from src/op_table.def)
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
+# bc_dtype values, PyTorch and NumPy dtypes.
+DTYPES = {
+    "bool": (0, torch.bool, np.bool_),
+    "u8": (1, torch.uint8, np.uint8),
+    "i8": (2, torch.int8, np.int8),
+    "i16": (3, torch.int16, np.int16),
+    "i32": (4, torch.int32, np.int32),
+    "i64": (5, torch.int64, np.int64),
+    "f16": (6, torch.float16, np.float16),
+    "bf16": (7, torch.bfloat16, None),
+    "f32": (8, torch.float32, np.float32),
+    "f64": (9, torch.float64, np.float64),
+}
+FLOATING = ("f16", "bf16", "f32", "f64")
+
+
+def accepts(dtypes, dt):
+    return {
+        "kAnyDtype": True,
+        "kNoBool": dt != "bool",
+        "kFloating": dt in FLOATING,
+        "kIntegralOrBool": dt not in FLOATING,
+        "kIntegral": dt not in FLOATING and dt != "bool",
+    }[dtypes]
+
+
+def result_dtype(op, dt):
+    if op.get("promotion") in ("kCompare", "kLogical"):
+        return "bool"
+    if op.get("promotion") == "kToFloat" and dt not in FLOATING:
+        return "f32"
+    return dt
+
+
+# PyTorch and NumPy forms of each op (out= into o). None: no such form.
+def torch_fn(name):
+    t = torch
+    f = {
+        "add": lambda a, b, o: t.add(a, b, out=o),
+        "sub": lambda a, b, o: t.sub(a, b, out=o),
+        "mul": lambda a, b, o: t.mul(a, b, out=o),
+        "div": lambda a, b, o: t.div(a, b, out=o),
+        "div_trunc": lambda a, b, o: t.div(a, b, rounding_mode="trunc", out=o),
+        "div_floor": lambda a, b, o: t.div(a, b, rounding_mode="floor", out=o),
+        "where": lambda c, a, b, o: t.where(c, a, b, out=o),
+        "addcmul": lambda s, a, b, o: t.addcmul(s, a, b, value=0.5, out=o),
+        "addcdiv": lambda s, a, b, o: t.addcdiv(s, a, b, value=0.5, out=o),
+        "lerp": lambda s, e, w, o: t.lerp(s, e, w, out=o),
+        "clamp": lambda x, lo, hi, o: t.clamp(x, lo, hi, out=o),
+    }.get(name)
+    if f is None:
+        g = getattr(t, name)
+        f = lambda a, b, o: g(a, b, out=o)  # noqa: E731
+    return f
+
+
+NUMPY = {
+    "add": "add", "sub": "subtract", "mul": "multiply", "div": "true_divide",
+    "div_floor": "floor_divide", "remainder": "remainder", "fmod": "fmod", "pow": "power",
+    "maximum": "maximum", "minimum": "minimum", "fmax": "fmax", "fmin": "fmin",
+    "atan2": "arctan2", "hypot": "hypot", "copysign": "copysign", "eq": "equal",
+    "ne": "not_equal", "lt": "less", "le": "less_equal", "gt": "greater",
+    "ge": "greater_equal", "logical_and": "logical_and", "logical_or": "logical_or",
+    "logical_xor": "logical_xor", "bitwise_and": "bitwise_and", "bitwise_or": "bitwise_or",
+    "bitwise_xor": "bitwise_xor", "bitwise_left_shift": "left_shift",
+    "bitwise_right_shift": "right_shift",
+}
+
+
+def numpy_fn(name, dt):
+    if DTYPES[dt][2] is None:
+        return None
+    if name == "clamp":
+        return lambda x, lo, hi, o: np.clip(x, lo, hi, out=o)
+    u = NUMPY.get(name)
+    if u is None:
+        return None
+    g = getattr(np, u)
+    return lambda a, b, o: g(a, b, out=o)
+
+
+class Bcast:
+    def __init__(self, path):
+        self.lib = ctypes.CDLL(path)
+        L = self.lib
+        P, I64P = ctypes.c_void_p, ctypes.POINTER(ctypes.c_int64)
+        L.bc_tensor_wrap.argtypes = [ctypes.c_int, I64P, I64P, ctypes.c_size_t, P,
+                                     ctypes.c_size_t, P, P, ctypes.POINTER(P)]
+        L.bc_tensor_free.argtypes = [P]
+        L.bc_binary_out.argtypes = [ctypes.c_int, P, P, P]
+        L.bc_where_out.argtypes = [P, P, P, P]
+        for f in ("addcmul", "addcdiv"):
+            getattr(L, f"bc_{f}_out").argtypes = [P, P, P, ctypes.c_double, P]
+        L.bc_lerp_out.argtypes = [P, P, P, P]
+        L.bc_clamp_out.argtypes = [P, P, P, P]
+        L.bc_set_num_threads.argtypes = [ctypes.c_int]
+        L.bc_last_error.restype = ctypes.c_char_p
+        L.bc_simd_target.restype = ctypes.c_char_p
+        L.bc_version_string.restype = ctypes.c_char_p
+
+    def wrap(self, t, dt):
+        shape = (ctypes.c_int64 * max(1, t.dim()))(*t.shape)
+        strides = (ctypes.c_int64 * max(1, t.dim()))(*t.stride())
+        h = ctypes.c_void_p()
+        nbytes = t.untyped_storage().nbytes()
+        st = self.lib.bc_tensor_wrap(DTYPES[dt][0], shape, strides, t.dim(),
+                                     ctypes.c_void_p(t.data_ptr()), nbytes, None, None,
+                                     ctypes.byref(h))
+        if st != 0:
+            raise RuntimeError(self.lib.bc_last_error().decode())
+        return h
+
+    def call(self, name, value, hs, o):
+        L = self.lib
+        if name == "where":
+            return lambda: L.bc_where_out(hs[0], hs[1], hs[2], o)
+        if name in ("addcmul", "addcdiv"):
+            f = getattr(L, f"bc_{name}_out")
+            return lambda: f(hs[0], hs[1], hs[2], 0.5, o)
+        if name in ("lerp", "clamp"):
+            f = getattr(L, f"bc_{name}_out")
+            return lambda: f(hs[0], hs[1], hs[2], o)
+        return lambda: L.bc_binary_out(value, hs[0], hs[1], o)
+
+
+def make(shape, dt, role, name, gen):
+    """Operand values that keep the op meaningful (no division by zero,
+    shifts within the width, pow without overflow where it matters)."""
+    tdt = DTYPES[dt][1]
+    if dt == "bool":
+        return torch.from_numpy(gen.random(shape) < 0.5)
+    if dt in FLOATING:
+        lo, hi = (0.0, 1.0) if name == "lerp" and role == 2 else (0.5, 2.0)
+        return torch.from_numpy(gen.uniform(lo, hi, shape)).to(tdt)
+    if name.startswith("bitwise_") and "shift" in name and role == 1:
+        return torch.from_numpy(gen.integers(0, 7, shape)).to(tdt)
+    if name == "pow":
+        return torch.from_numpy(gen.integers(0, 4, shape)).to(tdt)
+    return torch.from_numpy(gen.integers(1, 100, shape)).to(tdt)
+
+
+def median_time(fn, min_s=0.01):
+    fn()
+    t0 = time.perf_counter()
+    fn()
+    one = max(1e-7, time.perf_counter() - t0)
+    k = max(1, int(min_s / one))
+    t0 = time.perf_counter()
+    for _ in range(k):
+        fn()
+    return (time.perf_counter() - t0) / k
+
+
+def measure(fns, runs):
+    """Median seconds per call of each fn (None stays None), alternating."""
+    times = [[] for _ in fns]
+    for _ in range(runs):
+        for i, f in enumerate(fns):
+            if f is not None:
+                times[i].append(median_time(f))
+    return [statistics.median(t) if t else None for t in times]
+
+
+def copy_bandwidth(bc):
+    """GB/s of a plain 256 MiB copy (bytes read + written), as a ceiling."""
+    a = torch.ones(64 << 20, dtype=torch.float32)
+    b = torch.empty_like(a)
+    f = lambda: ctypes.memmove(b.data_ptr(), a.data_ptr(), a.numel() * 4)  # noqa: E731
+    t = measure([f], 5)[0]
+    return 2 * a.numel() * 4 / t / 1e9
+
+
+def cells(quick):
+    for op in ops_table.BINARY_OPS:
+        for dt in DTYPES:
+            if not accepts(op["dtypes"], dt):
+                continue
+            for pat in (("same",) if quick else ("same", "row")):
+                yield op["name"], op["value"], op, dt, pat
+    for op in ops_table.TERNARY_OPS:
+        for dt in DTYPES:
+            if not accepts(op["dtypes"], dt):
+                continue
+            yield op["name"], None, op, dt, "3way"
+
+
+def run_cell(bc, name, value, op, dt, pat, runs, gen, rows=1024, cols=4096):
+    nin = 3 if pat == "3way" else 2
+    if pat == "same":
+        shapes = [(rows, cols), (rows, cols)]
+    elif pat == "row":
+        shapes = [(rows, cols), (cols,)]
+    else:
+        shapes = [(rows, cols), (rows, 1), (1, cols)]
+    dts = ["bool", dt, dt] if name == "where" else [dt] * nin
+    ins = [make(s, d, i, name, gen) for i, (s, d) in enumerate(zip(shapes, dts))]
+    rdt = result_dtype(op, dt)
+    out = torch.empty((rows, cols), dtype=DTYPES[rdt][1])
+    hs = [bc.wrap(t, d) for t, d in zip(ins, dts)]
+    ho = bc.wrap(out, rdt)
+    try:
+        fb = bc.call(name, value, hs, ho)
+        if fb() != 0:
+            return {"error": bc.lib.bc_last_error().decode()}
+        tf = torch_fn(name)
+        ft = lambda: tf(*ins, out)  # noqa: E731
+        try:
+            ft()
+        except Exception as e:  # PyTorch does not run this cell
+            ft = None
+            terr = str(e).splitlines()[0]
+        nf = numpy_fn(name, dt) if name != "where" else None
+        fn = None
+        if nf is not None:
+            nins = [t.numpy() for t in ins]
+            nout = out.numpy()
+            fn = lambda: nf(*nins, nout)  # noqa: E731
+            try:
+                with np.errstate(all="ignore"):
+                    fn()
+            except Exception:
+                fn = None
+        with np.errstate(all="ignore"):
+            tb, tt, tn = measure([fb, ft, fn], runs)
+    finally:
+        for h in hs + [ho]:
+            bc.lib.bc_tensor_free(h)
+    nbytes = sum(t.numel() * t.element_size() for t in ins) + out.numel() * out.element_size()
+    r = {"bcast_s": tb, "torch_s": tt, "numpy_s": tn, "gbps": nbytes / tb / 1e9}
+    if ft is None:
+        r["torch_error"] = terr
+    return r
+
+
+def geomean(xs):
+    xs = [x for x in xs if x]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+
+
+def report(results, threads, ceiling, out_lines):
+    rows = [r for r in results if r["threads"] == threads and r.get("torch_s")]
+    ratios = [r["torch_s"] / r["bcast_s"] for r in rows]
+    nps = [r["numpy_s"] / r["bcast_s"] for r in rows if r.get("numpy_s")]
+    slower = sum(1 for x in ratios if x < 1.0)
+    under = sum(1 for x in ratios if x < 1.25)
+    p = out_lines.append
+    p(f"\n## {threads} thread(s): {len(rows)} cells against PyTorch, {len(nps)} against NumPy")
+    p(f"geometric mean vs PyTorch {geomean(ratios):.2f}x (median {statistics.median(ratios):.2f}x), "
+      f"vs NumPy {geomean(nps):.2f}x; slower than PyTorch: {slower}; under 1.25x: {under}")
+    worst = sorted(rows, key=lambda r: r["torch_s"] / r["bcast_s"])[:25]
+    p("\nworst cells (op dtype pattern: bcast GB/s, x PyTorch, x NumPy, x ceiling):")
+    for r in worst:
+        npr = f"{r['numpy_s'] / r['bcast_s']:.2f}x" if r.get("numpy_s") else "n/a"
+        p(f"  {r['op']:>20} {r['dtype']:>4} {r['pattern']:>4}: {r['gbps']:6.2f} GB/s  "
+          f"{r['torch_s'] / r['bcast_s']:6.2f}x  {npr:>6}  {r['gbps'] / ceiling:.2f}")
+    by_dt = {}
+    for r in rows:
+        by_dt.setdefault(r["dtype"], []).append(r["torch_s"] / r["bcast_s"])
+    p("geomean by dtype: " + ", ".join(f"{d} {geomean(v):.2f}x" for d, v in by_dt.items()))
+    by_op = {}
+    for r in rows:
+        by_op.setdefault(r["op"], []).append(r["torch_s"] / r["bcast_s"])
+    p("geomean by op: " + ", ".join(f"{o} {geomean(v):.2f}x" for o, v in by_op.items()))
+
+
+def sweep(bc, runs, threads, out_lines):
+    gen = np.random.default_rng(1)
+    p = out_lines.append
+    p(f"\n## size sweep, float32, same shape, {threads} thread(s): x PyTorch (bcast GB/s)")
+    sizes = [1 << k for k in range(10, 27, 2)]
+    ops = [("add", 0, {"promotion": "kPromote"}), ("mul", 2, {"promotion": "kPromote"}),
+           ("where", None, {})]
+    p("  elements " + " ".join(f"{n:>13}" for n in sizes))
+    for name, value, op in ops:
+        cols = []
+        for n in sizes:
+            nin = 3 if name == "where" else 2
+            dts = ["bool", "f32", "f32"] if name == "where" else ["f32"] * nin
+            ins = [make((n,), d, i, name, gen) for i, d in enumerate(dts)]
+            out = torch.empty(n, dtype=torch.float32)
+            hs = [bc.wrap(t, d) for t, d in zip(ins, dts)]
+            ho = bc.wrap(out, "f32")
+            fb = bc.call(name, value, hs, ho)
+            tf = torch_fn(name)
+            tb, tt = measure([fb, lambda: tf(*ins, out)], runs)
+            for h in hs + [ho]:
+                bc.lib.bc_tensor_free(h)
+            nbytes = sum(t.numel() * t.element_size() for t in ins) + n * 4
+            cols.append(f"{tt / tb:5.2f}x ({nbytes / tb / 1e9:5.1f})")
+        p(f"  {name:>8} " + " ".join(f"{c:>13}" for c in cols))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--lib", required=True, help="path to libbcast.so")
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--quick", action="store_true", help="same-shape cells only, 3 runs")
+    ap.add_argument("--threads", default="1,all", help="thread counts, e.g. 1,all")
+    ap.add_argument("--no-sweep", action="store_true")
+    ap.add_argument("--markdown", help="also write the report to this file")
+    ap.add_argument("--json", help="write every cell's times to this file")
+    args = ap.parse_args()
+    runs = 3 if args.quick else args.runs
+
+    bc = Bcast(args.lib)
+    ncpu = os.cpu_count() or 1
+    lines = []
+    p = lines.append
+    cpu = ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    p(f"# bcast {bc.lib.bc_version_string().decode()} ({bc.lib.bc_simd_target().decode()}) vs "
+      f"PyTorch {torch.__version__} and NumPy {np.__version__}")
+    p(f"machine: {cpu or platform.processor()}, {ncpu} cores, {platform.platform()}")
+    torch.set_num_threads(1)
+    bc.lib.bc_set_num_threads(1)
+    ceiling = copy_bandwidth(bc)
+    p(f"copy bandwidth (1 thread, read + write): {ceiling:.1f} GB/s")
+    print("\n".join(lines), flush=True)
+
+    results = []
+    thread_counts = [ncpu if t == "all" else int(t) for t in args.threads.split(",")]
+    for threads in dict.fromkeys(thread_counts):
+        torch.set_num_threads(threads)
+        bc.lib.bc_set_num_threads(threads)
+        gen = np.random.default_rng(0)
+        for name, value, op, dt, pat in cells(args.quick):
+            r = run_cell(bc, name, value, op, dt, pat, runs, gen)
+            r.update(op=name, dtype=dt, pattern=pat, threads=threads)
+            results.append(r)
+            if r.get("torch_s"):
+                print(f"  [{threads}t] {name:>20} {dt:>4} {pat:>4}: {r['gbps']:6.2f} GB/s "
+                      f"{r['torch_s'] / r['bcast_s']:6.2f}x PyTorch", flush=True)
+            else:
+                print(f"  [{threads}t] {name:>20} {dt:>4} {pat:>4}: "
+                      f"{r.get('error') or r.get('torch_error')}", flush=True)
+        report(results, threads, ceiling, lines)
+        if not args.no_sweep:
+            sweep(bc, runs, threads, lines)
+    print("\n".join(lines[3:]))
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write("\n".join(lines) + "\n")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
