@@ -216,40 +216,30 @@ struct DivF {
   template <class D, class V>
   HWY_INLINE V Vec(D, V a, V b) const { return hn::Div(a, b); }
 };
-// NaN-propagating max/min; on ties the first operand wins, as std::max does.
-// Integers: Highway's Max/Min are the same choice.
-template <typename T>
-struct MaximumF {
+// NaN-propagating max (kMax) or min; on ties the first operand wins, as
+// std::max/std::min do. Integers: Highway's Max/Min are the same choice.
+template <typename T, bool kMax>
+struct ExtremumF {
   static constexpr bool kVec = kFloat<T> || kIntT<T>;
-  HWY_INLINE T operator()(T a, T b) const { return scalar::Maximum(a, b); }
+  HWY_INLINE T operator()(T a, T b) const {
+    return kMax ? scalar::Maximum(a, b) : scalar::Minimum(a, b);
+  }
   template <class D, class V>
   HWY_INLINE V Vec(D d, V a, V b) const {
     if constexpr (kIntT<T>) {
       (void)d;
-      return hn::Max(a, b);
+      return kMax ? hn::Max(a, b) : hn::Min(a, b);
     } else {
-      const V m = hn::IfThenElse(hn::Lt(a, b), b, a);
+      const V m = hn::IfThenElse(kMax ? hn::Lt(a, b) : hn::Lt(b, a), b, a);
       const auto nan = hn::Or(hn::IsNaN(a), hn::IsNaN(b));
       return hn::IfThenElse(nan, hn::Set(d, std::numeric_limits<T>::quiet_NaN()), m);
     }
   }
 };
 template <typename T>
-struct MinimumF {
-  static constexpr bool kVec = kFloat<T> || kIntT<T>;
-  HWY_INLINE T operator()(T a, T b) const { return scalar::Minimum(a, b); }
-  template <class D, class V>
-  HWY_INLINE V Vec(D d, V a, V b) const {
-    if constexpr (kIntT<T>) {
-      (void)d;
-      return hn::Min(a, b);
-    } else {
-      const V m = hn::IfThenElse(hn::Lt(b, a), b, a);
-      const auto nan = hn::Or(hn::IsNaN(a), hn::IsNaN(b));
-      return hn::IfThenElse(nan, hn::Set(d, std::numeric_limits<T>::quiet_NaN()), m);
-    }
-  }
-};
+using MaximumF = ExtremumF<T, true>;
+template <typename T>
+using MinimumF = ExtremumF<T, false>;
 // fmax/fmin: integers as Max/Min; floats through libm (the sign of zero
 // follows it).
 template <typename T>
