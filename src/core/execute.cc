@@ -69,7 +69,11 @@ void FillAs(char* dst, int64_t s, const void* value, int64_t n) {
   U v;
   std::memcpy(&v, value, sizeof(U));
   U* d = reinterpret_cast<U*>(dst);
-  for (int64_t i = 0; i < n; ++i) d[i * s] = v;
+  if (s == 1) {  // the usual case: a loop the compiler vectorises
+    for (int64_t i = 0; i < n; ++i) d[i] = v;
+  } else {
+    for (int64_t i = 0; i < n; ++i) d[i * s] = v;
+  }
 }
 
 // Calls f(U{}) with the unsigned type of `size` bytes.

@@ -243,8 +243,10 @@ Types ResolveTypes(const OpArgs& a, const bc_tensor* out) {
       !(a.scalar >= -9223372036854775808.0 && a.scalar < 9223372036854775808.0))
     Fail(BC_ERR_INVALID_ARGUMENT, "value cannot be converted to type int64_t without overflow");
   switch (info.promotion) {
-    case kCompare: return {ComputeType(common), BC_BOOL, BC_BOOL, common};
-    case kLogical: return {BC_BOOL, BC_BOOL, BC_BOOL, BC_BOOL};
+    // Logical ops, like comparisons, read the operands cast to their common
+    // dtype (PyTorch 2.x: logical_and(f16 1, f64 0-dim 1e-10) is false).
+    case kCompare:
+    case kLogical: return {ComputeType(common), BC_BOOL, BC_BOOL, common};
     default: return {ComputeType(common), ComputeType(common), common, common};
   }
 }

@@ -1,13 +1,14 @@
-// Contiguous float32 <-> bfloat16 conversion, compiled once per SIMD target:
-// the loads and stores of bfloat16 ops that the executor computes in float32
-// tiles (comparisons, and operands of mixed dtypes); and the target's name.
+// Contiguous float32 <-> bfloat16/float16 conversion, compiled once per SIMD
+// target: the loads and stores of half ops that the executor computes in
+// float32 tiles (comparisons, and operands of mixed dtypes); and the target's
+// name.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/convert.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
-#include "kernels/bf16-inl.h"
+#include "kernels/functors-inl.h"
 #include "kernels/dispatch.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -18,41 +19,56 @@ namespace HWY_NAMESPACE {
 // prefetchers follow poorly: the widening fetches a few tiles ahead.
 constexpr int64_t kPrefetchAhead = 4096;  // elements
 
-void BF16ToF32Row(float* dst, const uint16_t* src, int64_t n) {
-  const hn::ScalableTag<float> df;
-  const hn::Rebind<uint16_t, decltype(df)> du16;
-  const int64_t N = static_cast<int64_t>(hn::Lanes(df));
+// Half storage (Fmt: BF16Format or F16Format of functors-inl.h) to float32.
+template <class Fmt>
+void WidenRow(float* dst, const uint16_t* src, int64_t n) {
   int64_t i = 0;
-  for (; i + N <= n; i += N) {
-    hwy::Prefetch(src + i + kPrefetchAhead);  // never faults, even past the end
-    hn::StoreU(WidenBF16(df, hn::LoadU(du16, src + i)), df, dst + i);
+  if constexpr (Fmt::kVec) {
+    const hn::ScalableTag<float> df;
+    const hn::Rebind<uint16_t, decltype(df)> du16;
+    const int64_t N = static_cast<int64_t>(hn::Lanes(df));
+    for (; i + N <= n; i += N) {
+      hwy::Prefetch(src + i + kPrefetchAhead);  // never faults, even past the end
+      hn::StoreU(Fmt::Widen(df, hn::LoadU(du16, src + i)), df, dst + i);
+    }
   }
-  for (; i < n; ++i) dst[i] = WidenBF16(src[i]);
+  for (; i < n; ++i) dst[i] = Fmt::Widen(src[i]);
 }
 
-void F32ToBF16Row(uint16_t* dst, const float* src, int64_t n, bool stream) {
+template <class Fmt>
+void NarrowRow(uint16_t* dst, const float* src, int64_t n, bool stream) {
   int64_t i = 0;
-#if HWY_TARGET != HWY_SCALAR
-  // Whole vectors of bfloat16 (two of floats): Stream writes a whole
-  // register even for a partial vector.
-  const hn::ScalableTag<uint16_t> d16;
-  const hn::Repartition<float, decltype(d16)> df;
-  const int64_t N = static_cast<int64_t>(hn::Lanes(d16)), H = N / 2;
-  auto narrow = [&](int64_t at) {
-    return hn::Combine(d16, NarrowBF16(df, hn::LoadU(df, src + at + H)),
-                       NarrowBF16(df, hn::LoadU(df, src + at)));
-  };
-  if (stream) {
-    const uintptr_t align = static_cast<uintptr_t>(N) * sizeof(uint16_t);
-    for (; i < n && reinterpret_cast<uintptr_t>(dst + i) % align != 0; ++i)
-      dst[i] = NarrowBF16(src[i]);
-    for (; i + N <= n; i += N) hn::Stream(narrow(i), d16, dst + i);
+#if HWY_TARGET != HWY_SCALAR  // (one lane has no halves)
+  if constexpr (Fmt::kVec) {
+    // Whole vectors of halves (two of floats): Stream writes a whole
+    // register even for a partial vector.
+    const hn::ScalableTag<uint16_t> d16;
+    const hn::Repartition<float, decltype(d16)> df;
+    const int64_t N = static_cast<int64_t>(hn::Lanes(d16)), H = N / 2;
+    auto narrow = [&](int64_t at) {
+      return hn::Combine(d16, Fmt::Narrow(df, hn::LoadU(df, src + at + H)),
+                         Fmt::Narrow(df, hn::LoadU(df, src + at)));
+    };
+    if (stream) {
+      const uintptr_t align = static_cast<uintptr_t>(N) * sizeof(uint16_t);
+      for (; i < n && reinterpret_cast<uintptr_t>(dst + i) % align != 0; ++i)
+        dst[i] = Fmt::Narrow(src[i]);
+      for (; i + N <= n; i += N) hn::Stream(narrow(i), d16, dst + i);
+    }
+    for (; i + N <= n; i += N) hn::StoreU(narrow(i), d16, dst + i);
   }
-  for (; i + N <= n; i += N) hn::StoreU(narrow(i), d16, dst + i);
-#else
-  (void)stream;
 #endif
-  for (; i < n; ++i) dst[i] = NarrowBF16(src[i]);
+  (void)stream;
+  for (; i < n; ++i) dst[i] = Fmt::Narrow(src[i]);
+}
+
+void BF16ToF32Row(float* dst, const uint16_t* src, int64_t n) { WidenRow<BF16Format>(dst, src, n); }
+void F16ToF32Row(float* dst, const uint16_t* src, int64_t n) { WidenRow<F16Format>(dst, src, n); }
+void F32ToBF16Row(uint16_t* dst, const float* src, int64_t n, bool stream) {
+  NarrowRow<BF16Format>(dst, src, n, stream);
+}
+void F32ToF16Row(uint16_t* dst, const float* src, int64_t n, bool stream) {
+  NarrowRow<F16Format>(dst, src, n, stream);
 }
 
 const char* TargetName() { return hwy::TargetName(HWY_TARGET); }
@@ -66,20 +82,26 @@ HWY_AFTER_NAMESPACE();
 namespace bcast {
 
 HWY_EXPORT(BF16ToF32Row);
+HWY_EXPORT(F16ToF32Row);
 HWY_EXPORT(F32ToBF16Row);
+HWY_EXPORT(F32ToF16Row);
 HWY_EXPORT(TargetName);
 
 const char* ChosenTargetName() { return HWY_DYNAMIC_DISPATCH(TargetName)(); }
 
 bool RunConvertKernel(bc_dtype to, void* dst, bc_dtype from, const void* src, int64_t n,
                       bool stream) {
-  if (to == BC_FLOAT32 && from == BC_BFLOAT16) {
-    CachedDispatch(g_widen_bf16_fn, HWY_DISPATCH_TABLE(BF16ToF32Row))(
+  if (to == BC_FLOAT32 && (from == BC_BFLOAT16 || from == BC_FLOAT16)) {
+    const bool bf = from == BC_BFLOAT16;
+    CachedDispatch(bf ? g_widen_bf16_fn : g_widen_f16_fn,
+                   bf ? HWY_DISPATCH_TABLE(BF16ToF32Row) : HWY_DISPATCH_TABLE(F16ToF32Row))(
         static_cast<float*>(dst), static_cast<const uint16_t*>(src), n);
     return true;
   }
-  if (to == BC_BFLOAT16 && from == BC_FLOAT32) {
-    CachedDispatch(g_narrow_bf16_fn, HWY_DISPATCH_TABLE(F32ToBF16Row))(
+  if (from == BC_FLOAT32 && (to == BC_BFLOAT16 || to == BC_FLOAT16)) {
+    const bool bf = to == BC_BFLOAT16;
+    CachedDispatch(bf ? g_narrow_bf16_fn : g_narrow_f16_fn,
+                   bf ? HWY_DISPATCH_TABLE(F32ToBF16Row) : HWY_DISPATCH_TABLE(F32ToF16Row))(
         static_cast<uint16_t*>(dst), static_cast<const float*>(src), n, stream);
     if (stream) hwy::FlushStream();
     return true;

@@ -4,8 +4,10 @@ namespace bcast {
 
 std::atomic<const KernelTable*> g_float_table{nullptr}, g_half_table{nullptr},
     g_small_int_table{nullptr}, g_wide_int_table{nullptr};
-std::atomic<void (*)(float*, const uint16_t*, int64_t)> g_widen_bf16_fn{nullptr};
-std::atomic<void (*)(uint16_t*, const float*, int64_t, bool)> g_narrow_bf16_fn{nullptr};
+std::atomic<void (*)(float*, const uint16_t*, int64_t)> g_widen_bf16_fn{nullptr},
+    g_widen_f16_fn{nullptr};
+std::atomic<void (*)(uint16_t*, const float*, int64_t, bool)> g_narrow_bf16_fn{nullptr},
+    g_narrow_f16_fn{nullptr};
 
 RowKernel FindKernel(int op, bc_dtype dtype, bool alpha) {
   if (op < 0 || op >= kNumTableOps || !ValidDtype(dtype)) return nullptr;
@@ -25,8 +27,9 @@ RowKernel FindKernel(int op, bc_dtype dtype, bool alpha) {
 void ResetKernelDispatch() {
   for (auto* slot : {&g_float_table, &g_half_table, &g_small_int_table, &g_wide_int_table})
     slot->store(nullptr, std::memory_order_relaxed);
-  g_widen_bf16_fn.store(nullptr, std::memory_order_relaxed);
-  g_narrow_bf16_fn.store(nullptr, std::memory_order_relaxed);
+  for (auto* slot : {&g_widen_bf16_fn, &g_widen_f16_fn}) slot->store(nullptr, std::memory_order_relaxed);
+  for (auto* slot : {&g_narrow_bf16_fn, &g_narrow_f16_fn})
+    slot->store(nullptr, std::memory_order_relaxed);
 }
 
 }  // namespace bcast

@@ -71,9 +71,6 @@ BCAST_SCALAR_FUNCTOR(RemainderF, scalar::Remainder(a, b));
 BCAST_SCALAR_FUNCTOR(FmodF, scalar::Fmod(a, b));
 BCAST_SCALAR_FUNCTOR(PowF, scalar::Pow(a, b));
 BCAST_SCALAR_FUNCTOR(Atan2F, std::atan2(a, b));
-BCAST_SCALAR_FUNCTOR(LogicalAndF, static_cast<bool>(a && b));
-BCAST_SCALAR_FUNCTOR(LogicalOrF, static_cast<bool>(a || b));
-BCAST_SCALAR_FUNCTOR(LogicalXorF, static_cast<bool>(static_cast<bool>(a) != static_cast<bool>(b)));
 BCAST_SCALAR_FUNCTOR(ShlF, scalar::ShiftLeft(a, b));
 BCAST_SCALAR_FUNCTOR(ShrF, scalar::ShiftRight(a, b));
 #undef BCAST_SCALAR_FUNCTOR
@@ -151,21 +148,35 @@ HWY_INLINE auto LeVec(V a, V b) {
   if constexpr (kFloat<T>) return hn::Le(a, b);
   else return hn::Not(hn::Gt(a, b));
 }
-#define BCAST_COMPARE_FUNCTOR(NAME, EXPR, VEXPR)                                  \
+#define BCAST_COMPARE_FUNCTOR(NAME, EXPR, VEXPR, LANES)                           \
   template <typename T>                                                          \
   struct NAME {                                                                  \
-    static constexpr bool kVec = kCompareLanes<T>;                               \
+    static constexpr bool kVec = LANES;                                          \
     static constexpr bool kPrefetch = true;                                      \
     HWY_INLINE bool operator()(T a, T b) const { return EXPR; }                  \
     template <class D, class V>                                                  \
     HWY_INLINE auto Vec(D, V a, V b) const { return VEXPR; }                     \
   }
-BCAST_COMPARE_FUNCTOR(EqF, a == b, hn::Eq(a, b));
-BCAST_COMPARE_FUNCTOR(NeF, a != b, hn::Not(hn::Eq(a, b)));
-BCAST_COMPARE_FUNCTOR(LtF, a < b, hn::Lt(a, b));
-BCAST_COMPARE_FUNCTOR(LeF, a <= b, LeVec<T>(a, b));
-BCAST_COMPARE_FUNCTOR(GtF, a > b, hn::Gt(a, b));
-BCAST_COMPARE_FUNCTOR(GeF, a >= b, LeVec<T>(b, a));
+BCAST_COMPARE_FUNCTOR(EqF, a == b, hn::Eq(a, b), kCompareLanes<T>);
+BCAST_COMPARE_FUNCTOR(NeF, a != b, hn::Not(hn::Eq(a, b)), kCompareLanes<T>);
+BCAST_COMPARE_FUNCTOR(LtF, a < b, hn::Lt(a, b), kCompareLanes<T>);
+BCAST_COMPARE_FUNCTOR(LeF, a <= b, LeVec<T>(a, b), kCompareLanes<T>);
+BCAST_COMPARE_FUNCTOR(GtF, a > b, hn::Gt(a, b), kCompareLanes<T>);
+BCAST_COMPARE_FUNCTOR(GeF, a >= b, LeVec<T>(b, a), kCompareLanes<T>);
+// Logical ops: nonzero is true (NaN too, as a != 0 says); equality needs no
+// sign, so unsigned bytes vectorise as well.
+template <typename T>
+constexpr bool kLogicalLanes = kCompareLanes<T> || std::is_same_v<T, uint8_t>;
+template <class V>
+HWY_INLINE auto NonZero(V v) {
+  return hn::Not(hn::Eq(v, hn::Zero(hn::DFromV<V>())));
+}
+BCAST_COMPARE_FUNCTOR(LogicalAndF, a != T(0) && b != T(0), hn::And(NonZero(a), NonZero(b)),
+                      kLogicalLanes<T>);
+BCAST_COMPARE_FUNCTOR(LogicalOrF, a != T(0) || b != T(0), hn::Or(NonZero(a), NonZero(b)),
+                      kLogicalLanes<T>);
+BCAST_COMPARE_FUNCTOR(LogicalXorF, (a != T(0)) != (b != T(0)), hn::Xor(NonZero(a), NonZero(b)),
+                      kLogicalLanes<T>);
 #undef BCAST_COMPARE_FUNCTOR
 
 // Highway's Add/Sub wrap for integers, exactly as scalar::Add/Sub do.

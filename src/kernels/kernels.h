@@ -16,7 +16,7 @@ enum Promotion : int {
   kPromote,  // the result has the operands' common dtype
   kToFloat,  // as kPromote, but integers and bool give float32
   kCompare,  // computed in the common dtype; the result is bool
-  kLogical,  // computed on operands cast to bool; the result is bool
+  kLogical,  // as kCompare: operands read in the common dtype, nonzero is true
 };
 
 // Which common dtypes an op runs on (the op table's dtypes column).
@@ -59,7 +59,7 @@ using RowKernel = void (*)(int64_t n, char* const* ptr, unsigned bcast, double s
 // `alpha`: the scaled form of add/sub (alpha != 1).
 RowKernel FindKernel(int op, bc_dtype dtype, bool alpha);
 
-// Converts n contiguous elements between float32 and bfloat16 (round to
+// Converts n contiguous elements between float32 and bfloat16 or float16 (round to
 // nearest even, NaN stays NaN), with streaming stores if `stream`. Returns
 // false, doing nothing, for any other pair of dtypes.
 bool RunConvertKernel(bc_dtype to, void* dst, bc_dtype from, const void* src, int64_t n,

@@ -59,8 +59,8 @@ constexpr bool NeedsKernel(Promotion p, DtypeSet s, bc_dtype d) {
   switch (p) {
     case kPromote: return true;
     case kToFloat: return floating;
-    case kCompare: return d != BC_FLOAT16 && d != BC_BFLOAT16;  // halves compare in float32
-    case kLogical: return d == BC_BOOL;
+    case kCompare:  // halves compare in float32
+    case kLogical: return d != BC_FLOAT16 && d != BC_BFLOAT16;
   }
   return false;
 }
