@@ -250,8 +250,10 @@ TEST_P(MixedDtypes, ComputeInPromotedDtype) {
     bc_dtype common = ResultType({{m.a, m.a_zero_dim}, {m.b, m.b_zero_dim}});
     std::string what = std::string(ShortName(m.a)) + (m.a_zero_dim ? "(0-dim)" : "") + " " +
                        ShortName(m.b) + (m.b_zero_dim ? "(0-dim)" : "");
-    Shape sa = m.a_zero_dim ? Shape{} : Shape{3, 4};
-    Shape sb = m.b_zero_dim ? Shape{} : Shape{4};
+    // Rows of 67: longer than any vector (32 halves on AVX-512), with tails,
+    // so that the vector conversions and kernels run, not only the tails.
+    Shape sa = m.a_zero_dim ? Shape{} : Shape{5, 67};
+    Shape sb = m.b_zero_dim ? Shape{} : Shape{67};
     Host a = RandomHost(m.a, sa, rng);
     Host b = RandomRhs(op, m.b, sb, rng);
     Tensor ta = ToTensor(a), tb = ToTensor(b);

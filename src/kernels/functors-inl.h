@@ -66,14 +66,129 @@ struct NoAlpha {};
     static constexpr bool kVec = false;                           \
     HWY_INLINE auto operator()(T a, T b) const { return EXPR; }   \
   }
-BCAST_SCALAR_FUNCTOR(DivFloorF, scalar::DivFloor(a, b));
-BCAST_SCALAR_FUNCTOR(RemainderF, scalar::Remainder(a, b));
-BCAST_SCALAR_FUNCTOR(FmodF, scalar::Fmod(a, b));
 BCAST_SCALAR_FUNCTOR(PowF, scalar::Pow(a, b));
 BCAST_SCALAR_FUNCTOR(Atan2F, std::atan2(a, b));
-BCAST_SCALAR_FUNCTOR(ShlF, scalar::ShiftLeft(a, b));
-BCAST_SCALAR_FUNCTOR(ShrF, scalar::ShiftRight(a, b));
 #undef BCAST_SCALAR_FUNCTOR
+
+// The scalar form lane by lane: for vectors with a lane outside the exact
+// domain of an op's vector form (special values, huge quotients).
+template <class D, class F, class V>
+HWY_NOINLINE V ByLane(D d, const F& f, V a, V b) {
+  using T = hn::TFromD<D>;
+  constexpr size_t kN = hn::MaxLanes(d);
+  alignas(64) T x[kN], y[kN], r[kN];
+  hn::Store(a, d, x);
+  hn::Store(b, d, y);
+  for (size_t i = 0; i < hn::Lanes(d); ++i) r[i] = f(x[i], y[i]);
+  return hn::Load(d, r);
+}
+
+// float32 fmod, remainder and floor division in vectors. fmod(a, b) is
+// a - trunc(a / b) * b computed in float64, which is exact when a and b are
+// finite, b != 0 and |a| < 2^28 |b|: with 24-bit significands the quotient's
+// distance to the next integer is more than its rounding error, the product
+// of a 28-bit integer and b fits 53 bits, and the difference is the exact
+// remainder. Vectors with any other lane take the scalar form (libm).
+template <class D, class V>
+HWY_INLINE bool FmodOutsideExact(D d, V a, V b) {
+  const auto big = hn::Ge(hn::Abs(a), hn::Mul(hn::Abs(b), hn::Set(d, 268435456.0f)));
+  const auto special = hn::Or(hn::Not(hn::IsFinite(a)),
+                              hn::Or(hn::Not(hn::IsFinite(b)), hn::Eq(b, hn::Zero(d))));
+  return !hn::AllFalse(d, hn::Or(big, special));
+}
+#if HWY_TARGET != HWY_SCALAR
+template <class D, class V>
+HWY_INLINE V FmodExact(D d, V a, V b) {
+  const hn::Half<D> dh;
+  const hn::Repartition<double, D> dd;
+  auto half = [&](auto x, auto y) {
+    const auto xd = hn::PromoteTo(dd, x), yd = hn::PromoteTo(dd, y);
+    return hn::DemoteTo(dh, hn::Sub(xd, hn::Mul(hn::Trunc(hn::Div(xd, yd)), yd)));
+  };
+  const V r = hn::Combine(d, half(hn::UpperHalf(dh, a), hn::UpperHalf(dh, b)),
+                          half(hn::LowerHalf(dh, a), hn::LowerHalf(dh, b)));
+  return hn::CopySign(r, a);  // a zero remainder has a's sign, as fmod's
+}
+#endif
+template <typename T>
+constexpr bool kFmodVec = std::is_same_v<T, float> && HWY_TARGET != HWY_SCALAR;
+
+template <typename T>
+struct FmodF {
+  static constexpr bool kVec = kFmodVec<T>;
+  HWY_INLINE T operator()(T a, T b) const { return scalar::Fmod(a, b); }
+#if HWY_TARGET != HWY_SCALAR
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V a, V b) const {
+    if (FmodOutsideExact(d, a, b)) return ByLane(d, *this, a, b);
+    return FmodExact(d, a, b);
+  }
+#endif
+};
+// The remainder with the divisor's sign: scalar::Remainder step by step.
+template <typename T>
+struct RemainderF {
+  static constexpr bool kVec = kFmodVec<T>;
+  HWY_INLINE T operator()(T a, T b) const { return scalar::Remainder(a, b); }
+#if HWY_TARGET != HWY_SCALAR
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V a, V b) const {
+    if (FmodOutsideExact(d, a, b)) return ByLane(d, *this, a, b);
+    const V mod = FmodExact(d, a, b);
+    const V zero = hn::Zero(d);
+    const auto other_sign = hn::Xor(hn::Lt(b, zero), hn::Lt(mod, zero));
+    return hn::IfThenElse(hn::AndNot(hn::Eq(mod, zero), other_sign), hn::Add(mod, b), mod);
+  }
+#endif
+};
+// Floor division: scalar::DivFloor step by step (Python's algorithm).
+template <typename T>
+struct DivFloorF {
+  static constexpr bool kVec = kFmodVec<T>;
+  HWY_INLINE T operator()(T a, T b) const { return scalar::DivFloor(a, b); }
+#if HWY_TARGET != HWY_SCALAR
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V a, V b) const {
+    if (FmodOutsideExact(d, a, b)) return ByLane(d, *this, a, b);
+    const V mod = FmodExact(d, a, b);
+    const V zero = hn::Zero(d), one = hn::Set(d, T(1));
+    V div = hn::Div(hn::Sub(a, mod), b);
+    const auto other_sign = hn::Xor(hn::Lt(b, zero), hn::Lt(mod, zero));
+    div = hn::IfThenElse(hn::AndNot(hn::Eq(mod, zero), other_sign), hn::Sub(div, one), div);
+    V fl = hn::Floor(div);
+    fl = hn::IfThenElse(hn::Gt(hn::Sub(div, fl), hn::Set(d, T(0.5))), hn::Add(fl, one), fl);
+    return hn::IfThenElse(hn::Eq(div, zero), hn::CopySign(zero, hn::Div(a, b)), fl);
+  }
+#endif
+};
+
+// Shifts by a per-lane count (16-, 32- and 64-bit lanes): a count below
+// zero or from the bit width up gives 0 (left) or the sign fill (right).
+// (Highway 1.0.3's 16-bit variable shift does not compile for SSSE3.)
+template <typename T>
+constexpr bool kShiftLanes = (std::is_same_v<T, int16_t> && HWY_TARGET != HWY_SSSE3) ||
+                             std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>;
+template <typename T>
+struct ShlF {
+  static constexpr bool kVec = kShiftLanes<T>;
+  HWY_INLINE T operator()(T a, T b) const { return scalar::ShiftLeft(a, b); }
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V a, V b) const {
+    const auto ok = hn::AndNot(hn::Lt(b, hn::Zero(d)), hn::Lt(b, hn::Set(d, T(sizeof(T) * 8))));
+    return hn::IfThenElseZero(ok, a << hn::IfThenElseZero(ok, b));
+  }
+};
+template <typename T>
+struct ShrF {
+  static constexpr bool kVec = kShiftLanes<T>;
+  HWY_INLINE T operator()(T a, T b) const { return scalar::ShiftRight(a, b); }
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V a, V b) const {
+    const V top = hn::Set(d, T(sizeof(T) * 8 - 1));
+    const auto ok = hn::AndNot(hn::Lt(b, hn::Zero(d)), hn::Lt(b, hn::Set(d, T(sizeof(T) * 8))));
+    return a >> hn::IfThenElse(ok, b, top);
+  }
+};
 
 // trunc(a / b): the quotient rounded once, then truncated, as the scalar form.
 template <typename T>
