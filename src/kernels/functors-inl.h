@@ -113,51 +113,134 @@ HWY_INLINE V FmodExact(D d, V a, V b) {
 template <typename T>
 constexpr bool kFmodVec = std::is_same_v<T, float> && HWY_TARGET != HWY_SCALAR;
 
+// The integer division family in vectors, for 8-, 16- and 32-bit lanes
+// (division by zero is refused before any kernel runs): lanes widen to 32
+// bits and the truncated quotient comes from a float division, exact here:
+// float32 for values of at most 16 bits, float64 for 32-bit ones (a
+// non-integral quotient of n-bit integers is further from the next integer
+// than the division's rounding error). The op then finishes in 32-bit lanes
+// as scalar_ops.h does, and narrows back; x / -1 wraps as there.
+enum class IntDiv { kTrunc, kFloor, kRemainder, kFmod };
+template <typename T>
+constexpr bool kIntDivLanes =
+    HWY_TARGET != HWY_SCALAR && kIntT<T> && sizeof(T) <= 4 &&
+    (std::is_signed_v<T> || std::is_same_v<T, uint8_t>);
+
+#if HWY_TARGET != HWY_SCALAR
+template <IntDiv kOp, class DI, class VI>
+HWY_INLINE VI IntDivFinish(DI di, VI a, VI b, VI q) {
+  if constexpr (kOp == IntDiv::kTrunc) {
+    return q;
+  } else {
+    const VI zero = hn::Zero(di);
+    const VI r = hn::Sub(a, hn::Mul(q, b));
+    if constexpr (kOp == IntDiv::kFmod) return r;
+    const auto other_sign = hn::AndNot(hn::Eq(r, zero), hn::Xor(hn::Lt(r, zero), hn::Lt(b, zero)));
+    if constexpr (kOp == IntDiv::kRemainder) return hn::IfThenElse(other_sign, hn::Add(r, b), r);
+    return hn::IfThenElse(other_sign, hn::Sub(q, hn::Set(di, 1)), q);
+  }
+}
+
+template <IntDiv kOp, class D, class V>
+HWY_INLINE V IntDivVec(D d, V a, V b) {
+  using T = hn::TFromD<D>;
+  const hn::Half<D> dh;
+  V r;
+  if constexpr (sizeof(T) == 4) {
+    const hn::Repartition<double, D> dd;
+    auto quot = [&](auto x, auto y) {
+      return hn::DemoteTo(dh, hn::Trunc(hn::Div(hn::PromoteTo(dd, x), hn::PromoteTo(dd, y))));
+    };
+    V q = hn::Combine(d, quot(hn::UpperHalf(dh, a), hn::UpperHalf(dh, b)),
+                      quot(hn::LowerHalf(dh, a), hn::LowerHalf(dh, b)));
+    q = hn::IfThenElse(hn::Eq(b, hn::Set(d, T(-1))), hn::Sub(hn::Zero(d), a), q);
+    return IntDivFinish<kOp>(d, a, b, q);
+  } else if constexpr (sizeof(T) == 2) {
+    const hn::Repartition<int32_t, D> dw;
+    const hn::Repartition<float, D> df;
+    auto wide = [&](auto x, auto y) {
+      const auto xw = hn::PromoteTo(dw, x), yw = hn::PromoteTo(dw, y);
+      const auto q = hn::ConvertTo(dw, hn::Trunc(hn::Div(hn::ConvertTo(df, xw), hn::ConvertTo(df, yw))));
+      return hn::DemoteTo(dh, IntDivFinish<kOp>(dw, xw, yw, q));
+    };
+    r = hn::Combine(d, wide(hn::UpperHalf(dh, a), hn::UpperHalf(dh, b)),
+                    wide(hn::LowerHalf(dh, a), hn::LowerHalf(dh, b)));
+  } else {  // bytes: through 16-bit lanes (uint8 zero-extends)
+    const hn::Repartition<int16_t, D> dw;
+    const hn::Rebind<hwy::MakeWide<T>, decltype(dh)> dx;
+    auto wide = [&](auto x, auto y) {
+      const auto xw = hn::BitCast(dw, hn::PromoteTo(dx, x));
+      const auto yw = hn::BitCast(dw, hn::PromoteTo(dx, y));
+      return hn::DemoteTo(dh, IntDivVec<kOp>(dw, xw, yw));
+    };
+    r = hn::Combine(d, wide(hn::UpperHalf(dh, a), hn::UpperHalf(dh, b)),
+                    wide(hn::LowerHalf(dh, a), hn::LowerHalf(dh, b)));
+  }
+  if constexpr (std::is_signed_v<T> && (kOp == IntDiv::kTrunc || kOp == IntDiv::kFloor)) {
+    // MIN / -1 saturated when narrowed: it wraps to MIN, as -MIN does.
+    r = hn::IfThenElse(hn::Eq(b, hn::Set(d, T(-1))), hn::Sub(hn::Zero(d), a), r);
+  }
+  return r;
+}
+#endif
+
 template <typename T>
 struct FmodF {
-  static constexpr bool kVec = kFmodVec<T>;
+  static constexpr bool kVec = kFmodVec<T> || kIntDivLanes<T>;
   HWY_INLINE T operator()(T a, T b) const { return scalar::Fmod(a, b); }
 #if HWY_TARGET != HWY_SCALAR
   template <class D, class V>
   HWY_INLINE V Vec(D d, V a, V b) const {
-    if (FmodOutsideExact(d, a, b)) return ByLane(d, *this, a, b);
-    return FmodExact(d, a, b);
+    if constexpr (kIntT<T>) {
+      return IntDivVec<IntDiv::kFmod>(d, a, b);
+    } else {
+      if (FmodOutsideExact(d, a, b)) return ByLane(d, *this, a, b);
+      return FmodExact(d, a, b);
+    }
   }
 #endif
 };
 // The remainder with the divisor's sign: scalar::Remainder step by step.
 template <typename T>
 struct RemainderF {
-  static constexpr bool kVec = kFmodVec<T>;
+  static constexpr bool kVec = kFmodVec<T> || kIntDivLanes<T>;
   HWY_INLINE T operator()(T a, T b) const { return scalar::Remainder(a, b); }
 #if HWY_TARGET != HWY_SCALAR
   template <class D, class V>
   HWY_INLINE V Vec(D d, V a, V b) const {
-    if (FmodOutsideExact(d, a, b)) return ByLane(d, *this, a, b);
-    const V mod = FmodExact(d, a, b);
-    const V zero = hn::Zero(d);
-    const auto other_sign = hn::Xor(hn::Lt(b, zero), hn::Lt(mod, zero));
-    return hn::IfThenElse(hn::AndNot(hn::Eq(mod, zero), other_sign), hn::Add(mod, b), mod);
+    if constexpr (kIntT<T>) {
+      return IntDivVec<IntDiv::kRemainder>(d, a, b);
+    } else {
+      if (FmodOutsideExact(d, a, b)) return ByLane(d, *this, a, b);
+      const V mod = FmodExact(d, a, b);
+      const V zero = hn::Zero(d);
+      const auto other_sign = hn::Xor(hn::Lt(b, zero), hn::Lt(mod, zero));
+      return hn::IfThenElse(hn::AndNot(hn::Eq(mod, zero), other_sign), hn::Add(mod, b), mod);
+    }
   }
 #endif
 };
 // Floor division: scalar::DivFloor step by step (Python's algorithm).
 template <typename T>
 struct DivFloorF {
-  static constexpr bool kVec = kFmodVec<T>;
+  static constexpr bool kVec = kFmodVec<T> || kIntDivLanes<T>;
   HWY_INLINE T operator()(T a, T b) const { return scalar::DivFloor(a, b); }
 #if HWY_TARGET != HWY_SCALAR
   template <class D, class V>
   HWY_INLINE V Vec(D d, V a, V b) const {
-    if (FmodOutsideExact(d, a, b)) return ByLane(d, *this, a, b);
-    const V mod = FmodExact(d, a, b);
-    const V zero = hn::Zero(d), one = hn::Set(d, T(1));
-    V div = hn::Div(hn::Sub(a, mod), b);
-    const auto other_sign = hn::Xor(hn::Lt(b, zero), hn::Lt(mod, zero));
-    div = hn::IfThenElse(hn::AndNot(hn::Eq(mod, zero), other_sign), hn::Sub(div, one), div);
-    V fl = hn::Floor(div);
-    fl = hn::IfThenElse(hn::Gt(hn::Sub(div, fl), hn::Set(d, T(0.5))), hn::Add(fl, one), fl);
-    return hn::IfThenElse(hn::Eq(div, zero), hn::CopySign(zero, hn::Div(a, b)), fl);
+    if constexpr (kIntT<T>) {
+      return IntDivVec<IntDiv::kFloor>(d, a, b);
+    } else {
+      if (FmodOutsideExact(d, a, b)) return ByLane(d, *this, a, b);
+      const V mod = FmodExact(d, a, b);
+      const V zero = hn::Zero(d), one = hn::Set(d, T(1));
+      V div = hn::Div(hn::Sub(a, mod), b);
+      const auto other_sign = hn::Xor(hn::Lt(b, zero), hn::Lt(mod, zero));
+      div = hn::IfThenElse(hn::AndNot(hn::Eq(mod, zero), other_sign), hn::Sub(div, one), div);
+      V fl = hn::Floor(div);
+      fl = hn::IfThenElse(hn::Gt(hn::Sub(div, fl), hn::Set(d, T(0.5))), hn::Add(fl, one), fl);
+      return hn::IfThenElse(hn::Eq(div, zero), hn::CopySign(zero, hn::Div(a, b)), fl);
+    }
   }
 #endif
 };
@@ -193,10 +276,19 @@ struct ShrF {
 // trunc(a / b): the quotient rounded once, then truncated, as the scalar form.
 template <typename T>
 struct DivTruncF {
-  static constexpr bool kVec = kFloat<T>;
+  static constexpr bool kVec = kFloat<T> || kIntDivLanes<T>;
   HWY_INLINE T operator()(T a, T b) const { return scalar::DivTrunc(a, b); }
   template <class D, class V>
-  HWY_INLINE V Vec(D, V a, V b) const { return hn::Trunc(hn::Div(a, b)); }
+  HWY_INLINE V Vec(D d, V a, V b) const {
+    if constexpr (kIntT<T>) {
+#if HWY_TARGET != HWY_SCALAR
+      return IntDivVec<IntDiv::kTrunc>(d, a, b);
+#endif
+    } else {
+      (void)d;
+      return hn::Trunc(hn::Div(a, b));
+    }
+  }
 };
 template <typename T>
 struct CopysignF {
