@@ -18,6 +18,7 @@
 #include <type_traits>
 
 #include "core/dtype.h"
+#include "hwy/contrib/math/math-inl.h"
 #include "hwy/highway.h"
 #include "kernels/bf16-inl.h"
 #include "kernels/scalar_ops.h"
@@ -66,8 +67,6 @@ struct NoAlpha {};
     static constexpr bool kVec = false;                           \
     HWY_INLINE auto operator()(T a, T b) const { return EXPR; }   \
   }
-BCAST_SCALAR_FUNCTOR(PowF, scalar::Pow(a, b));
-BCAST_SCALAR_FUNCTOR(Atan2F, std::atan2(a, b));
 #undef BCAST_SCALAR_FUNCTOR
 
 // The scalar form lane by lane: for vectors with a lane outside the exact
@@ -271,6 +270,96 @@ struct ShrF {
     const auto ok = hn::AndNot(hn::Lt(b, hn::Zero(d)), hn::Lt(b, hn::Set(d, T(sizeof(T) * 8))));
     return a >> hn::IfThenElse(ok, b, top);
   }
+};
+
+// float32 atan2 and pow in vectors: computed in float64 with Highway's
+// vector math (Atan within 3 ulp of float64, Log 4, Exp 1) and rounded once,
+// which is within 1 ulp of the correctly rounded float32 result. Lanes
+// outside the domain where that holds (zeros, infinities, NaN; for pow a
+// base <= 0 or a result outside the normal float range) take libm. The
+// scalar form runs the same float64 code on one lane, so that a row's tail
+// gives the same bits as its vectors. (A target with FMA contracts the
+// polynomials, one without does not: their float64 intermediates can differ
+// in the last bit, which rounding to float32 all but always hides.)
+template <typename T>
+constexpr bool kF64MathVec = std::is_same_v<T, float> && HWY_TARGET != HWY_SCALAR;
+
+template <class DD, class VD>
+HWY_INLINE VD Atan2F64(DD dd, VD y, VD x) {
+  const VD t = hn::Atan(dd, hn::Div(y, x));
+  const VD pi = hn::Set(dd, 3.141592653589793116);
+  const VD turn = hn::IfThenElse(hn::Lt(y, hn::Zero(dd)), hn::Neg(pi), pi);
+  return hn::IfThenElse(hn::Lt(x, hn::Zero(dd)), hn::Add(t, turn), t);
+}
+// b * log(a), the exponent of pow; the result is a normal float32 while
+// its magnitude is below 80.
+template <class DD, class VD>
+HWY_INLINE VD PowExponent(DD dd, VD a, VD b) { return hn::Mul(b, hn::Log(dd, a)); }
+constexpr double kPowExponentLimit = 80.0;
+
+template <typename T>
+struct Atan2F {
+  static constexpr bool kVec = kF64MathVec<T>;
+  HWY_INLINE T operator()(T y, T x) const {
+    if constexpr (kF64MathVec<T>) {
+      if (std::isfinite(y) && std::isfinite(x) && y != 0 && x != 0) {
+        const hn::CappedTag<double, 1> d1;
+        return static_cast<float>(hn::GetLane(Atan2F64(d1, hn::Set(d1, y), hn::Set(d1, x))));
+      }
+    }
+    return std::atan2(y, x);
+  }
+#if HWY_TARGET != HWY_SCALAR
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V y, V x) const {
+    const V zero = hn::Zero(d);
+    const auto special = hn::Or(hn::Or(hn::Not(hn::IsFinite(y)), hn::Not(hn::IsFinite(x))),
+                                hn::Or(hn::Eq(y, zero), hn::Eq(x, zero)));
+    if (!hn::AllFalse(d, special)) return ByLane(d, *this, y, x);
+    const hn::Half<D> dh;
+    const hn::Repartition<double, D> dd;
+    auto half = [&](auto u, auto v) {
+      return hn::DemoteTo(dh, Atan2F64(dd, hn::PromoteTo(dd, u), hn::PromoteTo(dd, v)));
+    };
+    return hn::Combine(d, half(hn::UpperHalf(dh, y), hn::UpperHalf(dh, x)),
+                       half(hn::LowerHalf(dh, y), hn::LowerHalf(dh, x)));
+  }
+#endif
+};
+
+template <typename T>
+struct PowF {
+  static constexpr bool kVec = kF64MathVec<T>;
+  HWY_INLINE T operator()(T a, T b) const {
+    if constexpr (kF64MathVec<T>) {
+      if (a > 0 && std::isfinite(a) && std::isfinite(b)) {
+        const hn::CappedTag<double, 1> d1;
+        const auto m = PowExponent(d1, hn::Set(d1, a), hn::Set(d1, b));
+        if (std::fabs(hn::GetLane(m)) < kPowExponentLimit)
+          return static_cast<float>(hn::GetLane(hn::Exp(d1, m)));
+      }
+    }
+    return scalar::Pow(a, b);
+  }
+#if HWY_TARGET != HWY_SCALAR
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V a, V b) const {
+    const auto special = hn::Or(hn::Not(hn::Gt(a, hn::Zero(d))),
+                                hn::Or(hn::Not(hn::IsFinite(a)), hn::Not(hn::IsFinite(b))));
+    if (!hn::AllFalse(d, special)) return ByLane(d, *this, a, b);
+    const hn::Half<D> dh;
+    const hn::Repartition<double, D> dd;
+    const auto limit = hn::Set(dd, kPowExponentLimit);
+    const auto mlo = PowExponent(dd, hn::PromoteTo(dd, hn::LowerHalf(dh, a)),
+                                 hn::PromoteTo(dd, hn::LowerHalf(dh, b)));
+    const auto mhi = PowExponent(dd, hn::PromoteTo(dd, hn::UpperHalf(dh, a)),
+                                 hn::PromoteTo(dd, hn::UpperHalf(dh, b)));
+    if (!hn::AllTrue(dd, hn::Lt(hn::Abs(mlo), limit)) ||
+        !hn::AllTrue(dd, hn::Lt(hn::Abs(mhi), limit)))
+      return ByLane(d, *this, a, b);
+    return hn::Combine(d, hn::DemoteTo(dh, hn::Exp(dd, mhi)), hn::DemoteTo(dh, hn::Exp(dd, mlo)));
+  }
+#endif
 };
 
 // trunc(a / b): the quotient rounded once, then truncated, as the scalar form.
