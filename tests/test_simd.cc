@@ -141,7 +141,9 @@ TEST_P(Float32Accuracy, WithinOneUlpOfFloat64Reference) {
         const double g = got.v[i].f;
         if (std::isnan(want) && std::isnan(g)) continue;
         const int64_t ulps = OrderedBits(BC_FLOAT32, g) - OrderedBits(BC_FLOAT32, want);
-        if (ulps > 1 || ulps < -1) {
+        // Zeros must also carry the right sign (atan2(-0, 1) is -0).
+        const bool zero_sign = want == 0 && std::signbit(want) != std::signbit(g);
+        if (ulps > 1 || ulps < -1 || zero_sign) {
           ++bad;
           ADD_FAILURE() << GetParam() << " " << bc_op_name(o.op) << "(" << a[i] << ", " << b[i]
                         << ") = " << g << ", want " << want << " (" << ulps << " ulps) at " << i;

@@ -98,7 +98,7 @@ int main(int argc, char** argv) {
   }
   if (cmd == "explain") return RunExplain(args);
   if (cmd == "info" && args.empty()) return RunInfo();
-  if (cmd == "demo" && args.empty()) return bcast_cli::Demo(std::cout).Run();
+  if (cmd == "demo" && args.empty()) return bcast_cli::RunDemo(std::cout);
   std::cerr << "bcast: unknown command \"" << cmd << "\"\n";
   Usage(std::cerr);
   return kUsageError;

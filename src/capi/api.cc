@@ -174,25 +174,7 @@ BC_API const char* bc_version_string(void) { return BC_VERSION_STRING; }
 BC_API const char* bc_simd_target(void) { return bcast::ChosenTargetName(); }
 
 BC_API bc_status bc_set_simd_cap(const char* target_name) {
-  return Guarded([&] {
-    int64_t disabled = 0;
-    if (target_name != nullptr && target_name[0] != '\0') {
-      hwy::DisableTargets(0);
-      // Only targets compiled into this library can be chosen.
-      const int64_t usable = hwy::SupportedTargets() & HWY_TARGETS;
-      int64_t found = 0;
-      for (int64_t bits = usable; bits != 0 && found == 0; bits &= bits - 1) {
-        const int64_t target = bits & -bits;
-        if (std::strcmp(hwy::TargetName(target), target_name) == 0) found = target;
-      }
-      if (found == 0)
-        Fail(BC_ERR_INVALID_ARGUMENT, std::string("SIMD target '") + target_name +
-                                          "' is unknown or not supported by this CPU");
-      disabled = found - 1;  // lower bits are better targets
-    }
-    hwy::DisableTargets(disabled);
-    bcast::ResetKernelDispatch();
-  });
+  return Guarded([&] { bcast::CapSimdTargets(target_name); });
 }
 
 BC_API size_t bc_dtype_size(bc_dtype dtype) {
@@ -364,12 +346,8 @@ BC_API bc_status bc_tensor_copy_to(const bc_tensor* t, void* dst, size_t nbytes)
     d.data = static_cast<char*>(dst);
     d.dtype = t->dtype;
     d.ndim = t->ndim;
-    int64_t stride = 1;
-    for (int i = t->ndim - 1; i >= 0; --i) {
-      d.shape[i] = t->shape[i];
-      d.strides[i] = stride;
-      stride *= t->shape[i];
-    }
+    for (int i = 0; i < t->ndim; ++i) d.shape[i] = t->shape[i];
+    bcast::RowMajorStrides(d.shape, d.ndim, d.strides);
     bcast::CopyElements(d, *t);
   });
 }

@@ -30,16 +30,7 @@ bc_status SetLastError(const Error& e) {
   return e.code;
 }
 
+const char* LastErrorMessage() { return tls_error.message; }
+bc_error_detail LastErrorDetail() { return tls_error.detail; }
+
 }  // namespace bcast
-
-extern "C" {
-
-BC_API const char* bc_last_error(void) { return bcast::tls_error.message; }
-
-BC_API bc_status bc_last_error_detail(bc_error_detail* out) {
-  if (out == nullptr) return BC_ERR_INVALID_ARGUMENT;
-  *out = bcast::tls_error.detail;
-  return out->code;
-}
-
-}  // extern "C"

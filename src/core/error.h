@@ -23,6 +23,9 @@ struct Error {
 
 // Records `e` as this thread's last error and returns its code.
 bc_status SetLastError(const Error& e);
+// This thread's last error: never NULL, valid until its next error.
+const char* LastErrorMessage();
+bc_error_detail LastErrorDetail();
 
 }  // namespace bcast
 

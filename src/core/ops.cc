@@ -1,91 +1,24 @@
 #include "core/ops.h"
 
-#include <cmath>
-#include <cstdlib>
+// The elementwise driver: types, broadcast and checks (types.cc, compat.cc,
+// overlap.cc) in PyTorch's order, then the plan with its kernel bound, run by
+// core/execute.cc; the small-op fast path skips the plan.
 #include <cstring>
-#include <new>
 #include <string>
 #include <vector>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
+#include "core/compat.h"
 #include "core/dtype.h"
 #include "core/error.h"
 #include "core/op_info.h"
+#include "core/overlap.h"
 #include "core/plan.h"
 #include "core/settings.h"
 #include "core/shape.h"
+#include "core/types.h"
 #include "kernels/kernels.h"
 
 namespace bcast {
-
-namespace {
-
-// Storage of 2 MiB or more starts on a 2 MiB boundary and its whole 2 MiB
-// blocks are offered to Linux as transparent huge pages (MADV_HUGEPAGE: the
-// default "madvise" mode of most distributions uses them only when asked).
-// One TLB entry then covers 2 MiB instead of 4 KiB, which is what walks across
-// a transposed operand's rows need (each 256-byte run of a tile lies in
-// another 4 KiB page), and a first touch faults once per 2 MiB. The partial
-// block at the end stays in small pages, so resident memory is never more
-// than the tensor's bytes. Advice the kernel refuses is harmless: the memory
-// is then ordinary pages. Storage the caller wraps is never advised.
-// BCAST_HUGE_PAGES=0 in the environment (read once) turns the advice off, for
-// hosts where the kernel's compaction on a huge-page fault costs too much.
-constexpr size_t kHugePage = size_t{2} << 20;
-
-bool HugePagesWanted() {
-  static const bool wanted = [] {
-    const char* v = std::getenv("BCAST_HUGE_PAGES");
-    return v == nullptr || std::strcmp(v, "0") != 0;
-  }();
-  return wanted;
-}
-
-void* AllocateData(size_t nbytes) {
-  if (nbytes == 0) return std::malloc(1);
-  const size_t align = nbytes >= kHugePage ? kHugePage : 64;
-  void* data = nullptr;
-  if (posix_memalign(&data, align, (nbytes + 63) / 64 * 64) != 0) return nullptr;
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (align == kHugePage && HugePagesWanted()) madvise(data, nbytes / kHugePage * kHugePage, MADV_HUGEPAGE);
-#endif
-  return data;
-}
-
-}  // namespace
-
-bc_tensor* NewTensor(bc_dtype dtype, const Shape& shape) {
-  const int64_t numel = ShapeNumel(shape);
-  const size_t es = DtypeSize(dtype);
-  if (numel > static_cast<int64_t>(SIZE_MAX / 2 / es))
-    Fail(BC_ERR_OVERFLOW, "tensor of shape " + FormatShape(shape) + " is too large");
-  size_t nbytes = static_cast<size_t>(numel) * es;
-  void* data = AllocateData(nbytes);
-  Storage* s = data ? new (std::nothrow) Storage : nullptr;
-  bc_tensor* t = s ? new (std::nothrow) bc_tensor : nullptr;
-  if (t == nullptr) {
-    delete s;
-    std::free(data);
-    Fail(BC_ERR_OUT_OF_MEMORY, "out of memory allocating " + std::to_string(nbytes) + " bytes");
-  }
-  s->data = data;
-  s->nbytes = nbytes;
-  s->owned = true;
-  t->storage = s;
-  t->data = static_cast<char*>(data);
-  t->dtype = dtype;
-  t->ndim = shape.ndim;
-  int64_t stride = 1;
-  for (int i = shape.ndim - 1; i >= 0; --i) {
-    t->shape[i] = shape.d[i];
-    t->strides[i] = stride;
-    stride = NextStride(stride, shape.d[i]);
-  }
-  return t;
-}
 
 namespace {
 
@@ -135,215 +68,30 @@ struct TensorGuard {
   }
 };
 
-bool IsIntDivision(int op) {
-  return op == BC_DIV_TRUNC || op == BC_DIV_FLOOR || op == BC_REMAINDER || op == BC_FMOD;
-}
-
-// Dtype names as PyTorch's TypeMeta prints them (lerp's message uses these).
-const char* CppTypeName(bc_dtype d) {
-  static const char* const kName[kNumDtypes] = {
-      "bool", "unsigned char", "signed char", "short int", "int", "long int",
-      "c10::Half", "c10::BFloat16", "float", "double"};
-  return ValidDtype(d) ? kName[d] : "unknown";
-}
-
-[[noreturn]] void NotImplemented(int op, bc_dtype d) {
-  Fail(BC_ERR_DTYPE,
-       std::string("\"") + InfoOf(op).kernel + "\" not implemented for '" + DtypeName(d) + "'");
-}
-
-// torch.result_type: dimensioned operands first; 0-dim ones only when they
-// are of a higher category (bool < integer < floating).
-bc_dtype ResultType(const bc_tensor* const* ts, int n) {
-  int dim = -1, zero = -1;
-  for (int i = 0; i < n; ++i) {
-    int& slot = ts[i]->ndim > 0 ? dim : zero;
-    slot = slot < 0 ? ts[i]->dtype : PromoteTypes(static_cast<bc_dtype>(slot), ts[i]->dtype);
-  }
-  if (dim < 0) return static_cast<bc_dtype>(zero);
-  if (zero < 0) return static_cast<bc_dtype>(dim);
-  const bc_dtype d = static_cast<bc_dtype>(dim), z = static_cast<bc_dtype>(zero);
-  if (IsFloating(d)) return d;
-  if (d == BC_BOOL || IsFloating(z)) return PromoteTypes(d, z);
-  return d;
-}
-
-bc_dtype ComputeType(bc_dtype d) { return IsHalf(d) ? BC_FLOAT32 : d; }
-
-struct Types {
-  bc_dtype in;      // kernel input type
-  bc_dtype out;     // kernel output type
-  bc_dtype result;  // dtype of an allocated result
-  bc_dtype common;  // dtype the inputs are cast to (computed in `in` when it is a half)
-};
-
-void CheckIntegralScalar(bc_dtype common, double v, const char* what) {
-  if (IsFloating(common)) return;
-  if (!(std::trunc(v) == v) || std::fabs(v) > 9.2e18) {
-    Fail(BC_ERR_INVALID_ARGUMENT, std::string("For integral input tensors, argument ") + what +
-                                      " must not be a floating point number.");
-  }
-}
-
-Types ResolveTypes(const OpArgs& a, const bc_tensor* out) {
-  const int op = a.op;
-  if (op == kCopy) {
-    const bc_dtype d = ComputeType(out->dtype);
-    return {d, d, out->dtype, out->dtype};
-  }
-  if (op == kWhere) {
-    if (a.in[0]->dtype != BC_BOOL)
-      Fail(BC_ERR_DTYPE, std::string("where expected condition to be a boolean tensor, but got "
-                                     "a tensor with dtype ") +
-                             DtypeName(a.in[0]->dtype));
-    const bc_dtype c = ResultType(a.in + 1, 2);
-    return {ComputeType(c), ComputeType(c), c, c};
-  }
-  if (op == kLerp) {
-    const char* names[3] = {"self", "end", "weight"};
-    for (int i = 1; i < 3; ++i) {
-      if (a.in[i]->dtype != a.in[0]->dtype)
-        Fail(BC_ERR_DTYPE, std::string("expected dtype ") + CppTypeName(a.in[0]->dtype) +
-                               " for `" + names[i] + "` but got dtype " +
-                               CppTypeName(a.in[i]->dtype));
-    }
-    if (!IsFloating(a.in[0]->dtype)) NotImplemented(op, a.in[0]->dtype);
-  }
-  if (op == kAddcdiv && !IsFloating(a.in[1]->dtype) && !IsFloating(a.in[2]->dtype)) {
-    Fail(BC_ERR_DTYPE,
-         "Integer division with addcdiv is no longer supported, and in a future  release "
-         "addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv "
-         "behavior can be implemented as (input + value * torch.trunc(tensor1 / "
-         "tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / "
-         "tensor2) for float inputs. The future addcdiv behavior is just the latter "
-         "implementation: (input + value * tensor1 / tensor2), for all dtypes.");
-  }
-  const OpInfo& info = InfoOf(op);
-  bc_dtype common = ResultType(a.in, a.nin);
-  if (op == BC_SUB) {
-    if (a.in[0]->dtype == BC_BOOL && a.in[1]->dtype == BC_BOOL)
-      Fail(BC_ERR_DTYPE,
-           "Subtraction, the `-` operator, with two bool tensors is not supported. Use the "
-           "`^` or `logical_xor()` operator instead.");
-    if (a.in[0]->dtype == BC_BOOL || a.in[1]->dtype == BC_BOOL)
-      Fail(BC_ERR_DTYPE,
-           "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
-           "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
-  }
-  if (info.alpha && a.has_alpha) {
-    CheckIntegralScalar(common, a.scalar, "alpha");
-    if (common == BC_BOOL && a.scalar != 0 && a.scalar != 1)
-      Fail(BC_ERR_INVALID_ARGUMENT, "Boolean alpha only supported for Boolean results.");
-  }
-  if (info.promotion == kToFloat && !IsFloating(common)) common = BC_FLOAT32;
-  if (!InDtypeSet(info.dtypes, common)) NotImplemented(op, common);
-  // Like PyTorch, an integral addcmul truncates a fractional value, but
-  // refuses one that no int64 holds.
-  if (op == kAddcmul && !IsFloating(common) &&
-      !(a.scalar >= -9223372036854775808.0 && a.scalar < 9223372036854775808.0))
-    Fail(BC_ERR_INVALID_ARGUMENT, "value cannot be converted to type int64_t without overflow");
-  switch (info.promotion) {
-    // Logical ops, like comparisons, read the operands cast to their common
-    // dtype (PyTorch 2.x: logical_and(f16 1, f64 0-dim 1e-10) is false).
-    case kCompare:
-    case kLogical: return {ComputeType(common), BC_BOOL, BC_BOOL, common};
-    default: return {ComputeType(common), ComputeType(common), common, common};
-  }
-}
-
-const char* const* OperandNames(int op) { return InfoOf(op).operands; }
-
-std::string JoinNames(const char* const* names, int n) {
-  std::string s;
-  for (int i = 0; i < n; ++i) {
-    if (i) s += (i == n - 1) ? " and " : ", ";
-    s += names[i];
-  }
-  return s;
-}
-
-// Elements of the tensor, read through its own strides, as int64; for the
-// integer-division zero check.
+// Whether an element of an integral tensor, read through its own strides, is
+// zero: the integer-division check, one pass over the divisor.
 bool HasZero(const bc_tensor& t) {
   const int64_t n = Numel(t);
-  int64_t idx[BC_MAX_DIMS] = {};
-  const size_t es = DtypeSize(t.dtype);
-  for (int64_t i = 0; i < n; ++i) {
-    int64_t off = 0;
-    for (int d = 0; d < t.ndim; ++d) off += idx[d] * t.strides[d];
-    const char* p = t.data + off * static_cast<int64_t>(es);
-    const bool zero = VisitDtype(t.dtype, [&](auto v) {
-      using T = decltype(v);
-      T x;
-      std::memcpy(&x, p, sizeof(T));
-      return Convert<int64_t>(x) == 0;
-    });
-    if (zero) return true;
-    for (int d = t.ndim - 1; d >= 0; --d) {
-      if (++idx[d] < t.shape[d]) break;
-      idx[d] = 0;
+  return VisitDtype(t.dtype, [&](auto v) {
+    using T = decltype(v);
+    const T* p = reinterpret_cast<const T*>(t.data);
+    if (IsContiguous(t)) {
+      bool zero = false;  // no early exit: a loop the compiler vectorises
+      for (int64_t i = 0; i < n; ++i) zero |= Convert<int64_t>(p[i]) == 0;
+      return zero;
     }
-  }
-  return false;
-}
-
-// Byte range [lo, hi) covered by the elements of a non-empty tensor.
-void ByteRange(const bc_tensor& t, uintptr_t* lo, uintptr_t* hi) {
-  int64_t mn = 0, mx = 0;
-  for (int d = 0; d < t.ndim; ++d) {
-    const int64_t e = (t.shape[d] - 1) * t.strides[d];
-    if (e < 0) mn += e;
-    else mx += e;
-  }
-  const int64_t es = static_cast<int64_t>(DtypeSize(t.dtype));
-  *lo = reinterpret_cast<uintptr_t>(t.data) + mn * es;
-  *hi = reinterpret_cast<uintptr_t>(t.data) + (mx + 1) * es;
-}
-
-// True when two elements of `t` may share memory: any broadcast (stride 0)
-// dim, or strides too small to keep the dims apart.
-bool HasInternalOverlap(const bc_tensor& t) {
-  int64_t st[BC_MAX_DIMS], sz[BC_MAX_DIMS];
-  int n = 0;
-  for (int d = 0; d < t.ndim; ++d) {
-    if (t.shape[d] == 0) return false;
-    if (t.shape[d] == 1) continue;
-    if (t.strides[d] == 0) return true;
-    st[n] = std::llabs(t.strides[d]);
-    sz[n] = t.shape[d];
-    ++n;
-  }
-  for (int i = 1; i < n; ++i)
-    for (int j = i; j > 0 && st[j - 1] > st[j]; --j) {
-      std::swap(st[j - 1], st[j]);
-      std::swap(sz[j - 1], sz[j]);
+    int64_t idx[BC_MAX_DIMS] = {};
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t off = 0;
+      for (int d = 0; d < t.ndim; ++d) off += idx[d] * t.strides[d];
+      if (Convert<int64_t>(p[off]) == 0) return true;
+      for (int d = t.ndim - 1; d >= 0; --d) {
+        if (++idx[d] < t.shape[d]) break;
+        idx[d] = 0;
+      }
     }
-  int64_t extent = 1;  // elements spanned by the faster dims
-  for (int i = 0; i < n; ++i) {
-    if (st[i] < extent) return true;
-    extent = st[i] * (sz[i] - 1) + extent;
-  }
-  return false;
-}
-
-const char kInternalOverlap[] =
-    "unsupported operation: more than one element of the written-to tensor refers to a single "
-    "memory location. Please clone() the tensor before performing the operation.";
-const char kPartialOverlap[] =
-    "unsupported operation: some elements of the input tensor and the written-to tensor refer "
-    "to a single memory location. Please clone() the tensor before performing the operation.";
-
-// An input may share memory with the output only element for element.
-void CheckOverlap(const bc_tensor& out, const bc_tensor& in, const int64_t* in_strides) {
-  if (Numel(out) == 0 || Numel(in) == 0) return;
-  uintptr_t olo, ohi, ilo, ihi;
-  ByteRange(out, &olo, &ohi);
-  ByteRange(in, &ilo, &ihi);
-  if (ohi <= ilo || ihi <= olo) return;
-  bool same = in.data == out.data && in.dtype == out.dtype;
-  for (int d = 0; d < out.ndim && same; ++d)
-    same = out.shape[d] == 1 || in_strides[d] == out.strides[d];
-  if (!same) Fail(BC_ERR_OVERLAP, kPartialOverlap);
+    return false;
+  });
 }
 
 // Contiguous copy of `t` when its elements are not in row-major order.
@@ -410,79 +158,16 @@ bool RunSmallContiguous(const OpArgs& a, bc_tensor* out, const Types& types) {
 // does not pay for this frame (several KiB of shapes, strides and plan).
 __attribute__((noinline)) bc_tensor* RunGeneral(const OpArgs& a, bc_tensor* out, bool inplace,
                                                 const Types& types) {
-  const char* const* names = OperandNames(a.op);
-
-  Shape shapes[3];
-  bool same_numel = true, same_shape = true;
-  int64_t numel0 = 0;
-  for (int i = 0; i < a.nin; ++i) {
-    shapes[i] = ShapeOf(*a.in[i]);
-    const int64_t n = Numel(*a.in[i]);
-    if (i == 0) numel0 = n;
-    same_numel &= n == numel0;
-    same_shape &= SameShape(shapes[i], shapes[0]);
-  }
-  // copy_ broadcasts its source into the destination's shape.
-  Shape first = a.op == kCopy ? ShapeOf(*out) : shapes[0];
-  if (a.op == kCopy) {
-    same_numel = Numel(*out) == numel0;
-    same_shape = SameShape(first, shapes[0]);
-  }
-
-  std::vector<std::string> warnings;
-  bool legacy = false;
-  Shape result = first;
-  Error err;
-  for (int i = a.op == kCopy ? 0 : 1; i < a.nin && !legacy; ++i) {
-    if (TryBroadcast(result, shapes[i], &result, &err)) continue;
-    if (!(LegacyPointwiseOn() && same_numel)) throw err;
-    legacy = true;
-    result = first;
-    warnings.push_back(std::string(a.op == kCopy ? "src" : names[i]) + " is not broadcastable to " +
-                       (a.op == kCopy ? "self" : names[0]) +
-                       ", but they have the same number of elements. Falling back to "
-                       "deprecated pointwise behavior.");
-  }
-  if (!legacy && !same_shape) {
-    if (BroadcastWarningOn() && same_numel) {
-      warnings.push_back(
-          (a.op == kCopy ? std::string("self and src") : JoinNames(names, a.nin)) +
-          " do not have the same shape, but are broadcastable, and have the same number of "
-          "elements. Changing behavior in a backwards incompatible manner to broadcasting "
-          "rather than viewing as 1-dimensional.");
-    }
-    bool differ = false;  // ignoring 0-dim operands, which are scalars
-    for (int i = 0; i < a.nin; ++i)
-      differ |= a.in[i]->ndim > 0 && !SameShape(shapes[i], result);
-    if (a.op == kCopy) differ = !SameShape(shapes[0], result) && a.in[0]->ndim > 0;
-    if (differ && Policy() != BC_POLICY_ALLOW) {
-      std::string desc;
-      for (int i = 0; i < a.nin; ++i) {
-        if (i) desc += i == a.nin - 1 ? " and " : ", ";
-        desc += std::string(names[i]) + " with shape " + FormatShape(shapes[i]);
-      }
-      if (Policy() == BC_POLICY_ERROR)
-        Fail(BC_ERR_POLICY, "broadcast policy is 'error': " + desc +
-                                " would be implicitly broadcast to " + FormatShape(result));
-      warnings.push_back("implicit broadcast: " + desc + " broadcast to " + FormatShape(result));
-    }
-  }
-
+  const OperandBroadcast b = BroadcastOperands(a, out);
+  const Shape& result = b.result;
+  const bool legacy = b.legacy;
   if (out != nullptr) {
-    const Shape oshape = ShapeOf(*out);
-    if (!SameShape(oshape, result)) {
-      if (inplace && LegacyPointwiseOn()) {
-        Shape ignored;
-        for (int i = 1; i < a.nin; ++i) CheckExpand(shapes[i], a.in[i]->dtype, oshape, &ignored);
-      }
-      Fail(BC_ERR_SHAPE_MISMATCH, "output with shape " + FormatShape(oshape) +
-                                      " doesn't match the broadcast shape " + FormatShape(result));
-    }
+    CheckOutShape(a, *out, inplace, b);
     if (a.op != kCopy && !CanCast(types.result, out->dtype))
       Fail(BC_ERR_DTYPE, std::string("result type ") + DtypeName(types.result) +
                              " can't be cast to the desired output type " +
                              DtypeName(out->dtype));
-    if (HasInternalOverlap(*out)) Fail(BC_ERR_OVERLAP, kInternalOverlap);
+    if (HasInternalOverlap(*out)) FailInternalOverlap();
   }
 
   // Operand strides over the result shape (legacy: each viewed as the first's shape).
@@ -493,11 +178,7 @@ __attribute__((noinline)) bc_tensor* RunGeneral(const OpArgs& a, bc_tensor* out,
     ins[i] = a.in[i];
     if (legacy) {
       if (!IsContiguous(*ins[i])) ins[i] = owned[i].t = ContiguousCopy(*ins[i]);
-      int64_t s = 1;
-      for (int d = result.ndim - 1; d >= 0; --d) {
-        strides[i + 1][d] = result.d[d] == 1 ? 0 : s;
-        s *= result.d[d];
-      }
+      RowMajorStrides(result.d, result.ndim, strides[i + 1]);
     } else {
       BroadcastStrides(*ins[i], result, strides[i + 1]);
     }
@@ -510,7 +191,7 @@ __attribute__((noinline)) bc_tensor* RunGeneral(const OpArgs& a, bc_tensor* out,
   if (IsIntDivision(a.op) && IsIntegral(types.in) && numel > 0 && HasZero(*ins[1]))
     Fail(BC_ERR_DIVISION_BY_ZERO, "ZeroDivisionError");
 
-  for (const std::string& w : warnings) Warn(w);
+  for (const std::string& w : b.warnings) Warn(w);
 
   TensorGuard fresh;
   if (out == nullptr) out = fresh.t = NewTensor(types.result, result);

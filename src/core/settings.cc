@@ -5,7 +5,6 @@
 
 #include <atomic>
 #include <cstdio>
-#include <cstring>
 #include <mutex>
 
 #include "core/error.h"
@@ -54,6 +53,21 @@ int NumThreads() {
   return n > 0 ? n : DefaultThreads();
 }
 
+void SetBroadcastWarning(bool on) { g_broadcast_warning = on; }
+void SetLegacyPointwise(bool on) { g_legacy = on; }
+void SetWarningsAsErrors(bool on) { g_warnings_as_errors = on; }
+void SetPolicy(bc_policy policy) { g_policy = policy; }
+void SetNumThreads(int n) {
+  // More threads than this only adds overhead on any machine bcast runs on.
+  constexpr int kMaxThreads = 1024;
+  g_threads = n > 0 ? (n < kMaxThreads ? n : kMaxThreads) : 0;
+}
+void SetWarningHandler(bc_warning_fn fn, void* user) {
+  std::lock_guard<std::mutex> lock(g_handler_mu);
+  g_handler = fn != nullptr ? fn : DefaultHandler;
+  g_handler_user = fn != nullptr ? user : nullptr;
+}
+
 void Warn(const std::string& message) {
   if (WarningsAsErrors()) Fail(BC_ERR_POLICY, message);
   bc_warning_fn fn;
@@ -68,41 +82,3 @@ void Warn(const std::string& message) {
 
 }  // namespace bcast
 
-extern "C" {
-
-BC_API void bc_set_broadcast_warning(int enabled) { bcast::g_broadcast_warning = enabled != 0; }
-BC_API int bc_get_broadcast_warning(void) { return bcast::BroadcastWarningOn() ? 1 : 0; }
-BC_API void bc_set_legacy_pointwise(int enabled) { bcast::g_legacy = enabled != 0; }
-BC_API int bc_get_legacy_pointwise(void) { return bcast::LegacyPointwiseOn() ? 1 : 0; }
-BC_API void bc_set_warnings_as_errors(int enabled) { bcast::g_warnings_as_errors = enabled != 0; }
-BC_API int bc_get_warnings_as_errors(void) { return bcast::WarningsAsErrors() ? 1 : 0; }
-
-BC_API bc_status bc_set_broadcast_policy(bc_policy policy) {
-  // Read as an int: an out-of-range enum object is undefined behaviour in C++.
-  int raw;
-  std::memcpy(&raw, &policy, sizeof raw);
-  if (raw != BC_POLICY_ALLOW && raw != BC_POLICY_WARN && raw != BC_POLICY_ERROR) {
-    return bcast::SetLastError({BC_ERR_INVALID_ARGUMENT,
-                                "unknown broadcast policy " + std::to_string(raw)});
-  }
-  bcast::g_policy = raw;
-  return BC_OK;
-}
-BC_API bc_policy bc_get_broadcast_policy(void) { return bcast::Policy(); }
-
-BC_API void bc_set_warning_handler(bc_warning_fn fn, void* user) {
-  std::lock_guard<std::mutex> lock(bcast::g_handler_mu);
-  bcast::g_handler = fn != nullptr ? fn : bcast::DefaultHandler;
-  bcast::g_handler_user = fn != nullptr ? user : nullptr;
-}
-
-BC_API int bc_get_num_threads(void) { return bcast::NumThreads(); }
-
-BC_API bc_status bc_set_num_threads(int n) {
-  // More threads than this only adds overhead on any machine bcast runs on.
-  constexpr int kMaxThreads = 1024;
-  bcast::g_threads = n > 0 ? (n < kMaxThreads ? n : kMaxThreads) : 0;
-  return BC_OK;
-}
-
-}  // extern "C"

@@ -61,6 +61,15 @@ inline int64_t NextStride(int64_t stride, int64_t size) {
   if (size <= 1) return stride;
   return __builtin_mul_overflow(stride, size, &r) ? INT64_MAX : r;
 }
+// Row-major (C-contiguous) strides of `shape`, the layout of every tensor
+// bcast allocates.
+inline void RowMajorStrides(const int64_t* shape, int ndim, int64_t* strides) {
+  int64_t stride = 1;
+  for (int i = ndim - 1; i >= 0; --i) {
+    strides[i] = stride;
+    stride = NextStride(stride, shape[i]);
+  }
+}
 inline bool IsContiguous(const bc_tensor& t) {
   int64_t expected = 1;
   for (int i = t.ndim - 1; i >= 0; --i) {

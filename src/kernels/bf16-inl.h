@@ -1,6 +1,7 @@
-// bfloat16 <-> float32 for the kernels: scalar and vector forms of the
-// widening (exact) and the narrowing (round to nearest even, NaN stays a
-// quiet NaN), bit for bit the same as core/dtype.h's scalar conversions.
+// bfloat16 <-> float32 vectors for the kernels: the widening (exact) and the
+// narrowing (round to nearest even, NaN stays a quiet NaN), bit for bit
+// core/dtype.h's scalar BF16ToF32 and F32ToBF16, which the kernels use for
+// single values.
 
 #if defined(BCAST_KERNELS_BF16_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef BCAST_KERNELS_BF16_INL_H_
@@ -10,7 +11,6 @@
 #endif
 
 #include <cstdint>
-#include <cstring>
 
 #include "hwy/highway.h"
 
@@ -18,20 +18,6 @@ HWY_BEFORE_NAMESPACE();
 namespace bcast {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-
-HWY_INLINE float WidenBF16(uint16_t h) {
-  const uint32_t u = static_cast<uint32_t>(h) << 16;
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
-
-HWY_INLINE uint16_t NarrowBF16(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  if ((u & 0x7FFFFFFF) > 0x7F800000) return static_cast<uint16_t>((u >> 16) | 0x40);
-  return static_cast<uint16_t>((u + 0x7FFF + ((u >> 16) & 1)) >> 16);
-}
 
 // bfloat16 bits (as uint16_t, half as many lanes as df has floats) -> floats.
 template <class DF, class VH>

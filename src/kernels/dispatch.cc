@@ -1,5 +1,10 @@
 #include "kernels/dispatch.h"
 
+#include <cstring>
+#include <string>
+
+#include "core/error.h"
+
 namespace bcast {
 
 std::atomic<const KernelTable*> g_float_table{nullptr}, g_half_table{nullptr},
@@ -30,6 +35,26 @@ void ResetKernelDispatch() {
   for (auto* slot : {&g_widen_bf16_fn, &g_widen_f16_fn}) slot->store(nullptr, std::memory_order_relaxed);
   for (auto* slot : {&g_narrow_bf16_fn, &g_narrow_f16_fn})
     slot->store(nullptr, std::memory_order_relaxed);
+}
+
+void CapSimdTargets(const char* name) {
+  int64_t disabled = 0;
+  if (name != nullptr && name[0] != '\0') {
+    hwy::DisableTargets(0);
+    // Only targets compiled into this library can be chosen.
+    const int64_t usable = hwy::SupportedTargets() & HWY_TARGETS;
+    int64_t found = 0;
+    for (int64_t bits = usable; bits != 0 && found == 0; bits &= bits - 1) {
+      const int64_t target = bits & -bits;
+      if (std::strcmp(hwy::TargetName(target), name) == 0) found = target;
+    }
+    if (found == 0)
+      Fail(BC_ERR_INVALID_ARGUMENT,
+           std::string("SIMD target '") + name + "' is unknown or not supported by this CPU");
+    disabled = found - 1;  // lower bits are better targets
+  }
+  hwy::DisableTargets(disabled);
+  ResetKernelDispatch();
 }
 
 }  // namespace bcast

@@ -275,8 +275,8 @@ struct ShrF {
 // float32 atan2 and pow in vectors: computed in float64 with Highway's
 // vector math (Atan within 3 ulp of float64, Log 4, Exp 1) and rounded once,
 // which is within 1 ulp of the correctly rounded float32 result. Lanes
-// outside the domain where that holds (zeros, infinities, NaN; for pow a
-// base <= 0 or a result outside the normal float range) take libm. The
+// outside the domain where that holds (infinities, NaN; for pow a base <= 0
+// or a result outside the normal float range) take libm. The
 // scalar form runs the same float64 code on one lane, so that a row's tail
 // gives the same bits as its vectors. (A target with FMA contracts the
 // polynomials, one without does not: their float64 intermediates can differ
@@ -284,12 +284,19 @@ struct ShrF {
 template <typename T>
 constexpr bool kF64MathVec = std::is_same_v<T, float> && HWY_TARGET != HWY_SCALAR;
 
+// Finite y and x; zeros as C's atan2: y = +-0 gives +-0 (x positive or +0)
+// or +-pi (x negative or -0), x = +-0 gives +-pi/2.
 template <class DD, class VD>
 HWY_INLINE VD Atan2F64(DD dd, VD y, VD x) {
-  const VD t = hn::Atan(dd, hn::Div(y, x));
+  const VD zero = hn::Zero(dd), one = hn::Set(dd, 1.0);
   const VD pi = hn::Set(dd, 3.141592653589793116);
-  const VD turn = hn::IfThenElse(hn::Lt(y, hn::Zero(dd)), hn::Neg(pi), pi);
-  return hn::IfThenElse(hn::Lt(x, hn::Zero(dd)), hn::Add(t, turn), t);
+  const VD t = hn::Atan(dd, hn::Div(y, x));
+  const VD turn = hn::IfThenElse(hn::Lt(y, zero), hn::Neg(pi), pi);
+  VD r = hn::IfThenElse(hn::Lt(x, zero), hn::Add(t, turn), t);
+  r = hn::IfThenElse(hn::Eq(x, zero), hn::CopySign(hn::Set(dd, 1.570796326794896558), y), r);
+  const auto x_signed = hn::Lt(hn::CopySign(one, x), zero);
+  return hn::IfThenElse(hn::Eq(y, zero),
+                        hn::CopySign(hn::IfThenElse(x_signed, pi, zero), y), r);
 }
 // b * log(a), the exponent of pow; the result is a normal float32 while
 // its magnitude is below 80.
@@ -302,7 +309,7 @@ struct Atan2F {
   static constexpr bool kVec = kF64MathVec<T>;
   HWY_INLINE T operator()(T y, T x) const {
     if constexpr (kF64MathVec<T>) {
-      if (std::isfinite(y) && std::isfinite(x) && y != 0 && x != 0) {
+      if (std::isfinite(y) && std::isfinite(x)) {
         const hn::CappedTag<double, 1> d1;
         return static_cast<float>(hn::GetLane(Atan2F64(d1, hn::Set(d1, y), hn::Set(d1, x))));
       }
@@ -312,9 +319,7 @@ struct Atan2F {
 #if HWY_TARGET != HWY_SCALAR
   template <class D, class V>
   HWY_INLINE V Vec(D d, V y, V x) const {
-    const V zero = hn::Zero(d);
-    const auto special = hn::Or(hn::Or(hn::Not(hn::IsFinite(y)), hn::Not(hn::IsFinite(x))),
-                                hn::Or(hn::Eq(y, zero), hn::Eq(x, zero)));
+    const auto special = hn::Or(hn::Not(hn::IsFinite(y)), hn::Not(hn::IsFinite(x)));
     if (!hn::AllFalse(d, special)) return ByLane(d, *this, y, x);
     const hn::Half<D> dh;
     const hn::Repartition<double, D> dd;
@@ -467,9 +472,10 @@ template <class V>
 HWY_INLINE auto NonZero(V v) {
   return hn::Not(hn::Eq(v, hn::Zero(hn::DFromV<V>())));
 }
-BCAST_COMPARE_FUNCTOR(LogicalAndF, a != T(0) && b != T(0), hn::And(NonZero(a), NonZero(b)),
+// (& and |, not && and ||: no branch per element on unpredictable data.)
+BCAST_COMPARE_FUNCTOR(LogicalAndF, (a != T(0)) & (b != T(0)), hn::And(NonZero(a), NonZero(b)),
                       kLogicalLanes<T>);
-BCAST_COMPARE_FUNCTOR(LogicalOrF, a != T(0) || b != T(0), hn::Or(NonZero(a), NonZero(b)),
+BCAST_COMPARE_FUNCTOR(LogicalOrF, (a != T(0)) | (b != T(0)), hn::Or(NonZero(a), NonZero(b)),
                       kLogicalLanes<T>);
 BCAST_COMPARE_FUNCTOR(LogicalXorF, (a != T(0)) != (b != T(0)), hn::Xor(NonZero(a), NonZero(b)),
                       kLogicalLanes<T>);
@@ -668,8 +674,8 @@ struct ClampF : LoadFirst {
 // convert lane by lane.
 struct BF16Format {
   static constexpr bool kVec = HWY_TARGET != HWY_SCALAR;
-  static HWY_INLINE float Widen(uint16_t h) { return WidenBF16(h); }
-  static HWY_INLINE uint16_t Narrow(float f) { return NarrowBF16(f); }
+  static HWY_INLINE float Widen(uint16_t h) { return BF16ToF32(h); }
+  static HWY_INLINE uint16_t Narrow(float f) { return F32ToBF16(f); }
   template <class DF, class VH>
   static HWY_INLINE hn::Vec<DF> Widen(DF df, VH h) { return WidenBF16(df, h); }
   template <class DF>

@@ -65,7 +65,11 @@ RowKernel FindKernel(int op, bc_dtype dtype, bool alpha);
 bool RunConvertKernel(bc_dtype to, void* dst, bc_dtype from, const void* src, int64_t n,
                       bool stream);
 const char* ChosenTargetName();
-// Forgets the cached targets after the enabled set changed (bc_set_simd_cap).
+// Caps dispatch at the target named as ChosenTargetName() spells it (NULL or
+// "": no cap); throws BC_ERR_INVALID_ARGUMENT for a target this build or CPU
+// lacks. Forgets every cached choice.
+void CapSimdTargets(const char* name);
+// Forgets the cached targets after the enabled set changed.
 void ResetKernelDispatch();
 
 }  // namespace bcast

@@ -72,6 +72,9 @@ constexpr RowKernel BinaryEntry() {
   } else if constexpr (kHalf<D>) {  // halves: a float32 functor, rounded once
     using H = HalfOf<F<float>, HalfFormat<D>>;
     return &BinaryRow<H, uint16_t, uint16_t>;
+  } else if constexpr (D == BC_BOOL && (P == kCompare || P == kLogical)) {
+    // bool values are the bytes 0 and 1: as uint8 lanes they vectorise.
+    return &BinaryRow<F<uint8_t>, bool, uint8_t>;
   } else {
     using T = ValueOf<D>;
     using TO = std::conditional_t<P == kCompare || P == kLogical, bool, T>;

@@ -1,0 +1,80 @@
+// Allocation of the tensors bcast owns: alignment and huge-page advice.
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+#include "core/dtype.h"
+#include "core/error.h"
+#include "core/ops.h"
+#include "core/shape.h"
+
+namespace bcast {
+
+namespace {
+
+// Storage of 2 MiB or more starts on a 2 MiB boundary and its whole 2 MiB
+// blocks are offered to Linux as transparent huge pages (MADV_HUGEPAGE: the
+// default "madvise" mode of most distributions uses them only when asked).
+// One TLB entry then covers 2 MiB instead of 4 KiB, which is what walks across
+// a transposed operand's rows need (each 256-byte run of a tile lies in
+// another 4 KiB page), and a first touch faults once per 2 MiB. The partial
+// block at the end stays in small pages, so resident memory is never more
+// than the tensor's bytes. Advice the kernel refuses is harmless: the memory
+// is then ordinary pages. Storage the caller wraps is never advised.
+// BCAST_HUGE_PAGES=0 in the environment (read once) turns the advice off, for
+// hosts where the kernel's compaction on a huge-page fault costs too much.
+constexpr size_t kHugePage = size_t{2} << 20;
+
+bool HugePagesWanted() {
+  static const bool wanted = [] {
+    const char* v = std::getenv("BCAST_HUGE_PAGES");
+    return v == nullptr || std::strcmp(v, "0") != 0;
+  }();
+  return wanted;
+}
+
+void* AllocateData(size_t nbytes) {
+  if (nbytes == 0) return std::malloc(1);
+  const size_t align = nbytes >= kHugePage ? kHugePage : 64;
+  void* data = nullptr;
+  if (posix_memalign(&data, align, (nbytes + 63) / 64 * 64) != 0) return nullptr;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (align == kHugePage && HugePagesWanted()) madvise(data, nbytes / kHugePage * kHugePage, MADV_HUGEPAGE);
+#endif
+  return data;
+}
+
+}  // namespace
+
+bc_tensor* NewTensor(bc_dtype dtype, const Shape& shape) {
+  const int64_t numel = ShapeNumel(shape);
+  const size_t es = DtypeSize(dtype);
+  if (numel > static_cast<int64_t>(SIZE_MAX / 2 / es))
+    Fail(BC_ERR_OVERFLOW, "tensor of shape " + FormatShape(shape) + " is too large");
+  size_t nbytes = static_cast<size_t>(numel) * es;
+  void* data = AllocateData(nbytes);
+  Storage* s = data ? new (std::nothrow) Storage : nullptr;
+  bc_tensor* t = s ? new (std::nothrow) bc_tensor : nullptr;
+  if (t == nullptr) {
+    delete s;
+    std::free(data);
+    Fail(BC_ERR_OUT_OF_MEMORY, "out of memory allocating " + std::to_string(nbytes) + " bytes");
+  }
+  s->data = data;
+  s->nbytes = nbytes;
+  s->owned = true;
+  t->storage = s;
+  t->data = static_cast<char*>(data);
+  t->dtype = dtype;
+  t->ndim = shape.ndim;
+  for (int i = 0; i < shape.ndim; ++i) t->shape[i] = shape.d[i];
+  RowMajorStrides(t->shape, t->ndim, t->strides);
+  return t;
+}
+
+}  // namespace bcast

@@ -1,0 +1,29 @@
+// Type resolution of an op: torch.result_type over its operands, then the
+// op table's promotion and dtype set and the op's own rules, with PyTorch's
+// texts for what it refuses.
+#ifndef BCAST_CORE_TYPES_H_
+#define BCAST_CORE_TYPES_H_
+
+#include "core/ops.h"
+
+namespace bcast {
+
+struct Types {
+  bc_dtype in;      // kernel input type
+  bc_dtype out;     // kernel output type
+  bc_dtype result;  // dtype of an allocated result
+  bc_dtype common;  // dtype the inputs are cast to (computed in `in` when it is a half)
+};
+
+// Throws bcast::Error (BC_ERR_DTYPE, BC_ERR_INVALID_ARGUMENT) for what the
+// op does not take; `out` is the written tensor or nullptr.
+Types ResolveTypes(const OpArgs& a, const bc_tensor* out);
+
+// div_trunc, div_floor, remainder, fmod: integer division by zero is refused.
+inline bool IsIntDivision(int op) {
+  return op == BC_DIV_TRUNC || op == BC_DIV_FLOOR || op == BC_REMAINDER || op == BC_FMOD;
+}
+
+}  // namespace bcast
+
+#endif  // BCAST_CORE_TYPES_H_
