@@ -103,8 +103,8 @@ size_t Size(const Plan& p, int k) { return DtypeSize(p.ktype[k]); }
 
 // ---- rows ----
 
-// A row with a strided output or strided inputs, or a ternary row with
-// repeated inputs: a chunk at a time through stack buffers.
+// A row with a strided output or strided inputs: a chunk at a time through
+// stack buffers.
 __attribute__((noinline)) void RunRowChunked(const Plan& p, int64_t n, char* const* ptr,
                                              const int64_t* s, bool stream) {
   alignas(64) char buf[4][kChunkBytes];
@@ -112,11 +112,8 @@ __attribute__((noinline)) void RunRowChunked(const Plan& p, int64_t n, char* con
   for (int k = 0; k < p.nops; ++k) widest = std::max(widest, Size(p, k));
   const int64_t kChunk = kChunkBytes / static_cast<int64_t>(widest);
   unsigned bcast = 0;
-  for (int k = 1; k < p.nops; ++k) {
-    if (s[k] != 0) continue;
-    if (p.ternary) Fill(buf[k], 1, ptr[k], std::min(n, kChunk), Size(p, k));
-    else bcast |= 1u << (k - 1);
-  }
+  for (int k = 1; k < p.nops; ++k)
+    if (s[k] == 0) bcast |= 1u << (k - 1);
   for (int64_t off = 0; off < n; off += kChunk) {
     const int64_t m = std::min(kChunk, n - off);
     char* q[4];
@@ -128,7 +125,7 @@ __attribute__((noinline)) void RunRowChunked(const Plan& p, int64_t n, char* con
       } else if (k == 0) {
         q[k] = buf[0];
       } else if (s[k] == 0) {
-        q[k] = p.ternary ? buf[k] : ptr[k];
+        q[k] = ptr[k];
       } else {
         Gather(buf[k], at, s[k], m, size);
         q[k] = buf[k];
@@ -156,7 +153,7 @@ void RunRow(const Plan& p, int64_t n, char* const* ptr, const int64_t* s, bool s
     Fill(ptr[0], s[0], one, n, Size(p, 0));
     return;
   }
-  if (plain && (bcast == 0 || !p.ternary)) return p.kernel(n, ptr, bcast, p.scalar, stream);
+  if (plain) return p.kernel(n, ptr, bcast, p.scalar, stream);
   RunRowChunked(p, n, ptr, s, stream);
 }
 

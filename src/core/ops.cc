@@ -209,7 +209,6 @@ __attribute__((noinline)) bc_tensor* RunGeneral(const OpArgs& a, bc_tensor* out,
   }
   Plan p;
   p.scalar = a.scalar;
-  p.ternary = a.nin == 3;
   p.stream = !aliased && numel * static_cast<int64_t>(DtypeSize(out->dtype)) >=
                              StreamingThreshold();
   BuildPlan(result, a.nin + 1, ts, strides, &p);

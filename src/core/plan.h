@@ -24,7 +24,6 @@ struct Plan {
   bc_dtype ktype[4];  // dtype the kernel reads or writes for each operand
   bc_dtype via[4];    // dtype each value is rounded through on conversion (else ktype)
   RowKernel kernel = nullptr;  // the op on the kernel dtypes (ktype)
-  bool ternary = false;        // the kernel takes no repeated inputs
   double scalar = 1;           // alpha or value
   bool stream = false;  // output larger than the cache and aliasing no input
 };

@@ -46,8 +46,7 @@ enum KernelOp : int {
 
 // A row kernel: n elements. ptr[0] is the output, contiguous; ptr[1..] the
 // inputs, each contiguous unless bit (k-1) of `bcast` is set, when it is one
-// value repeated (binary kernels only: ternary kernels take bcast == 0, the
-// executor lays repeated values out). `scalar` is alpha (add/sub) or value
+// value repeated (binary kernels: not both). `scalar` is alpha (add/sub) or value
 // (addcmul/addcdiv). `stream`: the output may bypass the cache (the caller
 // flushes). Types are the kernel dtype's, bool for comparison outputs and
 // where's condition.

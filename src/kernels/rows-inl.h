@@ -22,7 +22,9 @@ HWY_BEFORE_NAMESPACE();
 namespace bcast {
 namespace HWY_NAMESPACE {
 
-// Ops that set kPrefetch fetch their streaming inputs ahead.
+// Ops that set kPrefetch fetch their inputs ahead when the output streams
+// (rows larger than the cache, where it was measured to help); on data in
+// the cache a prefetch per vector only adds memory operations.
 template <class F, class = void>
 struct WantsPrefetch : std::false_type {};
 template <class F>
@@ -56,15 +58,17 @@ HWY_INLINE void Loop2(int64_t n, TO* o, const TI* a, const TI* b, const F& f, bo
     const auto a0 = hn::Set(d, a[0]);
     const auto b0 = hn::Set(d, b[0]);
     auto at = [&](int64_t j) {
-      if constexpr (WantsPrefetch<F>::value) {
-        if (SA == 1) PrefetchAhead(a + j);
-        if (SB == 1) PrefetchAhead(b + j);
-      }
       return f.Vec(d, SA == 0 ? a0 : hn::LoadU(d, a + j), SB == 0 ? b0 : hn::LoadU(d, b + j));
     };
     if (stream) {
       for (; i < n && !Aligned(o + i, N * sizeof(TO)); ++i) o[i] = f(At<SA>(a, i), At<SB>(b, i));
-      for (; i + N <= n; i += N) hn::Stream(at(i), d, o + i);
+      for (; i + N <= n; i += N) {
+        if constexpr (WantsPrefetch<F>::value) {
+          if (SA == 1) PrefetchAhead(a + i);
+          if (SB == 1) PrefetchAhead(b + i);
+        }
+        hn::Stream(at(i), d, o + i);
+      }
     }
     for (; i + N <= n; i += N) hn::StoreU(at(i), d, o + i);
   } else if constexpr (F::kVec && std::is_same_v<TO, bool>) {
@@ -77,10 +81,6 @@ HWY_INLINE void Loop2(int64_t n, TO* o, const TI* a, const TI* b, const F& f, bo
     const auto b0 = hn::Set(d, b[0]);
     const auto one = hn::Set(di, 1);
     auto bytes = [&](int64_t j) {
-      if constexpr (WantsPrefetch<F>::value) {
-        if (SA == 1) PrefetchAhead(a + j);
-        if (SB == 1) PrefetchAhead(b + j);
-      }
       const auto m = f.Vec(d, SA == 0 ? a0 : hn::LoadU(d, a + j), SB == 0 ? b0 : hn::LoadU(d, b + j));
       const auto v = hn::And(hn::BitCast(di, hn::VecFromMask(d, m)), one);
       if constexpr (sizeof(TI) == 1) return hn::BitCast(d8, v);
@@ -91,7 +91,13 @@ HWY_INLINE void Loop2(int64_t n, TO* o, const TI* a, const TI* b, const F& f, bo
     if constexpr (hn::MaxLanes(d8) >= 16) {
       if (stream) {
         for (; i < n && !Aligned(o + i, 16); ++i) o[i] = f(At<SA>(a, i), At<SB>(b, i));
-        for (; i + N <= n; i += N) hn::Stream(bytes(i), d8, o8 + i);
+        for (; i + N <= n; i += N) {
+          if constexpr (WantsPrefetch<F>::value) {
+            if (SA == 1) PrefetchAhead(a + i);
+            if (SB == 1) PrefetchAhead(b + i);
+          }
+          hn::Stream(bytes(i), d8, o8 + i);
+        }
       }
     }
     for (; i + N <= n; i += N) hn::StoreU(bytes(i), d8, o8 + i);
@@ -118,35 +124,56 @@ HWY_NOINLINE void BinaryRow(int64_t n, char* const* p, unsigned bcast, double sc
   }
 }
 
-// A ternary op's row kernel: every input contiguous. The first input may
-// have its own type (where's condition).
+// An input of a ternary row: contiguous, or one value repeated, which is
+// read from a vector's worth of copies at index i & 0. One loop body serves
+// every combination (no template per combination, no branch per element).
+template <typename T, size_t kLanes>
+struct TernaryInput {
+  alignas(64) T copies[kLanes];
+  const T* p;
+  int64_t mask;  // -1: contiguous; 0: repeated
+  TernaryInput(const char* ptr, bool repeated) {
+    p = reinterpret_cast<const T*>(ptr);
+    mask = repeated ? 0 : -1;
+    if (repeated) {
+      for (size_t k = 0; k < kLanes; ++k) copies[k] = p[0];
+      p = copies;
+    }
+  }
+  HWY_INLINE const T* At(int64_t i) const { return p + (i & mask); }
+};
+
+// A ternary op's row kernel; any input may be one repeated value. The first
+// input may have its own type (where's condition).
 template <class F, typename TO, typename TC, typename TI>
-HWY_NOINLINE void TernaryRow(int64_t n, char* const* p, unsigned /*bcast*/, double scalar,
+HWY_NOINLINE void TernaryRow(int64_t n, char* const* p, unsigned bcast, double scalar,
                              bool stream) {
   const F f = MakeFunctor<F>(scalar);
+  constexpr size_t kLanes = hn::MaxLanes(hn::ScalableTag<TI>());
   TO* o = reinterpret_cast<TO*>(p[0]);
-  const TC* a = reinterpret_cast<const TC*>(p[1]);
-  const TI* b = reinterpret_cast<const TI*>(p[2]);
-  const TI* c = reinterpret_cast<const TI*>(p[3]);
+  const TernaryInput<TC, kLanes> a(p[1], bcast & 1);
+  const TernaryInput<TI, kLanes> b(p[2], bcast & 2), c(p[3], bcast & 4);
   int64_t i = 0;
   if constexpr (F::kVec && std::is_same_v<TO, TI>) {
     const hn::ScalableTag<TI> d;
     const int64_t N = static_cast<int64_t>(hn::Lanes(d));
     auto at = [&](int64_t j) {
-      if constexpr (WantsPrefetch<F>::value) {
-        PrefetchAhead(a + j);
-        PrefetchAhead(b + j);
-        PrefetchAhead(c + j);
-      }
-      return f.Vec(d, f.First(d, a + j), hn::LoadU(d, b + j), hn::LoadU(d, c + j));
+      return f.Vec(d, f.First(d, a.At(j)), hn::LoadU(d, b.At(j)), hn::LoadU(d, c.At(j)));
     };
     if (stream) {
-      for (; i < n && !Aligned(o + i, N * sizeof(TO)); ++i) o[i] = f(a[i], b[i], c[i]);
-      for (; i + N <= n; i += N) hn::Stream(at(i), d, o + i);
+      for (; i < n && !Aligned(o + i, N * sizeof(TO)); ++i) o[i] = f(*a.At(i), *b.At(i), *c.At(i));
+      for (; i + N <= n; i += N) {
+        if constexpr (WantsPrefetch<F>::value) {
+          if (a.mask) PrefetchAhead(a.At(i));
+          if (b.mask) PrefetchAhead(b.At(i));
+          if (c.mask) PrefetchAhead(c.At(i));
+        }
+        hn::Stream(at(i), d, o + i);
+      }
     }
     for (; i + N <= n; i += N) hn::StoreU(at(i), d, o + i);
   }
-  for (; i < n; ++i) o[i] = f(a[i], b[i], c[i]);
+  for (; i < n; ++i) o[i] = f(*a.At(i), *b.At(i), *c.At(i));
 }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)
