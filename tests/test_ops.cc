@@ -376,6 +376,51 @@ TEST(KnownValues, FloatRemainderFmodFloorDivide) {
   EXPECT_EQ(tr[1], -3);
 }
 
+// fmod, remainder and floor division where the rounded quotient a / b lands
+// on or next to an integer (the vector forms correct such quotients), in
+// rows long enough for the vector bodies, against C's fmod and the
+// reference's floor division bit for bit (zero signs included).
+template <typename C>
+void CheckQuotientsNearIntegers(bc_dtype d) {
+  std::mt19937 rng(99);
+  std::uniform_real_distribution<C> mant(1, 2);
+  std::uniform_int_distribution<int> ints(1, 1 << 20), exps(-20, 20), nudge(-3, 3);
+  const int n = 4096;
+  std::vector<double> a(n), b(n);
+  for (int i = 0; i < n; ++i) {
+    C bb = std::ldexp(mant(rng), exps(rng)) * ((i & 1) ? -1 : 1);
+    C aa = static_cast<C>(ints(rng)) * bb;  // an integral quotient, rounded
+    for (int k = nudge(rng); k != 0; k += k > 0 ? -1 : 1)
+      aa = std::nextafter(aa, k > 0 ? C(INFINITY) : C(-INFINITY));
+    if (i % 3 == 0) aa = -aa;
+    a[i] = aa;
+    b[i] = bb;
+  }
+  const Tensor ta = ToTensor(MakeHost(d, {n}, a)), tb = ToTensor(MakeHost(d, {n}, b));
+  for (bc_op op : {BC_FMOD, BC_REMAINDER, BC_DIV_FLOOR}) {
+    bc_tensor* out = nullptr;
+    ASSERT_EQ(bc_binary(op, ta.get(), tb.get(), &out), BC_OK) << bc_last_error();
+    Tensor r(out);
+    std::vector<C> got(n);
+    ASSERT_EQ(bc_tensor_copy_to(out, got.data(), n * sizeof(C)), BC_OK);
+    int bad = 0;
+    for (int i = 0; i < n && bad < 5; ++i) {
+      const C x = static_cast<C>(a[i]), y = static_cast<C>(b[i]);
+      const C want = op == BC_FMOD ? std::fmod(x, y) : op == BC_REMAINDER ? Remainder(x, y) : FloorDivide(x, y);
+      if (std::memcmp(&want, &got[i], sizeof(C)) != 0 && !(op == BC_REMAINDER && want == 0 && got[i] == 0)) {
+        ++bad;
+        ADD_FAILURE() << bc_op_name(op) << " " << ShortName(d) << "(" << x << ", " << y << ") = " << got[i]
+                      << ", want " << want;
+      }
+    }
+  }
+}
+
+TEST(KnownValues, QuotientsNearIntegers) {
+  CheckQuotientsNearIntegers<double>(BC_FLOAT64);
+  CheckQuotientsNearIntegers<float>(BC_FLOAT32);
+}
+
 TEST(KnownValues, NanHandlingOfMaxMin) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   std::vector<double> a = {nan, 1, nan, 2};

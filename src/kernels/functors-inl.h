@@ -88,9 +88,14 @@ HWY_NOINLINE V ByLane(D d, const F& f, V a, V b) {
 // distance to the next integer is more than its rounding error, the product
 // of a 28-bit integer and b fits 53 bits, and the difference is the exact
 // remainder. Vectors with any other lane take the scalar form (libm).
+// float64 (targets with FMA): q = trunc(a / b) is the true quotient or one
+// too far from zero while |a| < 2^52 |b|; a - q*b, fused, is then exact (a
+// multiple of b's ulp no larger than b), and one step puts q right.
 template <class D, class V>
 HWY_INLINE bool FmodOutsideExact(D d, V a, V b) {
-  const auto big = hn::Ge(hn::Abs(a), hn::Mul(hn::Abs(b), hn::Set(d, 268435456.0f)));
+  using T = hn::TFromD<D>;
+  const T limit = sizeof(T) == 4 ? T(268435456.0) : T(4503599627370496.0);  // 2^28, 2^52
+  const auto big = hn::Ge(hn::Abs(a), hn::Mul(hn::Abs(b), hn::Set(d, limit)));
   const auto special = hn::Or(hn::Not(hn::IsFinite(a)),
                               hn::Or(hn::Not(hn::IsFinite(b)), hn::Eq(b, hn::Zero(d))));
   return !hn::AllFalse(d, hn::Or(big, special));
@@ -98,19 +103,28 @@ HWY_INLINE bool FmodOutsideExact(D d, V a, V b) {
 #if HWY_TARGET != HWY_SCALAR
 template <class D, class V>
 HWY_INLINE V FmodExact(D d, V a, V b) {
-  const hn::Half<D> dh;
-  const hn::Repartition<double, D> dd;
-  auto half = [&](auto x, auto y) {
-    const auto xd = hn::PromoteTo(dd, x), yd = hn::PromoteTo(dd, y);
-    return hn::DemoteTo(dh, hn::Sub(xd, hn::Mul(hn::Trunc(hn::Div(xd, yd)), yd)));
-  };
-  const V r = hn::Combine(d, half(hn::UpperHalf(dh, a), hn::UpperHalf(dh, b)),
-                          half(hn::LowerHalf(dh, a), hn::LowerHalf(dh, b)));
-  return hn::CopySign(r, a);  // a zero remainder has a's sign, as fmod's
+  if constexpr (sizeof(hn::TFromD<D>) == 8) {
+    const V r = hn::NegMulAdd(hn::Trunc(hn::Div(a, b)), b, a);
+    const auto past = hn::AndNot(hn::Eq(r, hn::Zero(d)),
+                                 hn::Xor(hn::Lt(r, hn::Zero(d)), hn::Lt(a, hn::Zero(d))));
+    const V back = hn::IfThenElse(past, hn::Sub(r, hn::CopySign(hn::Abs(b), r)), r);
+    return hn::CopySign(back, a);  // a zero remainder has a's sign, as fmod's
+  } else {
+    const hn::Half<D> dh;
+    const hn::Repartition<double, D> dd;
+    auto half = [&](auto x, auto y) {
+      const auto xd = hn::PromoteTo(dd, x), yd = hn::PromoteTo(dd, y);
+      return hn::DemoteTo(dh, hn::Sub(xd, hn::Mul(hn::Trunc(hn::Div(xd, yd)), yd)));
+    };
+    const V r = hn::Combine(d, half(hn::UpperHalf(dh, a), hn::UpperHalf(dh, b)),
+                            half(hn::LowerHalf(dh, a), hn::LowerHalf(dh, b)));
+    return hn::CopySign(r, a);  // a zero remainder has a's sign, as fmod's
+  }
 }
 #endif
 template <typename T>
-constexpr bool kFmodVec = std::is_same_v<T, float> && HWY_TARGET != HWY_SCALAR;
+constexpr bool kFmodVec = (std::is_same_v<T, float> && HWY_TARGET != HWY_SCALAR) ||
+                          (std::is_same_v<T, double> && HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2);
 
 // The integer division family in vectors, for 8-, 16- and 32-bit lanes
 // (division by zero is refused before any kernel runs): lanes widen to 32
@@ -122,8 +136,7 @@ constexpr bool kFmodVec = std::is_same_v<T, float> && HWY_TARGET != HWY_SCALAR;
 enum class IntDiv { kTrunc, kFloor, kRemainder, kFmod };
 template <typename T>
 constexpr bool kIntDivLanes =
-    HWY_TARGET != HWY_SCALAR && kIntT<T> && sizeof(T) <= 4 &&
-    (std::is_signed_v<T> || std::is_same_v<T, uint8_t>);
+    HWY_TARGET != HWY_SCALAR && kIntT<T> && (std::is_signed_v<T> || std::is_same_v<T, uint8_t>);
 
 #if HWY_TARGET != HWY_SCALAR
 template <IntDiv kOp, class DI, class VI>
@@ -138,6 +151,30 @@ HWY_INLINE VI IntDivFinish(DI di, VI a, VI b, VI q) {
     if constexpr (kOp == IntDiv::kRemainder) return hn::IfThenElse(other_sign, hn::Add(r, b), r);
     return hn::IfThenElse(other_sign, hn::Sub(q, hn::Set(di, 1)), q);
   }
+}
+
+// int64: the op in float64, exact while |a| < 2^53 (the quotient and q*b are
+// then below 2^53, or the quotient is 0; remainder's + b is done in
+// integers); vectors with a larger dividend (and so MIN / -1) take the
+// scalar form.
+template <IntDiv kOp, class F, class D, class V>
+HWY_INLINE V Int64DivVec(D d, V a, V b, const F& f) {
+  const hn::Repartition<double, D> dd;
+  const auto ad = hn::ConvertTo(dd, a), bd = hn::ConvertTo(dd, b);
+  if (!hn::AllTrue(dd, hn::Lt(hn::Abs(ad), hn::Set(dd, 9007199254740992.0))))
+    return ByLane(d, f, a, b);
+  const auto zero = hn::Zero(dd);
+  auto q = hn::Trunc(hn::Div(ad, bd));
+  if constexpr (kOp == IntDiv::kTrunc) return hn::ConvertTo(d, q);
+  const auto r = hn::Sub(ad, hn::Mul(q, bd));
+  if constexpr (kOp == IntDiv::kFmod) return hn::ConvertTo(d, r);
+  const auto other_sign = hn::AndNot(hn::Eq(r, zero), hn::Xor(hn::Lt(r, zero), hn::Lt(bd, zero)));
+  if constexpr (kOp == IntDiv::kRemainder) {  // + b in integers: b may be past 2^53
+    const V ri = hn::ConvertTo(d, r);
+    return hn::IfThenElse(hn::RebindMask(d, other_sign), hn::Add(ri, b), ri);
+  }
+  q = hn::IfThenElse(other_sign, hn::Sub(q, hn::Set(dd, 1.0)), q);
+  return hn::ConvertTo(d, q);
 }
 
 template <IntDiv kOp, class D, class V>
@@ -190,7 +227,9 @@ struct FmodF {
 #if HWY_TARGET != HWY_SCALAR
   template <class D, class V>
   HWY_INLINE V Vec(D d, V a, V b) const {
-    if constexpr (kIntT<T>) {
+    if constexpr (sizeof(T) == 8 && kIntT<T>) {
+      return Int64DivVec<IntDiv::kFmod>(d, a, b, *this);
+    } else if constexpr (kIntT<T>) {
       return IntDivVec<IntDiv::kFmod>(d, a, b);
     } else {
       if (FmodOutsideExact(d, a, b)) return ByLane(d, *this, a, b);
@@ -207,7 +246,9 @@ struct RemainderF {
 #if HWY_TARGET != HWY_SCALAR
   template <class D, class V>
   HWY_INLINE V Vec(D d, V a, V b) const {
-    if constexpr (kIntT<T>) {
+    if constexpr (sizeof(T) == 8 && kIntT<T>) {
+      return Int64DivVec<IntDiv::kRemainder>(d, a, b, *this);
+    } else if constexpr (kIntT<T>) {
       return IntDivVec<IntDiv::kRemainder>(d, a, b);
     } else {
       if (FmodOutsideExact(d, a, b)) return ByLane(d, *this, a, b);
@@ -227,7 +268,9 @@ struct DivFloorF {
 #if HWY_TARGET != HWY_SCALAR
   template <class D, class V>
   HWY_INLINE V Vec(D d, V a, V b) const {
-    if constexpr (kIntT<T>) {
+    if constexpr (sizeof(T) == 8 && kIntT<T>) {
+      return Int64DivVec<IntDiv::kFloor>(d, a, b, *this);
+    } else if constexpr (kIntT<T>) {
       return IntDivVec<IntDiv::kFloor>(d, a, b);
     } else {
       if (FmodOutsideExact(d, a, b)) return ByLane(d, *this, a, b);
@@ -376,7 +419,8 @@ struct DivTruncF {
   HWY_INLINE V Vec(D d, V a, V b) const {
     if constexpr (kIntT<T>) {
 #if HWY_TARGET != HWY_SCALAR
-      return IntDivVec<IntDiv::kTrunc>(d, a, b);
+      if constexpr (sizeof(T) == 8) return Int64DivVec<IntDiv::kTrunc>(d, a, b, *this);
+      else return IntDivVec<IntDiv::kTrunc>(d, a, b);
 #endif
     } else {
       (void)d;
