@@ -467,11 +467,19 @@ struct HypotF {
 #endif
 };
 
+// Functors with kBoolAsBytes give on the bytes 0 and 1 the same result as on
+// bool, 0 or 1: the table runs them on bool operands as uint8 lanes.
+template <class F, class = void>
+struct BoolAsBytes : std::false_type {};
+template <class F>
+struct BoolAsBytes<F, std::void_t<decltype(F::kBoolAsBytes)>> : std::bool_constant<F::kBoolAsBytes> {};
+
 // Bitwise ops: Highway's And/Or/Xor on every integer lane type.
 #define BCAST_BITWISE_FUNCTOR(NAME, OP, VOP)                                      \
   template <typename T>                                                           \
   struct NAME {                                                                   \
     static constexpr bool kVec = kIntT<T>;                                        \
+    static constexpr bool kBoolAsBytes = true;                                    \
     HWY_INLINE T operator()(T a, T b) const { return static_cast<T>(a OP b); }    \
     template <class D, class V>                                                   \
     HWY_INLINE V Vec(D, V a, V b) const { return hn::VOP(a, b); }                 \
@@ -578,6 +586,7 @@ struct DivF {
 template <typename T, bool kMax>
 struct ExtremumF {
   static constexpr bool kVec = kFloat<T> || kIntT<T>;
+  static constexpr bool kBoolAsBytes = true;
   HWY_INLINE T operator()(T a, T b) const {
     return kMax ? scalar::Maximum(a, b) : scalar::Minimum(a, b);
   }
@@ -602,6 +611,7 @@ using MinimumF = ExtremumF<T, false>;
 template <typename T>
 struct FmaxF {
   static constexpr bool kVec = kIntT<T>;
+  static constexpr bool kBoolAsBytes = true;
   HWY_INLINE T operator()(T a, T b) const { return scalar::Fmax(a, b); }
   template <class D, class V>
   HWY_INLINE V Vec(D, V a, V b) const { return hn::Max(a, b); }
@@ -609,6 +619,7 @@ struct FmaxF {
 template <typename T>
 struct FminF {
   static constexpr bool kVec = kIntT<T>;
+  static constexpr bool kBoolAsBytes = true;
   HWY_INLINE T operator()(T a, T b) const { return scalar::Fmin(a, b); }
   template <class D, class V>
   HWY_INLINE V Vec(D, V a, V b) const { return hn::Min(a, b); }

@@ -75,6 +75,8 @@ constexpr RowKernel BinaryEntry() {
   } else if constexpr (D == BC_BOOL && (P == kCompare || P == kLogical)) {
     // bool values are the bytes 0 and 1: as uint8 lanes they vectorise.
     return &BinaryRow<F<uint8_t>, bool, uint8_t>;
+  } else if constexpr (D == BC_BOOL && BoolAsBytes<F<uint8_t>>::value) {
+    return &BinaryRow<F<uint8_t>, uint8_t, uint8_t>;
   } else {
     using T = ValueOf<D>;
     using TO = std::conditional_t<P == kCompare || P == kLogical, bool, T>;
