@@ -25,8 +25,8 @@ namespace bcast {
 
 namespace {
 
-// Below this many elements an op runs on the calling thread only.
-constexpr int64_t kGrain = 65536;
+// Each thread gets at least this many elements (PyTorch's grain size).
+constexpr int64_t kGrain = 32768;
 // Elements converted per step when an operand's dtype differs from the kernel's
 // (4 scratch rows of this many 8-byte values live on the stack: about 33 KiB).
 constexpr int64_t kTile = 1024;

@@ -220,72 +220,59 @@ HWY_INLINE V IntDivVec(D d, V a, V b) {
 }
 #endif
 
-template <typename T>
-struct FmodF {
-  static constexpr bool kVec = kFmodVec<T> || kIntDivLanes<T>;
-  HWY_INLINE T operator()(T a, T b) const { return scalar::Fmod(a, b); }
-#if HWY_TARGET != HWY_SCALAR
-  template <class D, class V>
-  HWY_INLINE V Vec(D d, V a, V b) const {
-    if constexpr (sizeof(T) == 8 && kIntT<T>) {
-      return Int64DivVec<IntDiv::kFmod>(d, a, b, *this);
-    } else if constexpr (kIntT<T>) {
-      return IntDivVec<IntDiv::kFmod>(d, a, b);
-    } else {
-      if (FmodOutsideExact(d, a, b)) return ByLane(d, *this, a, b);
-      return FmodExact(d, a, b);
+// The division family (div_trunc, div_floor, remainder, fmod): integers
+// through IntDivVec/Int64DivVec, floats through FmodExact, each finishing as
+// scalar_ops.h does, step by step in T.
+template <typename T, IntDiv kOp>
+struct DivisionF {
+  static constexpr bool kVec =
+      (kOp == IntDiv::kTrunc ? kFloat<T> : kFmodVec<T>) || kIntDivLanes<T>;
+  HWY_INLINE T operator()(T a, T b) const {
+    switch (kOp) {
+      case IntDiv::kTrunc: return scalar::DivTrunc(a, b);
+      case IntDiv::kFloor: return scalar::DivFloor(a, b);
+      case IntDiv::kRemainder: return scalar::Remainder(a, b);
+      case IntDiv::kFmod: break;
     }
+    return scalar::Fmod(a, b);
   }
-#endif
-};
-// The remainder with the divisor's sign: scalar::Remainder step by step.
-template <typename T>
-struct RemainderF {
-  static constexpr bool kVec = kFmodVec<T> || kIntDivLanes<T>;
-  HWY_INLINE T operator()(T a, T b) const { return scalar::Remainder(a, b); }
-#if HWY_TARGET != HWY_SCALAR
   template <class D, class V>
   HWY_INLINE V Vec(D d, V a, V b) const {
-    if constexpr (sizeof(T) == 8 && kIntT<T>) {
-      return Int64DivVec<IntDiv::kRemainder>(d, a, b, *this);
-    } else if constexpr (kIntT<T>) {
-      return IntDivVec<IntDiv::kRemainder>(d, a, b);
+    if constexpr (kIntT<T>) {
+#if HWY_TARGET != HWY_SCALAR
+      if constexpr (sizeof(T) == 8) return Int64DivVec<kOp>(d, a, b, *this);
+      else return IntDivVec<kOp>(d, a, b);
+#endif
+    } else if constexpr (kOp == IntDiv::kTrunc) {  // the quotient rounded once, truncated
+      (void)d;
+      return hn::Trunc(hn::Div(a, b));
     } else {
+#if HWY_TARGET != HWY_SCALAR
       if (FmodOutsideExact(d, a, b)) return ByLane(d, *this, a, b);
       const V mod = FmodExact(d, a, b);
-      const V zero = hn::Zero(d);
-      const auto other_sign = hn::Xor(hn::Lt(b, zero), hn::Lt(mod, zero));
-      return hn::IfThenElse(hn::AndNot(hn::Eq(mod, zero), other_sign), hn::Add(mod, b), mod);
-    }
-  }
-#endif
-};
-// Floor division: scalar::DivFloor step by step (Python's algorithm).
-template <typename T>
-struct DivFloorF {
-  static constexpr bool kVec = kFmodVec<T> || kIntDivLanes<T>;
-  HWY_INLINE T operator()(T a, T b) const { return scalar::DivFloor(a, b); }
-#if HWY_TARGET != HWY_SCALAR
-  template <class D, class V>
-  HWY_INLINE V Vec(D d, V a, V b) const {
-    if constexpr (sizeof(T) == 8 && kIntT<T>) {
-      return Int64DivVec<IntDiv::kFloor>(d, a, b, *this);
-    } else if constexpr (kIntT<T>) {
-      return IntDivVec<IntDiv::kFloor>(d, a, b);
-    } else {
-      if (FmodOutsideExact(d, a, b)) return ByLane(d, *this, a, b);
-      const V mod = FmodExact(d, a, b);
+      if constexpr (kOp == IntDiv::kFmod) return mod;
       const V zero = hn::Zero(d), one = hn::Set(d, T(1));
+      const auto other_sign =
+          hn::AndNot(hn::Eq(mod, zero), hn::Xor(hn::Lt(b, zero), hn::Lt(mod, zero)));
+      if constexpr (kOp == IntDiv::kRemainder) return hn::IfThenElse(other_sign, hn::Add(mod, b), mod);
+      // Floor division, Python's algorithm.
       V div = hn::Div(hn::Sub(a, mod), b);
-      const auto other_sign = hn::Xor(hn::Lt(b, zero), hn::Lt(mod, zero));
-      div = hn::IfThenElse(hn::AndNot(hn::Eq(mod, zero), other_sign), hn::Sub(div, one), div);
+      div = hn::IfThenElse(other_sign, hn::Sub(div, one), div);
       V fl = hn::Floor(div);
       fl = hn::IfThenElse(hn::Gt(hn::Sub(div, fl), hn::Set(d, T(0.5))), hn::Add(fl, one), fl);
       return hn::IfThenElse(hn::Eq(div, zero), hn::CopySign(zero, hn::Div(a, b)), fl);
+#endif
     }
   }
-#endif
 };
+template <typename T>
+using DivTruncF = DivisionF<T, IntDiv::kTrunc>;
+template <typename T>
+using DivFloorF = DivisionF<T, IntDiv::kFloor>;
+template <typename T>
+using RemainderF = DivisionF<T, IntDiv::kRemainder>;
+template <typename T>
+using FmodF = DivisionF<T, IntDiv::kFmod>;
 
 // Shifts by a per-lane count (16-, 32- and 64-bit lanes): a count below
 // zero or from the bit width up gives 0 (left) or the sign fill (right).
@@ -410,24 +397,6 @@ struct PowF {
 #endif
 };
 
-// trunc(a / b): the quotient rounded once, then truncated, as the scalar form.
-template <typename T>
-struct DivTruncF {
-  static constexpr bool kVec = kFloat<T> || kIntDivLanes<T>;
-  HWY_INLINE T operator()(T a, T b) const { return scalar::DivTrunc(a, b); }
-  template <class D, class V>
-  HWY_INLINE V Vec(D d, V a, V b) const {
-    if constexpr (kIntT<T>) {
-#if HWY_TARGET != HWY_SCALAR
-      if constexpr (sizeof(T) == 8) return Int64DivVec<IntDiv::kTrunc>(d, a, b, *this);
-      else return IntDivVec<IntDiv::kTrunc>(d, a, b);
-#endif
-    } else {
-      (void)d;
-      return hn::Trunc(hn::Div(a, b));
-    }
-  }
-};
 template <typename T>
 struct CopysignF {
   static constexpr bool kVec = kFloat<T>;

@@ -143,37 +143,68 @@ struct TernaryInput {
   HWY_INLINE const T* At(int64_t i) const { return p + (i & mask); }
 };
 
+// A functor without a vector form: plain loops the compiler can vectorise,
+// one per combination of repeated inputs (R: bit k set, input k repeated).
+template <unsigned R, typename TO, typename TC, typename TI, class F>
+HWY_INLINE void ScalarLoop3(int64_t n, TO* o, const TC* a, const TI* b, const TI* c, const F& f) {
+  const TC a0 = a[0];
+  const TI b0 = b[0], c0 = c[0];
+  for (int64_t i = 0; i < n; ++i)
+    o[i] = f((R & 1) ? a0 : a[i], (R & 2) ? b0 : b[i], (R & 4) ? c0 : c[i]);
+}
+
+// The vector loop of a ternary functor; repeated inputs via TernaryInput.
+template <typename TO, typename TC, typename TI, class F>
+HWY_INLINE void TernaryVecRow(int64_t n, char* const* p, unsigned bcast, const F& f, bool stream) {
+  constexpr size_t kLanes = hn::MaxLanes(hn::ScalableTag<TI>());
+  TO* o = reinterpret_cast<TO*>(p[0]);
+  const TernaryInput<TC, kLanes> a(p[1], bcast & 1);
+  const TernaryInput<TI, kLanes> b(p[2], bcast & 2), c(p[3], bcast & 4);
+  const hn::ScalableTag<TI> d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  auto at = [&](int64_t j) {
+    return f.Vec(d, f.First(d, a.At(j)), hn::LoadU(d, b.At(j)), hn::LoadU(d, c.At(j)));
+  };
+  int64_t i = 0;
+  if (stream) {
+    for (; i < n && !Aligned(o + i, N * sizeof(TO)); ++i) o[i] = f(*a.At(i), *b.At(i), *c.At(i));
+    for (; i + N <= n; i += N) {
+      if constexpr (WantsPrefetch<F>::value) {
+        if (a.mask) PrefetchAhead(a.At(i));
+        if (b.mask) PrefetchAhead(b.At(i));
+        if (c.mask) PrefetchAhead(c.At(i));
+      }
+      hn::Stream(at(i), d, o + i);
+    }
+  }
+  for (; i + N <= n; i += N) hn::StoreU(at(i), d, o + i);
+  for (; i < n; ++i) o[i] = f(*a.At(i), *b.At(i), *c.At(i));
+}
+
 // A ternary op's row kernel; any input may be one repeated value. The first
 // input may have its own type (where's condition).
 template <class F, typename TO, typename TC, typename TI>
 HWY_NOINLINE void TernaryRow(int64_t n, char* const* p, unsigned bcast, double scalar,
                              bool stream) {
   const F f = MakeFunctor<F>(scalar);
-  constexpr size_t kLanes = hn::MaxLanes(hn::ScalableTag<TI>());
-  TO* o = reinterpret_cast<TO*>(p[0]);
-  const TernaryInput<TC, kLanes> a(p[1], bcast & 1);
-  const TernaryInput<TI, kLanes> b(p[2], bcast & 2), c(p[3], bcast & 4);
-  int64_t i = 0;
-  if constexpr (F::kVec && std::is_same_v<TO, TI>) {
-    const hn::ScalableTag<TI> d;
-    const int64_t N = static_cast<int64_t>(hn::Lanes(d));
-    auto at = [&](int64_t j) {
-      return f.Vec(d, f.First(d, a.At(j)), hn::LoadU(d, b.At(j)), hn::LoadU(d, c.At(j)));
-    };
-    if (stream) {
-      for (; i < n && !Aligned(o + i, N * sizeof(TO)); ++i) o[i] = f(*a.At(i), *b.At(i), *c.At(i));
-      for (; i + N <= n; i += N) {
-        if constexpr (WantsPrefetch<F>::value) {
-          if (a.mask) PrefetchAhead(a.At(i));
-          if (b.mask) PrefetchAhead(b.At(i));
-          if (c.mask) PrefetchAhead(c.At(i));
-        }
-        hn::Stream(at(i), d, o + i);
-      }
+  if constexpr (!F::kVec || !std::is_same_v<TO, TI>) {
+    TO* o = reinterpret_cast<TO*>(p[0]);
+    const TC* a = reinterpret_cast<const TC*>(p[1]);
+    const TI* b = reinterpret_cast<const TI*>(p[2]);
+    const TI* c = reinterpret_cast<const TI*>(p[3]);
+    switch (bcast & 7) {
+      case 0: return ScalarLoop3<0>(n, o, a, b, c, f);
+      case 1: return ScalarLoop3<1>(n, o, a, b, c, f);
+      case 2: return ScalarLoop3<2>(n, o, a, b, c, f);
+      case 3: return ScalarLoop3<3>(n, o, a, b, c, f);
+      case 4: return ScalarLoop3<4>(n, o, a, b, c, f);
+      case 5: return ScalarLoop3<5>(n, o, a, b, c, f);
+      case 6: return ScalarLoop3<6>(n, o, a, b, c, f);
+      default: return ScalarLoop3<7>(n, o, a, b, c, f);
     }
-    for (; i + N <= n; i += N) hn::StoreU(at(i), d, o + i);
+  } else {
+    TernaryVecRow<TO, TC, TI>(n, p, bcast, f, stream);
   }
-  for (; i < n; ++i) o[i] = f(*a.At(i), *b.At(i), *c.At(i));
 }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)
