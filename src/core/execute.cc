@@ -373,9 +373,13 @@ void RunBlock(const Plan& p, const Block& b) {
 
 // ---- dtype conversion ----
 
+bool Converted(const Plan& p, int k) {
+  return p.dtype[k] != p.ktype[k] || p.via[k] != p.ktype[k];
+}
+
 bool NeedsConversion(const Plan& p) {
   for (int k = 0; k < p.nops; ++k)
-    if (p.dtype[k] != p.ktype[k] || p.via[k] != p.ktype[k]) return true;
+    if (Converted(p, k)) return true;
   return false;
 }
 
@@ -385,39 +389,54 @@ void RunConverted(const Plan& p, const Block& b) {
   // Rows staggered by 192 bytes: buffers exactly 4 KiB apart make loads wait
   // on unrelated stores (4K aliasing).
   alignas(64) char scratch[4][kTile * 8 + 192];
-  for (int64_t r = 0; r < b.n1; ++r) {
-    for (int64_t off = 0; off < b.n0; off += kTile) {
-      const int64_t len = std::min(kTile, b.n0 - off);
-      char* q[4];
-      int64_t s[4];
-      char* out = nullptr;
-      for (int k = 0; k < p.nops; ++k) {
-        const size_t es = DtypeSize(p.dtype[k]);
-        char* ptr = b.ptr[k] + (r * b.s1[k] + off * b.s0[k]) * static_cast<int64_t>(es);
-        s[k] = b.s0[k];
-        if (p.dtype[k] == p.ktype[k] && p.via[k] == p.ktype[k]) {
-          q[k] = ptr;
-          continue;
-        }
-        q[k] = scratch[k];
-        if (k == 0) {
-          out = ptr;
-          s[0] = 1;
-        } else if (b.s0[k] == 0) {
-          ConvertStridedVia(p.ktype[k], scratch[k], 1, p.via[k], p.dtype[k], ptr, 0, 1);
-        } else {
-          ConvertStridedVia(p.ktype[k], scratch[k], 1, p.via[k], p.dtype[k], ptr, b.s0[k], len);
-          s[k] = 1;
-        }
+  // An input that repeats one row (stride 0 between rows, a row broadcast)
+  // is converted once per tile column rather than once per row: then the
+  // tile columns are the outer loop.
+  bool repeats[4] = {};
+  bool any_repeats = false;
+  for (int k = 1; k < p.nops; ++k) {
+    repeats[k] = b.n1 > 1 && b.s1[k] == 0 && b.s0[k] != 0 && Converted(p, k);
+    any_repeats |= repeats[k];
+  }
+  auto tile = [&](int64_t r, int64_t off, bool first_row) {
+    const int64_t len = std::min(kTile, b.n0 - off);
+    char* q[4];
+    int64_t s[4];
+    char* out = nullptr;
+    for (int k = 0; k < p.nops; ++k) {
+      const size_t es = DtypeSize(p.dtype[k]);
+      char* ptr = b.ptr[k] + (r * b.s1[k] + off * b.s0[k]) * static_cast<int64_t>(es);
+      s[k] = b.s0[k];
+      if (!Converted(p, k)) {
+        q[k] = ptr;
+        continue;
       }
-      // A converted output's tile is read back at once: keep it in L1.
-      RunRow(p, len, q, s, p.stream && out == nullptr);
-      if (out == nullptr) continue;
-      const bool direct = p.via[0] == p.dtype[0] || p.via[0] == p.ktype[0];
-      if (!(direct && b.s0[0] == 1 &&
-            RunConvertKernel(p.dtype[0], out, p.ktype[0], scratch[0], len, p.stream)))
-        ConvertStridedVia(p.dtype[0], out, b.s0[0], p.via[0], p.ktype[0], scratch[0], 1, len);
+      q[k] = scratch[k];
+      if (k == 0) {
+        out = ptr;
+        s[0] = 1;
+      } else if (b.s0[k] == 0) {
+        ConvertStridedVia(p.ktype[k], scratch[k], 1, p.via[k], p.dtype[k], ptr, 0, 1);
+      } else {
+        if (first_row || !repeats[k])
+          ConvertStridedVia(p.ktype[k], scratch[k], 1, p.via[k], p.dtype[k], ptr, b.s0[k], len);
+        s[k] = 1;
+      }
     }
+    // A converted output's tile is read back at once: keep it in L1.
+    RunRow(p, len, q, s, p.stream && out == nullptr);
+    if (out == nullptr) return;
+    const bool direct = p.via[0] == p.dtype[0] || p.via[0] == p.ktype[0];
+    if (!(direct && b.s0[0] == 1 &&
+          RunConvertKernel(p.dtype[0], out, p.ktype[0], scratch[0], len, p.stream)))
+      ConvertStridedVia(p.dtype[0], out, b.s0[0], p.via[0], p.ktype[0], scratch[0], 1, len);
+  };
+  if (any_repeats) {
+    for (int64_t off = 0; off < b.n0; off += kTile)
+      for (int64_t r = 0; r < b.n1; ++r) tile(r, off, r == 0);
+  } else {
+    for (int64_t r = 0; r < b.n1; ++r)
+      for (int64_t off = 0; off < b.n0; off += kTile) tile(r, off, true);
   }
 }
 
