@@ -404,34 +404,76 @@ struct CopysignF {
   template <class D, class V>
   HWY_INLINE V Vec(D, V a, V b) const { return hn::CopySign(a, b); }
 };
+// float64 hypot on targets with FMA, for |a| and |b| in [2^-500, 2^500] (or
+// a zero): the squares split exactly into high and low parts (fused
+// multiply-add), the larger plus the smaller summed with their error
+// (Fast2Sum), the square root of that, then one Newton step on the exact
+// residual, rounded once: within 1 ulp of the correctly rounded result.
+constexpr bool kFmaTarget = HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2;
+template <class DD, class VD>
+HWY_INLINE VD HypotF64(DD dd, VD a, VD b) {
+  const VD x = hn::Max(hn::Abs(a), hn::Abs(b)), y = hn::Min(hn::Abs(a), hn::Abs(b));
+  const VD hx = hn::Mul(x, x), lx = hn::MulSub(x, x, hx);
+  const VD hy = hn::Mul(y, y), ly = hn::MulSub(y, y, hy);
+  const VD sum = hn::Add(hx, hy);
+  const VD low = hn::Add(hn::Add(hn::Add(hn::Sub(hx, sum), hy), lx), ly);
+  const VD r = hn::Sqrt(hn::Add(sum, low));
+  const VD residual = hn::Add(hn::NegMulAdd(r, r, sum), low);
+  const VD fixed = hn::Add(r, hn::Div(residual, hn::Add(r, r)));
+  return hn::IfThenElse(hn::Eq(y, hn::Zero(dd)), x, fixed);
+}
+template <class DD, class VD>
+HWY_INLINE auto HypotF64Outside(DD dd, VD a, VD b) {
+  const VD lo = hn::Set(dd, 3.0549363634996047e-151), hi = hn::Set(dd, 3.273390607896142e+150);
+  auto outside = [&](VD v) {
+    const VD m = hn::Abs(v);
+    return hn::AndNot(hn::Eq(m, hn::Zero(dd)), hn::Not(hn::And(hn::Ge(m, lo), hn::Le(m, hi))));
+  };
+  return hn::Or(outside(a), outside(b));  // NaN and infinities too
+}
+
 // hypot: float32 as glibc's hypotf computes it, sqrt(a*a + b*b) in float64
 // rounded once (exact products, one rounding of the sum), an infinity
-// winning over a NaN; float64 through libm.
+// winning over a NaN; float64 as HypotF64 on FMA targets, else libm.
 template <typename T>
 struct HypotF {
-  static constexpr bool kVec = std::is_same_v<T, float> && HWY_TARGET != HWY_SCALAR;
+  static constexpr bool kVec = (std::is_same_v<T, float> && HWY_TARGET != HWY_SCALAR) ||
+                               (std::is_same_v<T, double> && kFmaTarget);
   HWY_INLINE T operator()(T a, T b) const {
     if constexpr (std::is_same_v<T, float>) {
       if (std::isinf(a) || std::isinf(b)) return std::numeric_limits<T>::infinity();
       const double x = a, y = b;
       return static_cast<float>(std::sqrt(x * x + y * y));
     } else {
+#if HWY_TARGET != HWY_SCALAR
+      if constexpr (kFmaTarget) {  // the same code as the vectors, on one lane
+        const hn::CappedTag<double, 1> d1;
+        const auto va = hn::Set(d1, a), vb = hn::Set(d1, b);
+        if (hn::AllFalse(d1, HypotF64Outside(d1, va, vb)))
+          return hn::GetLane(HypotF64(d1, va, vb));
+      }
+#endif
       return std::hypot(a, b);
     }
   }
 #if HWY_TARGET != HWY_SCALAR
   template <class D, class V>
   HWY_INLINE V Vec(D d, V a, V b) const {
-    const hn::Half<D> dh;
-    const hn::Repartition<double, D> dd;
-    auto half = [&](auto x, auto y) {
-      const auto xd = hn::PromoteTo(dd, x), yd = hn::PromoteTo(dd, y);
-      return hn::DemoteTo(dh, hn::Sqrt(hn::Add(hn::Mul(xd, xd), hn::Mul(yd, yd))));
-    };
-    const V r = hn::Combine(d, half(hn::UpperHalf(dh, a), hn::UpperHalf(dh, b)),
-                            half(hn::LowerHalf(dh, a), hn::LowerHalf(dh, b)));
-    const auto inf = hn::Or(hn::IsInf(a), hn::IsInf(b));
-    return hn::IfThenElse(inf, hn::Inf(d), r);
+    if constexpr (std::is_same_v<T, double>) {
+      if (!hn::AllFalse(d, HypotF64Outside(d, a, b))) return ByLane(d, *this, a, b);
+      return HypotF64(d, a, b);
+    } else {
+      const hn::Half<D> dh;
+      const hn::Repartition<double, D> dd;
+      auto half = [&](auto x, auto y) {
+        const auto xd = hn::PromoteTo(dd, x), yd = hn::PromoteTo(dd, y);
+        return hn::DemoteTo(dh, hn::Sqrt(hn::Add(hn::Mul(xd, xd), hn::Mul(yd, yd))));
+      };
+      const V r = hn::Combine(d, half(hn::UpperHalf(dh, a), hn::UpperHalf(dh, b)),
+                              half(hn::LowerHalf(dh, a), hn::LowerHalf(dh, b)));
+      const auto inf = hn::Or(hn::IsInf(a), hn::IsInf(b));
+      return hn::IfThenElse(inf, hn::Inf(d), r);
+    }
   }
 #endif
 };
