@@ -1,4 +1,5 @@
 // Allocation of the tensors bcast owns: alignment and huge-page advice.
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -31,11 +32,15 @@ namespace {
 constexpr size_t kHugePage = size_t{2} << 20;
 
 bool HugePagesWanted() {
-  static const bool wanted = [] {
-    const char* v = std::getenv("BCAST_HUGE_PAGES");
-    return v == nullptr || std::strcmp(v, "0") != 0;
-  }();
-  return wanted;
+  // 0 unknown, 1 yes, 2 no; an atomic rather than a guarded static (fork).
+  static std::atomic<int> cached{0};
+  int v = cached.load(std::memory_order_relaxed);
+  if (v == 0) {
+    const char* env = std::getenv("BCAST_HUGE_PAGES");
+    v = env == nullptr || std::strcmp(env, "0") != 0 ? 1 : 2;
+    cached.store(v, std::memory_order_relaxed);
+  }
+  return v == 1;
 }
 
 void* AllocateData(size_t nbytes) {

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 
 #include "core/dtype.h"
@@ -64,12 +65,17 @@ void BuildPlan(const Shape& shape, int nops, bc_tensor* const* tensors,
 
 int64_t StreamingThreshold() {
   // Virtual machines report the host's whole L3 (hundreds of MiB) although a
-  // guest gets a slice of it: never wait past 16 MiB.
-  static const int64_t bytes = [] {
+  // guest gets a slice of it: never wait past 16 MiB. Cached in an atomic,
+  // not a function-local static: a static's initialisation guard held by one
+  // thread when another forks would block the child forever.
+  static std::atomic<int64_t> cached{0};
+  int64_t bytes = cached.load(std::memory_order_relaxed);
+  if (bytes == 0) {
     const int64_t cap = int64_t{16} << 20;
     const long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
-    return llc > 0 && llc < cap ? static_cast<int64_t>(llc) : cap;
-  }();
+    bytes = llc > 0 && llc < cap ? static_cast<int64_t>(llc) : cap;
+    cached.store(bytes, std::memory_order_relaxed);
+  }
   return bytes;
 }
 

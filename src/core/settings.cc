@@ -29,8 +29,14 @@ std::mutex g_handler_mu;
 bc_warning_fn g_handler = DefaultHandler;
 void* g_handler_user = nullptr;
 
+// An atomic, not a function-local static: see StreamingThreshold.
 int DefaultThreads() {
-  static const int n = omp_get_max_threads();
+  static std::atomic<int> cached{0};
+  int n = cached.load(std::memory_order_relaxed);
+  if (n == 0) {
+    n = omp_get_max_threads();
+    cached.store(n, std::memory_order_relaxed);
+  }
   return n;
 }
 

@@ -101,7 +101,7 @@ constexpr RowKernel TernaryEntry() {
 }
 
 template <bc_dtype D>
-void FillKernels(KernelTable* t) {
+constexpr void FillKernels(KernelTable* t) {
 #define BCAST_BINARY_OP(Id, value, name, promotion, dtypes, kernel, Functor, AlphaFunctor, doc) \
   t->fn[value][0][D] = BinaryEntry<Functor, promotion, dtypes, D>();                           \
   t->fn[value][1][D] = BinaryEntry<AlphaFunctor, promotion, dtypes, D>();
@@ -110,16 +110,19 @@ void FillKernels(KernelTable* t) {
 #include "op_table.def"
 }
 
-const KernelTable* BCAST_TABLE_FN() {
-  static const KernelTable table = [] {
-    KernelTable t = {};
+constexpr KernelTable BuildKernelTable() {
+  KernelTable t = {};
 #define BCAST_FILL(D) FillKernels<D>(&t);
-    BCAST_TABLE_DTYPES(BCAST_FILL)
+  BCAST_TABLE_DTYPES(BCAST_FILL)
 #undef BCAST_FILL
-    return t;
-  }();
-  return &table;
+  return t;
 }
+
+// Built by the compiler: no initialisation at run time, and so no guard a
+// thread could hold when another forks (the child would wait on it forever).
+constexpr KernelTable kKernelTable = BuildKernelTable();
+
+const KernelTable* BCAST_TABLE_FN() { return &kKernelTable; }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)
 }  // namespace HWY_NAMESPACE
