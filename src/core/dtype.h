@@ -22,9 +22,9 @@ inline size_t DtypeSize(bc_dtype d) {
 }
 const char* DtypeName(bc_dtype d);        // "Float", as PyTorch prints ScalarType
 const char* DtypeTensorName(bc_dtype d);  // "torch.FloatTensor"
-inline bool IsFloating(bc_dtype d) { return d >= BC_FLOAT16; }
+constexpr bool IsFloating(bc_dtype d) { return d >= BC_FLOAT16; }
 inline bool IsIntegral(bc_dtype d) { return d >= BC_UINT8 && d <= BC_INT64; }
-inline bool IsHalf(bc_dtype d) { return d == BC_FLOAT16 || d == BC_BFLOAT16; }
+constexpr bool IsHalf(bc_dtype d) { return d == BC_FLOAT16 || d == BC_BFLOAT16; }
 // 0 bool, 1 integer, 2 floating.
 inline int Category(bc_dtype d) { return d == BC_BOOL ? 0 : (IsFloating(d) ? 2 : 1); }
 

@@ -30,8 +30,8 @@ constexpr int64_t kGrain = 32768;
 // Elements converted per step when an operand's dtype differs from the kernel's
 // (4 scratch rows of this many 8-byte values live on the stack: about 33 KiB).
 constexpr int64_t kTile = 1024;
-// Bytes of each operand gathered per step from a row that is strided or
-// (ternary ops) repeats a value: 512 8-byte values, 4096 1-byte ones.
+// Bytes of each operand gathered per step from a strided row: 512 8-byte
+// values, 4096 1-byte ones.
 constexpr int64_t kChunkBytes = 4096;
 // Rows shorter than this are laid out kRunTile elements at a time.
 constexpr int64_t kShortRow = 64;

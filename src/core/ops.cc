@@ -107,15 +107,16 @@ bool WantsAlpha(const OpArgs& a) { return InfoOf(a.op).alpha && a.scalar != 1; }
 // once: the same arithmetic as float32 tiles) when the table has its kernel
 // and no operand needs converting. Comparisons and logical ops, and mixed
 // dtypes, go through float32 (or bool) tiles.
-bool FusedHalf(const OpArgs& a, const bc_tensor& out, const Types& t) {
+// Returns that kernel, or nullptr.
+RowKernel FusedHalfKernel(const OpArgs& a, const bc_tensor& out, const Types& t) {
   if (!IsHalf(t.common) || t.result != t.common || out.dtype != t.common ||
       t.in != BC_FLOAT32 || t.out != BC_FLOAT32)
-    return false;
+    return nullptr;
   for (int i = 0; i < a.nin; ++i) {
     const bc_dtype want = (a.op == kWhere && i == 0) ? BC_BOOL : t.common;
-    if (a.in[i]->dtype != want) return false;
+    if (a.in[i]->dtype != want) return nullptr;
   }
-  return FindKernel(a.op, t.common, WantsAlpha(a)) != nullptr;
+  return FindKernel(a.op, t.common, WantsAlpha(a));
 }
 
 // The op's kernel on kernel dtype `d`: the table has one for every dtype
@@ -134,7 +135,8 @@ bool RunSmallContiguous(const OpArgs& a, bc_tensor* out, const Types& types) {
   if (out == nullptr || IsIntDivision(a.op) || !IsContiguous(*out)) return false;
   const int64_t numel = Numel(*out);
   if (numel >= kSmallOp || numel == 0) return false;
-  const bc_dtype kd = FusedHalf(a, *out, types) ? types.common : types.in;
+  const RowKernel fused = FusedHalfKernel(a, *out, types);
+  const bc_dtype kd = fused != nullptr ? types.common : types.in;
   if (out->dtype != (kd == types.in ? types.out : kd)) return false;
   const size_t nbytes = static_cast<size_t>(numel) * DtypeSize(out->dtype);
   char* ptr[4] = {out->data};
@@ -150,7 +152,7 @@ bool RunSmallContiguous(const OpArgs& a, bc_tensor* out, const Types& types) {
       return false;
     ptr[i + 1] = t.data;
   }
-  KernelOf(a, kd)(numel, ptr, 0, a.scalar, false);
+  (fused != nullptr ? fused : KernelOf(a, kd))(numel, ptr, 0, a.scalar, false);
   return true;
 }
 
@@ -226,10 +228,10 @@ __attribute__((noinline)) bc_tensor* RunGeneral(const OpArgs& a, bc_tensor* out,
     p.kernel = CopyKernel(DtypeSize(types.in));
     // Same dtype: move bits, whatever they encode.
     if (a.in[0]->dtype == out->dtype) SetBitCopy(&p, out->dtype);
-  } else if (FusedHalf(a, *out, types)) {
+  } else if (const RowKernel fused = FusedHalfKernel(a, *out, types)) {
     for (int k = 0; k < p.nops; ++k)
       if (p.ktype[k] != BC_BOOL) p.ktype[k] = p.via[k] = types.common;
-    p.kernel = KernelOf(a, types.common);
+    p.kernel = fused;
   } else {
     p.kernel = KernelOf(a, types.in);
   }

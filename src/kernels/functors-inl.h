@@ -82,6 +82,22 @@ HWY_NOINLINE V ByLane(D d, const F& f, V a, V b) {
   return hn::Load(d, r);
 }
 
+#if HWY_TARGET != HWY_SCALAR
+// fn(dd, x, y) on a and b promoted to float64, half a vector at a time,
+// demoted back to a's lane type: the float32 and int32 forms that compute in
+// float64.
+template <class D, class V, class Fn>
+HWY_INLINE V InFloat64Halves(D d, V a, V b, const Fn& fn) {
+  const hn::Half<D> dh;
+  const hn::Repartition<double, D> dd;
+  auto half = [&](auto x, auto y) {
+    return hn::DemoteTo(dh, fn(dd, hn::PromoteTo(dd, x), hn::PromoteTo(dd, y)));
+  };
+  return hn::Combine(d, half(hn::UpperHalf(dh, a), hn::UpperHalf(dh, b)),
+                     half(hn::LowerHalf(dh, a), hn::LowerHalf(dh, b)));
+}
+#endif
+
 // float32 fmod, remainder and floor division in vectors. fmod(a, b) is
 // a - trunc(a / b) * b computed in float64, which is exact when a and b are
 // finite, b != 0 and |a| < 2^28 |b|: with 24-bit significands the quotient's
@@ -110,14 +126,9 @@ HWY_INLINE V FmodExact(D d, V a, V b) {
     const V back = hn::IfThenElse(past, hn::Sub(r, hn::CopySign(hn::Abs(b), r)), r);
     return hn::CopySign(back, a);  // a zero remainder has a's sign, as fmod's
   } else {
-    const hn::Half<D> dh;
-    const hn::Repartition<double, D> dd;
-    auto half = [&](auto x, auto y) {
-      const auto xd = hn::PromoteTo(dd, x), yd = hn::PromoteTo(dd, y);
-      return hn::DemoteTo(dh, hn::Sub(xd, hn::Mul(hn::Trunc(hn::Div(xd, yd)), yd)));
-    };
-    const V r = hn::Combine(d, half(hn::UpperHalf(dh, a), hn::UpperHalf(dh, b)),
-                            half(hn::LowerHalf(dh, a), hn::LowerHalf(dh, b)));
+    const V r = InFloat64Halves(d, a, b, [](auto, auto x, auto y) {
+      return hn::Sub(x, hn::Mul(hn::Trunc(hn::Div(x, y)), y));
+    });
     return hn::CopySign(r, a);  // a zero remainder has a's sign, as fmod's
   }
 }
@@ -183,12 +194,7 @@ HWY_INLINE V IntDivVec(D d, V a, V b) {
   const hn::Half<D> dh;
   V r;
   if constexpr (sizeof(T) == 4) {
-    const hn::Repartition<double, D> dd;
-    auto quot = [&](auto x, auto y) {
-      return hn::DemoteTo(dh, hn::Trunc(hn::Div(hn::PromoteTo(dd, x), hn::PromoteTo(dd, y))));
-    };
-    V q = hn::Combine(d, quot(hn::UpperHalf(dh, a), hn::UpperHalf(dh, b)),
-                      quot(hn::LowerHalf(dh, a), hn::LowerHalf(dh, b)));
+    V q = InFloat64Halves(d, a, b, [](auto, auto x, auto y) { return hn::Trunc(hn::Div(x, y)); });
     q = hn::IfThenElse(hn::Eq(b, hn::Set(d, T(-1))), hn::Sub(hn::Zero(d), a), q);
     return IntDivFinish<kOp>(d, a, b, q);
   } else if constexpr (sizeof(T) == 2) {
@@ -351,13 +357,7 @@ struct Atan2F {
   HWY_INLINE V Vec(D d, V y, V x) const {
     const auto special = hn::Or(hn::Not(hn::IsFinite(y)), hn::Not(hn::IsFinite(x)));
     if (!hn::AllFalse(d, special)) return ByLane(d, *this, y, x);
-    const hn::Half<D> dh;
-    const hn::Repartition<double, D> dd;
-    auto half = [&](auto u, auto v) {
-      return hn::DemoteTo(dh, Atan2F64(dd, hn::PromoteTo(dd, u), hn::PromoteTo(dd, v)));
-    };
-    return hn::Combine(d, half(hn::UpperHalf(dh, y), hn::UpperHalf(dh, x)),
-                       half(hn::LowerHalf(dh, y), hn::LowerHalf(dh, x)));
+    return InFloat64Halves(d, y, x, [](auto dd, auto u, auto v) { return Atan2F64(dd, u, v); });
   }
 #endif
 };
@@ -463,14 +463,9 @@ struct HypotF {
       if (!hn::AllFalse(d, HypotF64Outside(d, a, b))) return ByLane(d, *this, a, b);
       return HypotF64(d, a, b);
     } else {
-      const hn::Half<D> dh;
-      const hn::Repartition<double, D> dd;
-      auto half = [&](auto x, auto y) {
-        const auto xd = hn::PromoteTo(dd, x), yd = hn::PromoteTo(dd, y);
-        return hn::DemoteTo(dh, hn::Sqrt(hn::Add(hn::Mul(xd, xd), hn::Mul(yd, yd))));
-      };
-      const V r = hn::Combine(d, half(hn::UpperHalf(dh, a), hn::UpperHalf(dh, b)),
-                              half(hn::LowerHalf(dh, a), hn::LowerHalf(dh, b)));
+      const V r = InFloat64Halves(d, a, b, [](auto, auto x, auto y) {
+        return hn::Sqrt(hn::Add(hn::Mul(x, x), hn::Mul(y, y)));
+      });
       const auto inf = hn::Or(hn::IsInf(a), hn::IsInf(b));
       return hn::IfThenElse(inf, hn::Inf(d), r);
     }
@@ -638,13 +633,11 @@ struct FminF {
 
 // ---- ternary ops ----
 
-// Each ternary functor gives its first input's vector from memory (First)
-// or from one value (FirstSet): where's condition becomes a mask.
+// Each ternary functor gives its first input's vector from memory (First):
+// where's condition becomes a mask.
 struct LoadFirst {
   template <class D, typename T>
   HWY_INLINE auto First(D d, const T* p) const { return hn::LoadU(d, p); }
-  template <class D, typename T>
-  HWY_INLINE auto FirstSet(D d, T v) const { return hn::Set(d, v); }
 };
 
 // The condition's bytes become a mask of the value lanes (2- and 4-byte lanes).
@@ -659,11 +652,6 @@ struct WhereF {
     const hn::Rebind<uint8_t, D> d8;
     const auto bytes = hn::LoadU(d8, reinterpret_cast<const uint8_t*>(p));
     return hn::RebindMask(d, hn::Ne(hn::PromoteTo(du, bytes), hn::Zero(du)));
-  }
-  template <class D>
-  HWY_INLINE auto FirstSet(D d, bool v) const {
-    const hn::RebindToUnsigned<D> du;
-    return hn::RebindMask(d, hn::Ne(hn::Set(du, v ? 1u : 0u), hn::Zero(du)));
   }
   template <class D, class M, class V>
   HWY_INLINE V Vec(D, M m, V a, V b) const { return hn::IfThenElse(m, a, b); }
@@ -783,8 +771,6 @@ struct HalfOf {
   }
   template <class D, typename T>
   HWY_INLINE auto First(D d, const T* p) const { return hn::LoadU(d, p); }
-  template <class D, typename T>
-  HWY_INLINE auto FirstSet(D d, T v) const { return hn::Set(d, v); }
 #if HWY_TARGET != HWY_SCALAR  // (one lane has no halves)
   template <class DF, class... VF>
   HWY_INLINE auto Apply(DF df, VF... v) const {

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "bcast/bcast.h"
+#include "core/dtype.h"
 
 namespace bcast {
 
@@ -23,13 +24,12 @@ enum Promotion : int {
 enum DtypeSet : int { kAnyDtype, kNoBool, kFloating, kIntegralOrBool, kIntegral };
 
 constexpr bool InDtypeSet(DtypeSet s, bc_dtype d) {
-  const bool floating = d == BC_FLOAT16 || d == BC_BFLOAT16 || d == BC_FLOAT32 || d == BC_FLOAT64;
   switch (s) {
     case kAnyDtype: return true;
     case kNoBool: return d != BC_BOOL;
-    case kFloating: return floating;
-    case kIntegralOrBool: return !floating;
-    case kIntegral: return !floating && d != BC_BOOL;
+    case kFloating: return IsFloating(d);
+    case kIntegralOrBool: return !IsFloating(d);
+    case kIntegral: return !IsFloating(d) && d != BC_BOOL;
   }
   return false;
 }

@@ -49,18 +49,17 @@ using ValueOf = std::conditional_t<
 template <bc_dtype D>
 using HalfFormat = std::conditional_t<D == BC_FLOAT16, F16Format, BF16Format>;
 template <bc_dtype D>
-constexpr bool kHalf = D == BC_FLOAT16 || D == BC_BFLOAT16;
+constexpr bool kHalf = IsHalf(D);
 
 // The kernel dtypes an op needs: its dtype set, narrowed by the promotion
 // (integers of kToFloat ops and every input of kLogical ops arrive converted).
 constexpr bool NeedsKernel(Promotion p, DtypeSet s, bc_dtype d) {
   if (!InDtypeSet(s, d)) return false;
-  const bool floating = d == BC_FLOAT16 || d == BC_BFLOAT16 || d == BC_FLOAT32 || d == BC_FLOAT64;
   switch (p) {
     case kPromote: return true;
-    case kToFloat: return floating;
+    case kToFloat: return IsFloating(d);
     case kCompare:  // halves compare in float32
-    case kLogical: return d != BC_FLOAT16 && d != BC_BFLOAT16;
+    case kLogical: return !IsHalf(d);
   }
   return false;
 }
