@@ -206,16 +206,18 @@ def copy_bandwidth(bc):
     return 2 * a.numel() * 4 / t / 1e9
 
 
-def cells(quick):
+def cells(quick, only_ops=None, only_dtypes=None):
+    def skip(op, dt):
+        return (only_ops and op["name"] not in only_ops) or (only_dtypes and dt not in only_dtypes)
     for op in ops_table.BINARY_OPS:
         for dt in DTYPES:
-            if not accepts(op["dtypes"], dt):
+            if not accepts(op["dtypes"], dt) or skip(op, dt):
                 continue
             for pat in (("same",) if quick else ("same", "row")):
                 yield op["name"], op["value"], op, dt, pat
     for op in ops_table.TERNARY_OPS:
         for dt in DTYPES:
-            if not accepts(op["dtypes"], dt):
+            if not accepts(op["dtypes"], dt) or skip(op, dt):
                 continue
             yield op["name"], None, op, dt, "3way"
 
@@ -335,6 +337,8 @@ def main():
     ap.add_argument("--no-sweep", action="store_true")
     ap.add_argument("--markdown", help="also write the report to this file")
     ap.add_argument("--json", help="write every cell's times to this file")
+    ap.add_argument("--ops", help="only these ops (comma-separated PyTorch names)")
+    ap.add_argument("--dtypes", help="only these dtypes (comma-separated: f32,bf16,...)")
     args = ap.parse_args()
     runs = 3 if args.quick else args.runs
 
@@ -363,7 +367,8 @@ def main():
         torch.set_num_threads(threads)
         bc.lib.bc_set_num_threads(threads)
         gen = np.random.default_rng(0)
-        for name, value, op, dt, pat in cells(args.quick):
+        for name, value, op, dt, pat in cells(args.quick, args.ops and args.ops.split(","),
+                                                  args.dtypes and args.dtypes.split(",")):
             r = run_cell(bc, name, value, op, dt, pat, runs, gen)
             r.update(op=name, dtype=dt, pattern=pat, threads=threads)
             results.append(r)

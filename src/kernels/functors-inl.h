@@ -280,20 +280,54 @@ using RemainderF = DivisionF<T, IntDiv::kRemainder>;
 template <typename T>
 using FmodF = DivisionF<T, IntDiv::kFmod>;
 
-// Shifts by a per-lane count (16-, 32- and 64-bit lanes): a count below
-// zero or from the bit width up gives 0 (left) or the sign fill (right).
-// (Highway 1.0.3's 16-bit variable shift does not compile for SSSE3.)
+// Shifts by a per-lane count: a count below zero or from the bit width up
+// gives 0 (left) or the sign fill (right). 8-bit lanes shift as the two
+// bytes of 16-bit lanes, each byte by its own count, the bits that cross
+// into the other byte masked off. (Highway 1.0.3's 16-bit variable shift
+// does not compile for SSSE3.)
 template <typename T>
-constexpr bool kShiftLanes = (std::is_same_v<T, int16_t> && HWY_TARGET != HWY_SSSE3) ||
+constexpr bool kShiftLanes = (sizeof(T) <= 2 && HWY_TARGET != HWY_SSSE3 && HWY_TARGET != HWY_SCALAR) ||
                              std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>;
+template <class D, class V>
+HWY_INLINE auto ShiftCountInRange(D d, V b) {
+  using T = hn::TFromD<D>;
+  return hn::AndNot(hn::Lt(b, hn::Zero(d)), hn::Lt(b, hn::Set(d, T(sizeof(T) * 8))));
+}
+// Bytes of a shifted left (kLeft) or right by the bytes of n (0..7).
+template <bool kLeft, class D, class V>
+HWY_INLINE V ShiftBytes(D d, V a, V n) {
+  using T = hn::TFromD<D>;
+  using W = std::conditional_t<std::is_signed_v<T> && !kLeft, int16_t, uint16_t>;
+  const hn::Repartition<W, D> dw;
+  const hn::Repartition<uint16_t, D> du;
+  const auto low = hn::Set(du, uint16_t{0x00ff}), high = hn::Set(du, uint16_t{0xff00});
+  const auto a16 = hn::BitCast(dw, a);
+  const auto n16 = hn::BitCast(du, n);
+  const auto n_even = hn::BitCast(dw, hn::And(n16, low));
+  const auto n_odd = hn::BitCast(dw, hn::ShiftRight<8>(n16));
+  hn::Vec<decltype(du)> even, odd;
+  if constexpr (kLeft) {
+    even = hn::And(hn::BitCast(du, a16 << n_even), low);
+    odd = hn::BitCast(du, hn::BitCast(dw, hn::And(hn::BitCast(du, a16), high)) << n_odd);
+  } else {
+    // The even byte moved to the top first, so that a signed one sign-fills.
+    even = hn::ShiftRight<8>(hn::BitCast(du, hn::ShiftLeft<8>(a16) >> n_even));
+    odd = hn::And(hn::BitCast(du, a16 >> n_odd), high);
+  }
+  return hn::BitCast(d, hn::Or(even, odd));
+}
 template <typename T>
 struct ShlF {
   static constexpr bool kVec = kShiftLanes<T>;
   HWY_INLINE T operator()(T a, T b) const { return scalar::ShiftLeft(a, b); }
   template <class D, class V>
   HWY_INLINE V Vec(D d, V a, V b) const {
-    const auto ok = hn::AndNot(hn::Lt(b, hn::Zero(d)), hn::Lt(b, hn::Set(d, T(sizeof(T) * 8))));
-    return hn::IfThenElseZero(ok, a << hn::IfThenElseZero(ok, b));
+    const auto ok = ShiftCountInRange(d, b);
+    if constexpr (sizeof(T) == 1) {
+      return hn::IfThenElseZero(ok, ShiftBytes<true>(d, a, hn::IfThenElseZero(ok, b)));
+    } else {
+      return hn::IfThenElseZero(ok, a << hn::IfThenElseZero(ok, b));
+    }
   }
 };
 template <typename T>
@@ -303,8 +337,15 @@ struct ShrF {
   template <class D, class V>
   HWY_INLINE V Vec(D d, V a, V b) const {
     const V top = hn::Set(d, T(sizeof(T) * 8 - 1));
-    const auto ok = hn::AndNot(hn::Lt(b, hn::Zero(d)), hn::Lt(b, hn::Set(d, T(sizeof(T) * 8))));
-    return a >> hn::IfThenElse(ok, b, top);
+    const V n = hn::IfThenElse(ShiftCountInRange(d, b), b, top);
+    if constexpr (sizeof(T) == 1) {
+      // Unsigned: past the width is 0, not a shift by 7.
+      const V r = ShiftBytes<false>(d, a, n);
+      if constexpr (std::is_signed_v<T>) return r;
+      else return hn::IfThenElseZero(ShiftCountInRange(d, b), r);
+    } else {
+      return a >> n;
+    }
   }
 };
 
@@ -397,9 +438,23 @@ struct PowF {
 #endif
 };
 
+// copysign on float16/bfloat16 storage: a's magnitude bits with b's sign
+// bit, which is what widening, copysign and rounding back give (both formats
+// keep the sign in bit 15; a NaN stays a NaN).
+struct CopysignBits {
+  static constexpr bool kVec = true;
+  HWY_INLINE uint16_t operator()(uint16_t a, uint16_t b) const {
+    return static_cast<uint16_t>((a & 0x7fff) | (b & 0x8000));
+  }
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V a, V b) const {
+    return hn::Or(hn::And(a, hn::Set(d, uint16_t{0x7fff})), hn::And(b, hn::Set(d, uint16_t{0x8000})));
+  }
+};
 template <typename T>
 struct CopysignF {
   static constexpr bool kVec = kFloat<T>;
+  using HalfBits = CopysignBits;  // on halves, no widening
   HWY_INLINE T operator()(T a, T b) const { return std::copysign(a, b); }
   template <class D, class V>
   HWY_INLINE V Vec(D, V a, V b) const { return hn::CopySign(a, b); }

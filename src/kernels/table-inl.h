@@ -64,10 +64,19 @@ constexpr bool NeedsKernel(Promotion p, DtypeSet s, bc_dtype d) {
   return false;
 }
 
+// Functors that name a HalfBits functor run on float16/bfloat16 storage
+// through it instead of widening.
+template <class F, class = void>
+struct HasHalfBits : std::false_type {};
+template <class F>
+struct HasHalfBits<F, std::void_t<typename F::HalfBits>> : std::true_type {};
+
 template <template <typename> class F, Promotion P, DtypeSet S, bc_dtype D>
 constexpr RowKernel BinaryEntry() {
   if constexpr (std::is_same_v<F<float>, NoAlpha<float>> || !NeedsKernel(P, S, D)) {
     return nullptr;
+  } else if constexpr (kHalf<D> && HasHalfBits<F<float>>::value) {  // on the bits
+    return &BinaryRow<typename F<float>::HalfBits, uint16_t, uint16_t>;
   } else if constexpr (kHalf<D>) {  // halves: a float32 functor, rounded once
     using H = HalfOf<F<float>, HalfFormat<D>>;
     return &BinaryRow<H, uint16_t, uint16_t>;
