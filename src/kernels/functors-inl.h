@@ -18,7 +18,6 @@
 #include <type_traits>
 
 #include "core/dtype.h"
-#include "hwy/contrib/math/math-inl.h"
 #include "hwy/highway.h"
 #include "kernels/bf16-inl.h"
 #include "kernels/scalar_ops.h"
@@ -35,6 +34,52 @@ constexpr bool kIntT = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 // Integer lanes Highway multiplies (low half of the product, so wrapping).
 template <typename T>
 constexpr bool kMulLanes = kIntT<T> && (sizeof(T) == 2 || sizeof(T) == 4);
+// Integer lanes MulWrap multiplies: every width (8-bit lanes as the two
+// bytes of 16-bit lanes; 64-bit lanes natively on AVX-512, from 32-bit
+// halves elsewhere, by Highway).
+template <typename T>
+constexpr bool kMulWrapLanes = kIntT<T> && HWY_TARGET != HWY_SCALAR;
+
+#if HWY_TARGET != HWY_SCALAR
+// The low bits of a * b, as C's unsigned multiplication wraps.
+template <class D, class V>
+HWY_INLINE V MulWrap(D d, V a, V b) {
+  using T = hn::TFromD<D>;
+  if constexpr (sizeof(T) == 1) {
+    const hn::Repartition<uint16_t, D> dw;
+    const auto a16 = hn::BitCast(dw, a), b16 = hn::BitCast(dw, b);
+    const auto even = hn::And(hn::Mul(a16, b16), hn::Set(dw, uint16_t{0x00ff}));
+    const auto odd = hn::Mul(hn::ShiftRight<8>(a16), hn::And(b16, hn::Set(dw, uint16_t{0xff00})));
+    return hn::BitCast(d, hn::Or(even, odd));
+  } else {
+    return hn::Mul(a, b);
+  }
+}
+
+// Integer pow by squaring, all lanes at once, for as many rounds as the
+// largest exponent has bits; a negative exponent gives 1 for a base of 1,
+// +-1 for -1 and 0 otherwise, as PyTorch's integral pow.
+template <class D, class V>
+HWY_INLINE V IntPow(D d, V a, V b) {
+  using T = hn::TFromD<D>;
+  const V zero = hn::Zero(d), one = hn::Set(d, T{1});
+  V e = b, base = a, r = one;
+  if constexpr (std::is_signed_v<T>) e = hn::IfThenElse(hn::Lt(b, zero), zero, b);
+  while (!hn::AllTrue(d, hn::Eq(e, zero))) {
+    r = hn::IfThenElse(hn::Eq(hn::And(e, one), one), MulWrap(d, r, base), r);
+    base = MulWrap(d, base, base);
+    e = hn::ShiftRight<1>(e);
+  }
+  if constexpr (std::is_signed_v<T>) {
+    const V minus_one = hn::Set(d, T{-1});
+    const V odd_sign = hn::IfThenElse(hn::Eq(hn::And(b, one), one), minus_one, one);
+    const V negative = hn::IfThenElse(hn::Eq(a, one), one,
+                                      hn::IfThenElseZero(hn::Eq(a, minus_one), odd_sign));
+    r = hn::IfThenElse(hn::Lt(b, zero), negative, r);
+  }
+  return r;
+}
+#endif
 
 // alpha or value in the kernel's type. Integral ones are checked by the
 // caller; a fractional value truncates, as PyTorch's integral addcmul does.
@@ -349,9 +394,9 @@ struct ShrF {
   }
 };
 
-// float32 atan2 and pow in vectors: computed in float64 with Highway's
-// vector math (Atan within 3 ulp of float64, Log 4, Exp 1) and rounded once,
-// which is within 1 ulp of the correctly rounded float32 result. Lanes
+// float32 atan2 and pow in vectors: computed in float64 with polynomials
+// sized for float32 (below) and rounded once, which is within 1 ulp of the
+// correctly rounded float32 result. Lanes
 // outside the domain where that holds (infinities, NaN; for pow a base <= 0
 // or a result outside the normal float range) take libm. The
 // scalar form runs the same float64 code on one lane, so that a row's tail
@@ -390,10 +435,54 @@ HWY_INLINE VD Atan2ForFloat32(DD dd, VD y, VD x) {
   a = hn::IfThenElse(x_signed, hn::Sub(hn::Set(dd, 3.1415926535897931), a), a);
   return hn::CopySign(a, y);
 }
-// b * log(a), the exponent of pow; the result is a normal float32 while
-// its magnitude is below 80.
+// float32 pow as exp(b ln a) in float64, each part sized for float32
+// accuracy (relative errors below 1e-10, far below float32's half ulp).
+// ln a, a > 0 and finite: a = 2^e m with m in [sqrt(1/2), sqrt(2)),
+// ln m = 2 atanh(s) = 2s + 2s w Q(w), s = (m - 1) / (m + 1), w = s^2, Q of
+// degree 4 (a Chebyshev fit); the exponent e comes out of the bits.
 template <class DD, class VD>
-HWY_INLINE VD PowExponent(DD dd, VD a, VD b) { return hn::Mul(b, hn::Log(dd, a)); }
+HWY_INLINE VD PowExponent(DD dd, VD a, VD b) {
+  const hn::RebindToUnsigned<DD> du;
+  const VD one = hn::Set(dd, 1.0);
+  const auto bits = hn::BitCast(du, a);
+  VD m = hn::BitCast(dd, hn::Or(hn::And(bits, hn::Set(du, 0x000FFFFFFFFFFFFFull)),
+                                hn::Set(du, 0x3FF0000000000000ull)));
+  // The biased exponent as the low bits of 2^52, minus 2^52 + 1023.
+  VD e = hn::Sub(hn::BitCast(dd, hn::Or(hn::ShiftRight<52>(bits), hn::Set(du, 0x4330000000000000ull))),
+                 hn::Set(dd, 4503599627371519.0));
+  const auto above = hn::Gt(m, hn::Set(dd, 1.4142135623730951));
+  m = hn::IfThenElse(above, hn::Mul(m, hn::Set(dd, 0.5)), m);
+  e = hn::IfThenElse(above, hn::Add(e, one), e);
+  const VD s = hn::Div(hn::Sub(m, one), hn::Add(m, one));
+  const VD w = hn::Mul(s, s);
+  VD q = hn::MulAdd(hn::Set(dd, 0.09681723051810882), w, hn::Set(dd, 0.1109567711101456));
+  q = hn::MulAdd(q, w, hn::Set(dd, 0.14285877696176555));
+  q = hn::MulAdd(q, w, hn::Set(dd, 0.19999999396152213));
+  q = hn::MulAdd(q, w, hn::Set(dd, 0.3333333333368987));
+  const VD s2 = hn::Add(s, s);
+  const VD ln_a = hn::MulAdd(e, hn::Set(dd, 0.6931471805599453), hn::MulAdd(hn::Mul(s2, w), q, s2));
+  return hn::Mul(b, ln_a);
+}
+// exp(x) for |x| < 80: x = k ln 2 + r, |r| <= ln(2)/2 (k rounded by adding
+// 1.5 * 2^52, whose low bits then hold k), exp(r) of degree 7 (a Chebyshev
+// fit), times 2^k made from its bits.
+template <class DD, class VD>
+HWY_INLINE VD PowExp(DD dd, VD x) {
+  const hn::RebindToUnsigned<DD> du;
+  const VD shifter = hn::Set(dd, 6755399441055744.0);
+  const VD t = hn::MulAdd(x, hn::Set(dd, 1.4426950408889634), shifter);
+  const VD k = hn::Sub(t, shifter);
+  const VD r = hn::NegMulAdd(k, hn::Set(dd, 0.6931471805599453), x);
+  VD p = hn::MulAdd(hn::Set(dd, 0.00019915869310828895), r, hn::Set(dd, 0.00139485808238663));
+  p = hn::MulAdd(p, r, hn::Set(dd, 0.008333266093010952));
+  p = hn::MulAdd(p, r, hn::Set(dd, 0.04166621827438506));
+  p = hn::MulAdd(p, r, hn::Set(dd, 0.1666666689107552));
+  p = hn::MulAdd(p, r, hn::Set(dd, 0.5000000107749364));
+  p = hn::MulAdd(p, r, hn::Set(dd, 0.9999999999797802));
+  p = hn::MulAdd(p, r, hn::Set(dd, 0.9999999999595487));
+  const auto k_bits = hn::Sub(hn::BitCast(du, t), hn::BitCast(du, shifter));
+  return hn::Mul(p, hn::BitCast(dd, hn::ShiftLeft<52>(hn::Add(k_bits, hn::Set(du, 1023)))));
+}
 constexpr double kPowExponentLimit = 80.0;
 
 template <typename T>
@@ -420,14 +509,14 @@ struct Atan2F {
 
 template <typename T>
 struct PowF {
-  static constexpr bool kVec = kF64MathVec<T>;
+  static constexpr bool kVec = kF64MathVec<T> || kMulWrapLanes<T>;
   HWY_INLINE T operator()(T a, T b) const {
     if constexpr (kF64MathVec<T>) {
       if (a > 0 && std::isfinite(a) && std::isfinite(b)) {
         const hn::CappedTag<double, 1> d1;
         const auto m = PowExponent(d1, hn::Set(d1, a), hn::Set(d1, b));
         if (std::fabs(hn::GetLane(m)) < kPowExponentLimit)
-          return static_cast<float>(hn::GetLane(hn::Exp(d1, m)));
+          return static_cast<float>(hn::GetLane(PowExp(d1, m)));
       }
     }
     return scalar::Pow(a, b);
@@ -435,6 +524,14 @@ struct PowF {
 #if HWY_TARGET != HWY_SCALAR
   template <class D, class V>
   HWY_INLINE V Vec(D d, V a, V b) const {
+    if constexpr (kIntT<T>) {
+      return IntPow(d, a, b);
+    } else {
+      return FloatVec(d, a, b);
+    }
+  }
+  template <class D, class V>
+  HWY_INLINE V FloatVec(D d, V a, V b) const {
     const auto special = hn::Or(hn::Not(hn::Gt(a, hn::Zero(d))),
                                 hn::Or(hn::Not(hn::IsFinite(a)), hn::Not(hn::IsFinite(b))));
     if (!hn::AllFalse(d, special)) return ByLane(d, *this, a, b);
@@ -448,7 +545,7 @@ struct PowF {
     if (!hn::AllTrue(dd, hn::Lt(hn::Abs(mlo), limit)) ||
         !hn::AllTrue(dd, hn::Lt(hn::Abs(mhi), limit)))
       return ByLane(d, *this, a, b);
-    return hn::Combine(d, hn::DemoteTo(dh, hn::Exp(dd, mhi)), hn::DemoteTo(dh, hn::Exp(dd, mlo)));
+    return hn::Combine(d, hn::DemoteTo(dh, PowExp(dd, mhi)), hn::DemoteTo(dh, PowExp(dd, mlo)));
   }
 #endif
 };
@@ -645,10 +742,13 @@ struct SubAlphaF {
 };
 template <typename T>
 struct MulF {
-  static constexpr bool kVec = kFloat<T> || kMulLanes<T>;
+  static constexpr bool kVec = kFloat<T> || kMulWrapLanes<T>;
   HWY_INLINE T operator()(T a, T b) const { return scalar::Mul(a, b); }
   template <class D, class V>
-  HWY_INLINE V Vec(D, V a, V b) const { return hn::Mul(a, b); }
+  HWY_INLINE V Vec(D d, V a, V b) const {
+    if constexpr (kFloat<T>) return hn::Mul(a, b);
+    else return MulWrap(d, a, b);
+  }
 };
 template <typename T>
 struct DivF {
