@@ -156,6 +156,47 @@ TEST_P(Float32Accuracy, WithinOneUlpOfFloat64Reference) {
 // float64 hypot within 1 ulp of hypotl (x87 extended precision) rounded
 // once, on rows with values of every magnitude, zeros, infinities, NaN and
 // values past the range of the vector form (1e200, 1e-200).
+// float64 atan2 within 1 ulp of atan2l (x87 extended precision) rounded
+// once, with operands of every ratio, zeros of both signs, infinities, NaN
+// and magnitudes past the vector form's range.
+TEST_P(Float32Accuracy, Float64Atan2WithinOneUlp) {
+  if (bc_set_simd_cap(GetParam()) != BC_OK) GTEST_SKIP() << GetParam() << " not available";
+  std::mt19937 rng(78);
+  std::uniform_real_distribution<double> mant(1.0, 2.0);
+  std::uniform_int_distribution<int> exps(-200, 200);
+  const double kSpecial[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1e200, -1e-200, 1e-310, 3.0, -3.0};
+  const int64_t n = 40009;
+  for (int special_every : {0, 41}) {
+    std::vector<double> a(n), b(n);
+    for (int64_t i = 0; i < n; ++i) {
+      const bool special = special_every && i % special_every == 0;
+      const double sign_a = (rng() & 1) ? 1 : -1, sign_b = (rng() & 1) ? 1 : -1;
+      a[i] = special ? kSpecial[rng() % 10] : std::ldexp(mant(rng), exps(rng)) * sign_a;
+      // Ratios near 1 and near tan(pi/8) (the octant edges) as well as far ones.
+      const double ratio = (i % 3 == 0) ? mant(rng) * 0.5 : std::ldexp(mant(rng), exps(rng) / 8);
+      b[i] = special ? kSpecial[rng() % 10] : std::fabs(a[i]) * ratio * sign_b;
+    }
+    Tensor ta = ToTensor(MakeHost(BC_FLOAT64, {n}, a)), tb = ToTensor(MakeHost(BC_FLOAT64, {n}, b));
+    bc_tensor* out = nullptr;
+    ASSERT_EQ(bc_binary(BC_ATAN2, ta.get(), tb.get(), &out), BC_OK) << bc_last_error();
+    Tensor r(out);
+    std::vector<double> got(n);
+    ASSERT_EQ(bc_tensor_copy_to(out, got.data(), n * sizeof(double)), BC_OK);
+    int bad = 0;
+    for (int64_t i = 0; i < n && bad < 5; ++i) {
+      const double want = static_cast<double>(atan2l(a[i], b[i]));
+      if (std::isnan(want) && std::isnan(got[i])) continue;
+      const int64_t ulps = OrderedBits(BC_FLOAT64, got[i]) - OrderedBits(BC_FLOAT64, want);
+      const bool zero_sign = want == 0 && std::signbit(want) != std::signbit(got[i]);
+      if (ulps > 1 || ulps < -1 || zero_sign) {
+        ++bad;
+        ADD_FAILURE() << GetParam() << " atan2(" << a[i] << ", " << b[i] << ") = " << got[i]
+                      << ", want " << want << " (" << ulps << " ulps) at " << i;
+      }
+    }
+  }
+}
+
 TEST_P(Float32Accuracy, Float64HypotWithinOneUlp) {
   if (bc_set_simd_cap(GetParam()) != BC_OK) GTEST_SKIP() << GetParam() << " not available";
   std::mt19937 rng(77);

@@ -403,6 +403,8 @@ struct ShrF {
 // gives the same bits as its vectors. (A target with FMA contracts the
 // polynomials, one without does not: their float64 intermediates can differ
 // in the last bit, which rounding to float32 all but always hides.)
+// Targets whose MulAdd is one fused multiply-add.
+constexpr bool kFmaTarget = HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2;
 template <typename T>
 constexpr bool kF64MathVec = std::is_same_v<T, float> && HWY_TARGET != HWY_SCALAR;
 
@@ -485,9 +487,75 @@ HWY_INLINE VD PowExp(DD dd, VD x) {
 }
 constexpr double kPowExponentLimit = 80.0;
 
+// float64 atan2 on targets with FMA, for finite y and x whose nonzero
+// magnitudes lie in [2^-500, 2^500]: the same octant reduction as above,
+// but the reduced argument t = num / den as a double-double (numerator and
+// denominator as exact sums, one division, the residual by fused
+// multiply-add), atan(t) = t + t z P(z) with P of degree 10 (a Chebyshev
+// fit: relative error below 1e-17), and the octant's multiple of pi/4 added
+// as a double-double before the one final rounding: within 1 ulp of the
+// correctly rounded result (tested against atan2l).
+template <class DD, class VD>
+HWY_INLINE VD TwoSum(DD, VD a, VD b, VD* err) {
+  const VD s = hn::Add(a, b), bb = hn::Sub(s, a);
+  *err = hn::Add(hn::Sub(a, hn::Sub(s, bb)), hn::Sub(b, bb));
+  return s;
+}
+template <class DD, class VD>
+HWY_INLINE VD Atan2F64(DD dd, VD y, VD x) {
+  const VD zero = hn::Zero(dd), one = hn::Set(dd, 1.0);
+  const VD ay = hn::Abs(y), ax = hn::Abs(x);
+  const VD n = hn::Min(ay, ax), d = hn::Max(ay, ax);
+  const auto big = hn::Gt(n, hn::Mul(d, hn::Set(dd, 0.41421356237309503)));  // tan(pi/8)
+  VD num_lo, den_lo;
+  const VD num = TwoSum(dd, n, hn::IfThenElseZero(big, hn::Neg(d)), &num_lo);
+  const VD den = TwoSum(dd, hn::IfThenElseZero(big, n), d, &den_lo);
+  const auto nonzero = hn::Gt(den, zero);
+  const VD inv = hn::Div(one, hn::IfThenElse(nonzero, den, one));
+  const VD t0 = hn::Mul(num, inv);
+  const VD r = hn::Sub(hn::Add(hn::NegMulAdd(t0, den, num), num_lo), hn::Mul(t0, den_lo));
+  const VD t = hn::IfThenElseZero(nonzero, t0);
+  const VD t_lo = hn::IfThenElseZero(nonzero, hn::Mul(r, inv));
+  const VD z = hn::Mul(t, t);
+  VD p = hn::MulAdd(hn::Set(dd, -0.01917688711906226), z, hn::Set(dd, 0.03923165829558719));
+  p = hn::MulAdd(p, z, hn::Set(dd, -0.0508544973794026));
+  p = hn::MulAdd(p, z, hn::Set(dd, 0.0585814891280221));
+  p = hn::MulAdd(p, z, hn::Set(dd, -0.06664511447381948));
+  p = hn::MulAdd(p, z, hn::Set(dd, 0.07692183190826087));
+  p = hn::MulAdd(p, z, hn::Set(dd, -0.09090904578123903));
+  p = hn::MulAdd(p, z, hn::Set(dd, 0.11111111015256361));
+  p = hn::MulAdd(p, z, hn::Set(dd, -0.14285714284666542));
+  p = hn::MulAdd(p, z, hn::Set(dd, 0.1999999999999552));
+  p = hn::MulAdd(p, z, hn::Set(dd, -0.3333333333333333));
+  const VD lo = hn::MulAdd(hn::Mul(t, z), p, t_lo);  // atan(t) = t + lo
+  // The result is k pi/4 + atan(t) or k pi/4 - atan(t), by octant.
+  const auto swap = hn::Gt(ay, ax);
+  const auto x_signed = hn::Lt(hn::CopySign(one, x), zero);  // -0 too
+  const VD b = hn::IfThenElseZero(big, one);
+  VD k = hn::IfThenElse(swap, hn::Sub(hn::Set(dd, 2.0), b), b);
+  k = hn::IfThenElse(x_signed, hn::Sub(hn::Set(dd, 4.0), k), k);
+  const auto minus = hn::Xor(swap, x_signed);
+  const VD st = hn::IfThenElse(minus, hn::Neg(t), t), slo = hn::IfThenElse(minus, hn::Neg(lo), lo);
+  const VD pio4_hi = hn::Set(dd, 0.7853981633974483), pio4_lo = hn::Set(dd, 3.061616997868383e-17);
+  const VD k_hi = hn::Mul(k, pio4_hi);
+  const VD k_lo = hn::MulAdd(k, pio4_lo, hn::MulSub(k, pio4_hi, k_hi));
+  VD e;
+  const VD sum = TwoSum(dd, k_hi, st, &e);
+  return hn::CopySign(hn::Add(sum, hn::Add(hn::Add(e, k_lo), slo)), y);
+}
+template <class DD, class VD>
+HWY_INLINE auto Atan2F64Outside(DD dd, VD y, VD x) {
+  const VD lo = hn::Set(dd, 3.054936363499605e-151), hi = hn::Set(dd, 3.273390607896142e+150);
+  auto outside = [&](VD v) {
+    const VD m = hn::Abs(v);
+    return hn::AndNot(hn::Eq(m, hn::Zero(dd)), hn::Not(hn::And(hn::Ge(m, lo), hn::Le(m, hi))));
+  };
+  return hn::Or(outside(y), outside(x));  // NaN and infinities too
+}
+
 template <typename T>
 struct Atan2F {
-  static constexpr bool kVec = kF64MathVec<T>;
+  static constexpr bool kVec = kF64MathVec<T> || (std::is_same_v<T, double> && kFmaTarget);
   HWY_INLINE T operator()(T y, T x) const {
     if constexpr (kF64MathVec<T>) {
       if (std::isfinite(y) && std::isfinite(x)) {
@@ -495,14 +563,26 @@ struct Atan2F {
         return static_cast<float>(hn::GetLane(Atan2ForFloat32(d1, hn::Set(d1, y), hn::Set(d1, x))));
       }
     }
+#if HWY_TARGET != HWY_SCALAR
+    if constexpr (std::is_same_v<T, double> && kFmaTarget) {  // the vectors' code, one lane
+      const hn::CappedTag<double, 1> d1;
+      const auto vy = hn::Set(d1, y), vx = hn::Set(d1, x);
+      if (hn::AllFalse(d1, Atan2F64Outside(d1, vy, vx))) return hn::GetLane(Atan2F64(d1, vy, vx));
+    }
+#endif
     return std::atan2(y, x);
   }
 #if HWY_TARGET != HWY_SCALAR
   template <class D, class V>
   HWY_INLINE V Vec(D d, V y, V x) const {
-    const auto special = hn::Or(hn::Not(hn::IsFinite(y)), hn::Not(hn::IsFinite(x)));
-    if (!hn::AllFalse(d, special)) return ByLane(d, *this, y, x);
-    return InFloat64Halves(d, y, x, [](auto dd, auto u, auto v) { return Atan2ForFloat32(dd, u, v); });
+    if constexpr (std::is_same_v<T, double>) {
+      if (!hn::AllFalse(d, Atan2F64Outside(d, y, x))) return ByLane(d, *this, y, x);
+      return Atan2F64(d, y, x);
+    } else {
+      const auto special = hn::Or(hn::Not(hn::IsFinite(y)), hn::Not(hn::IsFinite(x)));
+      if (!hn::AllFalse(d, special)) return ByLane(d, *this, y, x);
+      return InFloat64Halves(d, y, x, [](auto dd, auto u, auto v) { return Atan2ForFloat32(dd, u, v); });
+    }
   }
 #endif
 };
@@ -576,7 +656,6 @@ struct CopysignF {
 // multiply-add), the larger plus the smaller summed with their error
 // (Fast2Sum), the square root of that, then one Newton step on the exact
 // residual, rounded once: within 1 ulp of the correctly rounded result.
-constexpr bool kFmaTarget = HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2;
 template <class DD, class VD>
 HWY_INLINE VD HypotF64(DD dd, VD a, VD b) {
   const VD x = hn::Max(hn::Abs(a), hn::Abs(b)), y = hn::Min(hn::Abs(a), hn::Abs(b));
