@@ -197,6 +197,47 @@ TEST_P(Float32Accuracy, Float64Atan2WithinOneUlp) {
   }
 }
 
+// float64 pow within 1 ulp of powl rounded once: bases of every magnitude
+// (near 1 too), exponents giving results up to and past the vector form's
+// range (|b ln a| < 64), integral exponents, and special lanes.
+TEST_P(Float32Accuracy, Float64PowWithinOneUlp) {
+  if (bc_set_simd_cap(GetParam()) != BC_OK) GTEST_SKIP() << GetParam() << " not available";
+  std::mt19937 rng(79);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0), mant(1.0, 2.0);
+  std::uniform_int_distribution<int> exps(-1000, 1000);
+  const double kSpecial[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1.0, -2.0, 1e-310, 0.5, 3.0};
+  const int64_t n = 40009;
+  for (int special_every : {0, 41}) {
+    std::vector<double> a(n), b(n);
+    for (int64_t i = 0; i < n; ++i) {
+      const bool special = special_every && i % special_every == 0;
+      double base = (i % 4 == 0) ? 1.0 + unit(rng) * 1e-3 : std::ldexp(mant(rng), exps(rng));
+      double target = unit(rng) * ((i % 5 == 0) ? 80.0 : 64.0);  // b ln a
+      double e = target / std::log(base);
+      if (i % 7 == 0) e = std::round(unit(rng) * 8);
+      a[i] = special ? kSpecial[rng() % 10] : base;
+      b[i] = special ? kSpecial[rng() % 10] : e;
+    }
+    Tensor ta = ToTensor(MakeHost(BC_FLOAT64, {n}, a)), tb = ToTensor(MakeHost(BC_FLOAT64, {n}, b));
+    bc_tensor* out = nullptr;
+    ASSERT_EQ(bc_binary(BC_POW, ta.get(), tb.get(), &out), BC_OK) << bc_last_error();
+    Tensor r(out);
+    std::vector<double> got(n);
+    ASSERT_EQ(bc_tensor_copy_to(out, got.data(), n * sizeof(double)), BC_OK);
+    int bad = 0;
+    for (int64_t i = 0; i < n && bad < 5; ++i) {
+      const double want = static_cast<double>(powl(a[i], b[i]));
+      if (std::isnan(want) && std::isnan(got[i])) continue;
+      const int64_t ulps = OrderedBits(BC_FLOAT64, got[i]) - OrderedBits(BC_FLOAT64, want);
+      if (ulps > 1 || ulps < -1) {
+        ++bad;
+        ADD_FAILURE() << GetParam() << " pow(" << a[i] << ", " << b[i] << ") = " << got[i]
+                      << ", want " << want << " (" << ulps << " ulps) at " << i;
+      }
+    }
+  }
+}
+
 TEST_P(Float32Accuracy, Float64HypotWithinOneUlp) {
   if (bc_set_simd_cap(GetParam()) != BC_OK) GTEST_SKIP() << GetParam() << " not available";
   std::mt19937 rng(77);

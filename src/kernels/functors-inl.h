@@ -587,9 +587,106 @@ struct Atan2F {
 #endif
 };
 
+// float64 pow on targets with FMA, for a normal positive a, finite b and
+// |b ln a| < 64 (a result between 1.6e-28 and 6.2e27): exp(b ln a) with
+// ln a and b ln a as double-doubles. ln a = e ln 2 + 2 atanh(s),
+// s = (m - 1) / (m + 1) for a = 2^e m, m in [sqrt(1/2), sqrt(2)):
+// 2s (1 + w/3 + w^2 P(w)), w = s^2, with s, w/3 and the sums carried as
+// double-doubles and P of degree 6 (a Chebyshev fit). exp(x) = 2^k exp(r),
+// r = x - k ln 2 exact (ln 2's high part has 42 bits), exp(r) = (1 + r) as a
+// double-double + r^2 Q(r), Q of degree 10, plus the low parts, rounded once. The error before
+// that rounding stays below 2^-55 of the result, so the result is within
+// 1 ulp of the correctly rounded one (tested against powl).
+constexpr double kPowF64Limit = 64.0;
+template <class DD, class VD>
+HWY_INLINE VD PowF64Exponent(DD dd, VD a, VD b, VD* lo) {
+  const hn::RebindToUnsigned<DD> du;
+  const VD one = hn::Set(dd, 1.0);
+  const auto bits = hn::BitCast(du, a);
+  VD m = hn::BitCast(dd, hn::Or(hn::And(bits, hn::Set(du, 0x000FFFFFFFFFFFFFull)),
+                                hn::Set(du, 0x3FF0000000000000ull)));
+  VD e = hn::Sub(hn::BitCast(dd, hn::Or(hn::ShiftRight<52>(bits), hn::Set(du, 0x4330000000000000ull))),
+                 hn::Set(dd, 4503599627371519.0));
+  const auto above = hn::Gt(m, hn::Set(dd, 1.4142135623730951));
+  m = hn::IfThenElse(above, hn::Mul(m, hn::Set(dd, 0.5)), m);
+  e = hn::IfThenElse(above, hn::Add(e, one), e);
+  // s = (m - 1) / (m + 1); m - 1 is exact, m + 1 a two-sum.
+  const VD f = hn::Sub(m, one);
+  VD den_lo;
+  const VD den = TwoSum(dd, m, one, &den_lo);
+  const VD inv = hn::Div(one, den);
+  const VD s_hi = hn::Mul(f, inv);
+  const VD s_lo = hn::Mul(hn::Sub(hn::NegMulAdd(s_hi, den, f), hn::Mul(s_hi, den_lo)), inv);
+  // w = s^2 and v = w/3 as double-doubles; x = w^2 P(w).
+  const VD w_hi = hn::Mul(s_hi, s_hi);
+  const VD w_lo = hn::MulAdd(hn::Add(s_hi, s_hi), s_lo, hn::MulSub(s_hi, s_hi, w_hi));
+  const VD third = hn::Set(dd, 0.3333333333333333);
+  const VD v_hi = hn::Mul(w_hi, third);
+  const VD v_lo = hn::MulAdd(w_lo, third, hn::MulAdd(w_hi, hn::Set(dd, 1.850371707708594e-17),
+                                                      hn::MulSub(w_hi, third, v_hi)));
+  VD p = hn::MulAdd(hn::Set(dd, 0.06457356091967545), w_hi, hn::Set(dd, 0.06642934418772871));
+  p = hn::MulAdd(p, w_hi, hn::Set(dd, 0.07692788731654072));
+  p = hn::MulAdd(p, w_hi, hn::Set(dd, 0.09090904105460941));
+  p = hn::MulAdd(p, w_hi, hn::Set(dd, 0.11111111135663404));
+  p = hn::MulAdd(p, w_hi, hn::Set(dd, 0.14285714285669004));
+  p = hn::MulAdd(p, w_hi, hn::Set(dd, 0.20000000000000015));
+  const VD x = hn::Mul(hn::Mul(w_hi, w_hi), p);
+  // u = v + x, then 2s (1 + u) = 2s + 2s u.
+  const VD u_hi = hn::Add(v_hi, x);
+  const VD u_lo = hn::Add(hn::Add(hn::Sub(v_hi, u_hi), x), v_lo);
+  const VD t_hi = hn::Add(s_hi, s_hi), t_lo = hn::Add(s_lo, s_lo);
+  const VD q_hi = hn::Mul(t_hi, u_hi);
+  const VD q_lo = hn::MulAdd(t_lo, u_hi, hn::MulAdd(t_hi, u_lo, hn::MulSub(t_hi, u_hi, q_hi)));
+  const VD l_hi = hn::Add(t_hi, q_hi);
+  const VD l_lo = hn::Add(hn::Add(hn::Sub(t_hi, l_hi), q_hi), hn::Add(t_lo, q_lo));
+  // ln a = e ln 2 + ln m (e times ln 2's high part is exact), times b.
+  VD g;
+  const VD ln_hi = TwoSum(dd, hn::Mul(e, hn::Set(dd, 0.6931471805598903)), l_hi, &g);
+  const VD ln_lo = hn::Add(hn::Add(g, l_lo), hn::Mul(e, hn::Set(dd, 5.497923018708371e-14)));
+  const VD m_hi = hn::Mul(b, ln_hi);
+  *lo = hn::MulAdd(b, ln_lo, hn::MulSub(b, ln_hi, m_hi));
+  return m_hi;
+}
+template <class DD, class VD>
+HWY_INLINE VD PowF64Exp(DD dd, VD x_hi, VD x_lo) {
+  const hn::RebindToUnsigned<DD> du;
+  const VD one = hn::Set(dd, 1.0);
+  const VD shifter = hn::Set(dd, 6755399441055744.0);
+  const VD t = hn::MulAdd(x_hi, hn::Set(dd, 1.4426950408889634), shifter);
+  const VD k = hn::Sub(t, shifter);
+  const VD r = hn::NegMulAdd(k, hn::Set(dd, 0.6931471805598903), x_hi);  // exact
+  const VD r_lo = hn::NegMulAdd(k, hn::Set(dd, 5.497923018708371e-14), x_lo);
+  VD q = hn::MulAdd(hn::Set(dd, 2.0916212837493853e-09), r, hn::Set(dd, 2.5107353767261877e-08));
+  q = hn::MulAdd(q, r, hn::Set(dd, 2.7557269903215795e-07));
+  q = hn::MulAdd(q, r, hn::Set(dd, 2.755725016302918e-06));
+  q = hn::MulAdd(q, r, hn::Set(dd, 2.4801587328555858e-05));
+  q = hn::MulAdd(q, r, hn::Set(dd, 0.00019841269879033045));
+  q = hn::MulAdd(q, r, hn::Set(dd, 0.001388888888888287));
+  q = hn::MulAdd(q, r, hn::Set(dd, 0.008333333333324906));
+  q = hn::MulAdd(q, r, hn::Set(dd, 0.04166666666666667));
+  q = hn::MulAdd(q, r, hn::Set(dd, 0.1666666666666667));
+  q = hn::MulAdd(q, r, hn::Set(dd, 0.5));
+  VD h_lo;
+  const VD h = TwoSum(dd, one, r, &h_lo);
+  const VD r2q = hn::Mul(hn::Mul(r, r), q);
+  // exp(r + r_lo) = exp(r) + r_lo exp(r) (r_lo is k ln 2's low part: up to 5e-12).
+  const VD tail = hn::MulAdd(r_lo, hn::Add(h, r2q), hn::Add(r2q, h_lo));
+  const auto k_bits = hn::Sub(hn::BitCast(du, t), hn::BitCast(du, shifter));
+  return hn::Mul(hn::Add(h, tail), hn::BitCast(dd, hn::ShiftLeft<52>(hn::Add(k_bits, hn::Set(du, 1023)))));
+}
+// Lanes PowF64 does not take: a not normal and positive, b not finite, or
+// |b ln a| (given) from the limit up.
+template <class DD, class VD>
+HWY_INLINE auto PowF64Outside(DD dd, VD a, VD b, VD m) {
+  const auto in = hn::And(hn::And(hn::Ge(a, hn::Set(dd, 2.2250738585072014e-308)), hn::IsFinite(a)),
+                          hn::And(hn::IsFinite(b), hn::Lt(hn::Abs(m), hn::Set(dd, kPowF64Limit))));
+  return hn::Not(in);
+}
+
 template <typename T>
 struct PowF {
-  static constexpr bool kVec = kF64MathVec<T> || kMulWrapLanes<T>;
+  static constexpr bool kVec =
+      kF64MathVec<T> || kMulWrapLanes<T> || (std::is_same_v<T, double> && kFmaTarget);
   HWY_INLINE T operator()(T a, T b) const {
     if constexpr (kF64MathVec<T>) {
       if (a > 0 && std::isfinite(a) && std::isfinite(b)) {
@@ -599,6 +696,15 @@ struct PowF {
           return static_cast<float>(hn::GetLane(PowExp(d1, m)));
       }
     }
+#if HWY_TARGET != HWY_SCALAR
+    if constexpr (std::is_same_v<T, double> && kFmaTarget) {  // the vectors' code, one lane
+      const hn::CappedTag<double, 1> d1;
+      const auto va = hn::Set(d1, a), vb = hn::Set(d1, b);
+      auto lo = hn::Zero(d1);
+      const auto m = PowF64Exponent(d1, va, vb, &lo);
+      if (hn::AllFalse(d1, PowF64Outside(d1, va, vb, m))) return hn::GetLane(PowF64Exp(d1, m, lo));
+    }
+#endif
     return scalar::Pow(a, b);
   }
 #if HWY_TARGET != HWY_SCALAR
@@ -606,6 +712,11 @@ struct PowF {
   HWY_INLINE V Vec(D d, V a, V b) const {
     if constexpr (kIntT<T>) {
       return IntPow(d, a, b);
+    } else if constexpr (std::is_same_v<T, double>) {
+      auto lo = hn::Zero(d);
+      const V m = PowF64Exponent(d, a, b, &lo);
+      if (!hn::AllFalse(d, PowF64Outside(d, a, b, m))) return ByLane(d, *this, a, b);
+      return PowF64Exp(d, m, lo);
     } else {
       return FloatVec(d, a, b);
     }
