@@ -160,7 +160,7 @@ functions! {
     pub fn bc_last_error_detail(out: *mut bc_error_detail) -> bc_status;
 
     // version
-    /// Runtime version as MAJOR*10000 + MINOR*100 + PATCH.
+    /// Runtime version as `MAJOR * 10000 + MINOR * 100 + PATCH`.
     pub fn bc_version() -> c_int;
     /// Runtime version as a static "MAJOR.MINOR.PATCH" string.
     pub fn bc_version_string() -> *const c_char;
