@@ -32,7 +32,7 @@ fn main() {
         println!("cargo:rustc-env=BCAST_SYS_STATIC=0");
         return;
     }
-    let vendored = env::var_os("CARGO_FEATURE_VENDORED").is_some();
+    let vendored = cfg!(feature = "vendored");
     let static_link = vendored
         || env::var_os("CARGO_FEATURE_STATIC").is_some()
         || env::var("BCAST_STATIC").map(|v| v == "1").unwrap_or(false);
@@ -113,6 +113,7 @@ fn from_pkg_config(static_link: bool) -> Vec<PathBuf> {
     lib.include_paths
 }
 
+#[cfg(feature = "vendored")]
 /// Builds the C++ sources under `bcast/` (symbolic links to the repository's
 /// CMakeLists.txt, cmake/, include/ and src/; real files in a packaged crate).
 fn from_vendored_sources() -> Vec<PathBuf> {
@@ -150,6 +151,11 @@ fn from_vendored_sources() -> Vec<PathBuf> {
     println!("cargo:rustc-link-search=native={}", dst.join("lib").display());
     emit_libs(true);
     vec![dst.join("include")]
+}
+
+#[cfg(not(feature = "vendored"))]
+fn from_vendored_sources() -> Vec<PathBuf> {
+    unreachable!("only with the vendored feature")
 }
 
 fn emit_libs(static_link: bool) {
