@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn main() {
-    for var in ["BCAST_BUILD_DIR", "BCAST_STATIC", "PKG_CONFIG_PATH", "CXX"] {
+    for var in ["BCAST_BUILD_DIR", "BCAST_STATIC", "PKG_CONFIG_PATH", "PKG_CONFIG_LIBDIR", "CXX"] {
         println!("cargo:rerun-if-env-changed={var}");
     }
     // docs.rs builds documentation only, on a machine without bcast.
@@ -91,20 +91,24 @@ fn from_pkg_config(static_link: bool) -> Vec<PathBuf> {
     // this file decides), so pkg-config only reports paths here.
     let lib = match pkg_config::Config::new().cargo_metadata(false).statik(static_link).probe("bcast") {
         Ok(lib) => lib,
-        Err(e) => panic!(
-            "\n\nbcast-sys: the bcast C library was not found with pkg-config.\n\
-             \n  {e}\n\n\
-             Do one of these:\n\
-             - install bcast (from its repository: cmake -S . -B build && cmake --build build && \
-             sudo cmake --install build);\n\
-             - if it is installed under a custom prefix, point pkg-config at it:\n\
-             \x20   export PKG_CONFIG_PATH=<prefix>/lib/pkgconfig   (and LD_LIBRARY_PATH=<prefix>/lib \
-             to run the program, or link statically with the `static` feature);\n\
-             - or enable this crate's `vendored` feature (bcast = {{ features = [\"vendored\"] }}) to \
-             build bcast from the sources shipped in the crate and link it statically (needs CMake, \
-             a C++17 compiler with OpenMP, and Highway's headers: apt-get install libhwy-dev, or \
-             brew install highway).\n"
-        ),
+        Err(e) => {
+            // A message, not a panic: its backtrace would only bury the advice.
+            eprintln!(
+                "\n\nbcast-sys: the bcast C library was not found with pkg-config.\n\
+                 \n  {e}\n\n\
+                 Do one of these:\n\
+                 - install bcast (from its repository: cmake -S . -B build && cmake --build build && \
+                 sudo cmake --install build);\n\
+                 - if it is installed under a custom prefix, point pkg-config at it:\n\
+                 \x20   export PKG_CONFIG_PATH=<prefix>/lib/pkgconfig   (and LD_LIBRARY_PATH=<prefix>/lib \
+                 to run the program, or link statically with the `static` feature);\n\
+                 - or enable this crate's `vendored` feature (bcast = {{ features = [\"vendored\"] }}) to \
+                 build bcast from the sources shipped in the crate and link it statically (needs CMake, \
+                 a C++17 compiler with OpenMP, and Highway's headers: apt-get install libhwy-dev, or \
+                 brew install highway).\n"
+            );
+            std::process::exit(1);
+        }
     };
     for path in &lib.link_paths {
         println!("cargo:rustc-link-search=native={}", path.display());
