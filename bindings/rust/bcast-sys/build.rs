@@ -112,6 +112,10 @@ fn from_pkg_config(static_link: bool) -> Vec<PathBuf> {
     };
     for path in &lib.link_paths {
         println!("cargo:rustc-link-search=native={}", path.display());
+        // Re-link when the installed archive changes.
+        if static_link && path.join("libbcast.a").exists() {
+            println!("cargo:rerun-if-changed={}", path.join("libbcast.a").display());
+        }
     }
     emit_libs(static_link);
     lib.include_paths
