@@ -111,7 +111,9 @@ EOF
   done
   echo "without bcast: cargo build fails with the build script's instructions"
 
-  export PKG_CONFIG_PATH=$pcdir
+  # Only the prefix is visible to pkg-config, not the system's .pc files: a
+  # user without libhwy-dev must be able to build.
+  export PKG_CONFIG_PATH=$pcdir PKG_CONFIG_LIBDIR=$work/empty
   cargo build --release
   exe=$CARGO_TARGET_DIR/release/hello-bcast
   needed "$exe" | grep -q '^libbcast\.so\.0$' || fail "shared build does not need libbcast.so.0"
@@ -223,7 +225,10 @@ func main() {
 EOF
   cd "$p"
   expected='[3 2] [11 21 12 22 13 23]'
-  export PKG_CONFIG_PATH=$pcdir
+  # Only the prefix is visible to pkg-config (no libhwy.pc, as for a user
+  # without libhwy-dev).
+  mkdir -p "$work/empty"
+  export PKG_CONFIG_PATH=$pcdir PKG_CONFIG_LIBDIR=$work/empty
   "$go" build -o hello .
   needed hello | grep -q '^libbcast\.so\.0$' || fail "go build does not need libbcast.so.0"
   check_output "$(LD_LIBRARY_PATH=$libdir ./hello)" "$expected" "go build, LD_LIBRARY_PATH=$libdir"

@@ -117,6 +117,10 @@ endforeach()
 # 3, 4: pkg-config. The scratch prefix is not the configured one, so the
 # prefix variable is overridden the way a relocated install would be used.
 find_program(PKG_CONFIG NAMES pkg-config pkgconf REQUIRED)
+# Only the prefix is visible, not the system's .pc files (libhwy.pc among
+# them): bcast's must not need them.
+file(MAKE_DIRECTORY ${WORK_DIR}/no-system-pc)
+set(ENV{PKG_CONFIG_LIBDIR} "${WORK_DIR}/no-system-pc")
 set(ENV{PKG_CONFIG_PATH} "${pc_dir}")
 set(pc ${PKG_CONFIG} --define-variable=prefix=${prefix})
 
