@@ -48,9 +48,10 @@ common=(-G Ninja -DCMAKE_C_COMPILER=$CC -DCMAKE_CXX_COMPILER=$CXX
 
 # Tests that cannot run under sanitizers: Python loads the instrumented
 # libbcast.so into an uninstrumented interpreter (differential.numpy,
-# packaging_dlpack_numpy), and packaging_install_consume builds outside
-# projects without the sanitizer runtime.
-asan_exclude='differential\.|_numpy$|packaging_install_consume'
+# packaging_dlpack_numpy), and packaging_install_consume and
+# packaging_fresh_* build outside projects (C, cargo, Go) without the
+# sanitizer runtime.
+asan_exclude='differential\.|_numpy$|packaging_install_consume|packaging_fresh_'
 
 run_asan() {
   local dir=${BCAST_ASAN_DIR:-build-asan}

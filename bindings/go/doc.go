@@ -61,9 +61,13 @@
 //
 // # Linking
 //
-// The package finds libbcast with pkg-config (`#cgo pkg-config: bcast`).
-// Building with -tags bcast_static links libbcast.a instead, with the
-// dependencies `pkg-config --static bcast` lists.
+// The package finds libbcast with pkg-config (`#cgo pkg-config: bcast`;
+// set PKG_CONFIG_PATH=<prefix>/lib/pkgconfig for a custom prefix). Building
+// with -tags bcast_static links libbcast.a through bcast-static.pc instead,
+// and the binary then needs neither libbcast nor Highway at run time.
+//
+// The module path is github.com/bcast-lib/bcast/bindings/go, its directory in
+// the repository; releases are tagged bindings/go/vX.Y.Z.
 package bcast
 
 //go:generate python3 ../../tools/gen_ops.py

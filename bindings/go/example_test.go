@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	bcast "github.com/bcast/bcast-go"
+	bcast "github.com/bcast-lib/bcast/bindings/go"
 )
 
 // Broadcasting a column against a row, as in the notes.

@@ -1,3 +1,3 @@
-module github.com/bcast/bcast-go
+module github.com/bcast-lib/bcast/bindings/go
 
 go 1.21

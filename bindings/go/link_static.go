@@ -2,12 +2,11 @@
 
 package bcast
 
-// With -tags bcast_static, libbcast.a is linked into the binary and its
-// private dependencies (Highway, OpenMP, libstdc++) come from
-// `pkg-config --static bcast`. -Bstatic makes the first -lbcast pick the
-// archive even where libbcast.so lies beside it; --as-needed then keeps the
-// -lbcast that pkg-config repeats from adding libbcast.so as a dependency.
+// With -tags bcast_static, libbcast.a is linked into the binary through
+// bcast-static.pc, which names the archive by its path (so libbcast.so beside
+// it is never picked) and what the archive leaves unresolved. Highway is
+// inside the archive; with GCC on Linux libstdc++, libgomp and libgcc come
+// from their archives, and the binary needs only libc, libm and libpthread.
 
-// #cgo LDFLAGS: -Wl,-Bstatic -lbcast -Wl,-Bdynamic -Wl,--as-needed
-// #cgo pkg-config: --static bcast
+// #cgo pkg-config: bcast-static
 import "C"

@@ -25,14 +25,15 @@ if [ -z "$lib" ]; then
 fi
 libdir=$(dirname "$lib")
 
-# A bcast.pc for the build tree: the headers are split between the source
-# include/ and the generated <build>/include/. The private dependencies are
-# taken from the build's own bcast.pc so that the two never drift apart.
+# bcast.pc and bcast-static.pc for the build tree: the headers are split
+# between the source include/ and the generated <build>/include/. What the
+# archive leaves unresolved is taken from the build's own bcast-static.pc so
+# that the two never drift apart.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-private=""
-if [ -f "$build/bcast.pc" ]; then
-  private=$(grep -E '^(Requires\.private|Libs\.private):' "$build/bcast.pc" || true)
+static_libs=""
+if [ -f "$build/bcast-static.pc" ]; then
+  static_libs=$(sed -n 's|^Libs: ${libdir}/libbcast\.a||p' "$build/bcast-static.pc")
 fi
 cat >"$tmp/bcast.pc" <<EOF
 Name: bcast
@@ -40,7 +41,13 @@ Description: bcast (build tree)
 Version: 0
 Libs: -L$libdir -lbcast
 Cflags: -I$repo/include -I$build/include
-$private
+EOF
+cat >"$tmp/bcast-static.pc" <<EOF
+Name: bcast-static
+Description: bcast, static (build tree)
+Version: 0
+Libs: $libdir/libbcast.a $static_libs
+Cflags: -I$repo/include -I$build/include
 EOF
 
 export PKG_CONFIG_PATH="$tmp${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
@@ -78,6 +85,12 @@ if [ -f "$libdir/libbcast.a" ]; then
   needed=$(readelf -d "$tmp/static.test")
   if grep -q 'NEEDED.*libbcast' <<<"$needed"; then
     echo "static test binary still needs libbcast.so" >&2
+    exit 1
+  fi
+  if grep -Eq 'NEEDED.*(libhwy|libstdc\+\+|libgomp)' <<<"$needed" && [ -n "$static_libs" ] &&
+     grep -q 'libstdc++.a' <<<"$static_libs"; then
+    echo "static test binary still needs a shared runtime:" >&2
+    grep NEEDED <<<"$needed" >&2
     exit 1
   fi
   (cd "$here" && env -u LD_LIBRARY_PATH "$tmp/static.test" -test.count=1 -test.short)

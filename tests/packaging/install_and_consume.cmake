@@ -1,6 +1,9 @@
 # Installs the build tree into a scratch prefix, then builds and runs
-# consumer/ four ways: CMake package (shared, static) and pkg-config
-# (shared, --static).
+# consumer/, a C project outside the repository, five ways: CMake package
+# (shared, static), pkg-config bcast (shared), bcast-static, and bcast
+# --static on a prefix holding only the archive. Static binaries must need
+# nothing but libc, libm, libpthread and the loader, and run with nothing on
+# LD_LIBRARY_PATH; the installed package files must not mention Highway.
 #   cmake -DSOURCE_DIR=<bcast source> -DBUILD_DIR=<bcast build> -DWORK_DIR=<scratch> -DCONSUMER_DIR=<consumer/>
 #         -DGENERATOR=<generator> -DC_COMPILER=<cc> [-DCONFIG=<config>] -P install_and_consume.cmake
 cmake_minimum_required(VERSION 3.16)
@@ -20,9 +23,14 @@ function(run what)
   set(RUN_OUTPUT "${out}" PARENT_SCOPE)
 endfunction()
 
-# Runs a consumer binary; it must print its "ok" line.
+# Runs a consumer binary; it must print its "ok" line. A static one runs
+# with no LD_LIBRARY_PATH at all.
 function(run_consumer what exe)
-  run("${what}: running" ${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${LIBDIR}" ${exe})
+  if(what MATCHES "static")
+    run("${what}: running" ${CMAKE_COMMAND} -E env --unset=LD_LIBRARY_PATH ${exe})
+  else()
+    run("${what}: running" ${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${LIBDIR}" ${exe})
+  endif()
   if(NOT RUN_OUTPUT MATCHES "\\[5, 3, 4, 1\\] ok")
     message(FATAL_ERROR "${what}: unexpected output:\n${RUN_OUTPUT}")
   endif()
@@ -33,6 +41,19 @@ endfunction()
 function(needed_libs exe out_var)
   run("readelf" readelf -d ${exe})
   set(${out_var} "${RUN_OUTPUT}" PARENT_SCOPE)
+endfunction()
+
+# A statically linked consumer needs only libc, libm, libpthread and the loader.
+function(check_standalone what exe)
+  needed_libs(${exe} needed)
+  string(REGEX MATCHALL "\\[[^]]+\\]" libs "${needed}")
+  foreach(l IN LISTS libs)
+    if(NOT l MATCHES "^\\[(libc\\.so\\.6|libm\\.so\\.6|libpthread\\.so\\.0|ld-linux[-a-z0-9_.]*\\.so\\.[0-9])\\]$")
+      message(FATAL_ERROR "${what}: the static consumer needs ${l}:\n${needed}")
+    endif()
+  endforeach()
+  file(SIZE ${exe} size)
+  message(STATUS "${what}: needs only ${libs}; ${size} bytes")
 endfunction()
 
 set(prefix ${WORK_DIR}/prefix)
@@ -50,6 +71,14 @@ file(GLOB_RECURSE shared_libs ${prefix}/*/libbcast.so)
 if(NOT pc_files OR NOT config_files OR NOT shared_libs)
   message(FATAL_ERROR "install is missing bcast.pc, bcastConfig.cmake or libbcast.so under ${prefix}")
 endif()
+# Highway is private: nothing a user's build reads may name it.
+file(GLOB_RECURSE package_files ${prefix}/*.pc ${prefix}/*/cmake/bcast/*.cmake)
+foreach(f IN LISTS package_files)
+  file(READ ${f} text)
+  if(text MATCHES "hwy|HWY_|find_dependency")
+    message(FATAL_ERROR "${f} names Highway or looks for a dependency:\n${text}")
+  endif()
+endforeach()
 list(GET pc_files 0 pc_file)
 get_filename_component(pc_dir ${pc_file} DIRECTORY)
 list(GET shared_libs 0 shared_lib)
@@ -77,9 +106,9 @@ foreach(kind shared static)
   run("cmake ${kind}: build" ${CMAKE_COMMAND} --build ${bdir})
   set(exe ${bdir}/consumer)
   needed_libs(${exe} needed)
-  if(static AND needed MATCHES "libbcast")
-    message(FATAL_ERROR "cmake static: the consumer still needs libbcast.so:\n${needed}")
-  elseif(NOT static AND NOT needed MATCHES "libbcast\\.so\\.0")
+  if(static)
+    check_standalone("cmake static" ${exe})
+  elseif(NOT needed MATCHES "libbcast\\.so\\.0")
     message(FATAL_ERROR "cmake shared: the consumer does not need libbcast.so.0:\n${needed}")
   endif()
   run_consumer("cmake ${kind}" ${exe})
@@ -88,11 +117,18 @@ endforeach()
 # 3, 4: pkg-config. The scratch prefix is not the configured one, so the
 # prefix variable is overridden the way a relocated install would be used.
 find_program(PKG_CONFIG NAMES pkg-config pkgconf REQUIRED)
+# Only the prefix is visible, not the system's .pc files (libhwy.pc among
+# them): bcast's must not need them.
+file(MAKE_DIRECTORY ${WORK_DIR}/no-system-pc)
+set(ENV{PKG_CONFIG_LIBDIR} "${WORK_DIR}/no-system-pc")
 set(ENV{PKG_CONFIG_PATH} "${pc_dir}")
 set(pc ${PKG_CONFIG} --define-variable=prefix=${prefix})
 
 run("pkg-config --cflags --libs" ${pc} --cflags --libs bcast)
 string(STRIP "${RUN_OUTPUT}" flags)
+if(flags MATCHES "HWY|hwy")
+  message(FATAL_ERROR "pkg-config --cflags --libs bcast names Highway: ${flags}")
+endif()
 separate_arguments(flags UNIX_COMMAND "${flags}")
 run("pkg-config shared: compile" ${C_COMPILER} -std=c99 ${CONSUMER_DIR}/main.c ${flags}
     -o ${WORK_DIR}/pc-shared)
@@ -101,6 +137,15 @@ if(NOT needed MATCHES "libbcast\\.so\\.0")
   message(FATAL_ERROR "pkg-config shared: the consumer does not need libbcast.so.0:\n${needed}")
 endif()
 run_consumer("pkg-config shared" ${WORK_DIR}/pc-shared)
+
+# bcast-static.pc: the archive by its path, though libbcast.so lies beside it.
+run("pkg-config --cflags --libs bcast-static" ${pc} --cflags --libs bcast-static)
+string(STRIP "${RUN_OUTPUT}" flags)
+separate_arguments(flags UNIX_COMMAND "${flags}")
+run("bcast-static: compile" ${C_COMPILER} -std=c99 ${CONSUMER_DIR}/main.c ${flags}
+    -o ${WORK_DIR}/pc-bcast-static)
+check_standalone("pkg-config bcast-static" ${WORK_DIR}/pc-bcast-static)
+run_consumer("pkg-config bcast-static" ${WORK_DIR}/pc-bcast-static)
 
 # A static-only copy of the prefix, so that -lbcast can only mean libbcast.a,
 # as on a system where only the static library is installed.
@@ -118,8 +163,5 @@ string(STRIP "${RUN_OUTPUT}" flags)
 separate_arguments(flags UNIX_COMMAND "${flags}")
 run("pkg-config static: compile" ${C_COMPILER} -std=c99 ${CONSUMER_DIR}/main.c ${flags}
     -o ${WORK_DIR}/pc-static)
-needed_libs(${WORK_DIR}/pc-static needed)
-if(needed MATCHES "libbcast")
-  message(FATAL_ERROR "pkg-config static: the consumer still needs libbcast.so:\n${needed}")
-endif()
+check_standalone("pkg-config --static bcast" ${WORK_DIR}/pc-static)
 run_consumer("pkg-config static" ${WORK_DIR}/pc-static)

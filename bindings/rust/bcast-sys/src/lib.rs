@@ -7,9 +7,11 @@
 //! `enum` could not represent.
 //!
 //! Linking: `build.rs` uses, in this order, the CMake build directory named by
-//! `BCAST_BUILD_DIR`, an installed bcast found with pkg-config, or builds the
-//! in-tree sources with CMake. The `static` feature (or `BCAST_STATIC=1`)
-//! links `libbcast.a` and its dependencies instead of `libbcast.so`.
+//! `BCAST_BUILD_DIR`, the C++ sources shipped in this crate when the
+//! `vendored` feature is on (built with CMake, linked statically), or an
+//! installed bcast found with pkg-config (and stops with instructions when
+//! there is none). The `static` feature (or `BCAST_STATIC=1`) links
+//! `libbcast.a` instead of `libbcast.so`.
 #![no_std]
 #![allow(non_camel_case_types)]
 
@@ -160,7 +162,7 @@ functions! {
     pub fn bc_last_error_detail(out: *mut bc_error_detail) -> bc_status;
 
     // version
-    /// Runtime version as MAJOR*10000 + MINOR*100 + PATCH.
+    /// Runtime version as `MAJOR * 10000 + MINOR * 100 + PATCH`.
     pub fn bc_version() -> c_int;
     /// Runtime version as a static "MAJOR.MINOR.PATCH" string.
     pub fn bc_version_string() -> *const c_char;

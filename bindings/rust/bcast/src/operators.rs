@@ -43,9 +43,14 @@ use crate::error::Result;
 use crate::ops::{scalar_tensor, BinaryOp, Operand};
 use crate::tensor::{Tensor, TensorRef, TensorView, TensorViewMut};
 
+// No closure here: `#[track_caller]` does not reach into one, and a panic
+// inside `unwrap_or_else` would point at this file instead of the caller's line.
 #[track_caller]
 fn unwrap<T>(r: Result<T>) -> T {
-    r.unwrap_or_else(|e| panic!("{e}"))
+    match r {
+        Ok(v) => v,
+        Err(e) => panic!("{e}"),
+    }
 }
 
 macro_rules! tensor_lhs {

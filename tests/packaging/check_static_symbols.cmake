@@ -1,0 +1,33 @@
+# libbcast.a defines no strong global symbol but the bc_ API (weak ones,
+# template instances and the like, the linker merges): a program can link
+# it beside its own Highway or anything else without a clash, and no hwy
+# symbol is left undefined (Highway is inside).
+#   cmake -DARCHIVE=<libbcast.a> -DNM=<nm> -P check_static_symbols.cmake
+cmake_minimum_required(VERSION 3.16)
+execute_process(COMMAND ${NM} ${ARCHIVE} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "nm ${ARCHIVE} failed: ${err}")
+endif()
+string(REPLACE "\n" ";" lines "${out}")
+set(bad)
+set(api 0)
+foreach(line IN LISTS lines)
+  if(line MATCHES "^[0-9a-fA-F]* ([BDGRST]) (.+)$")
+    set(name "${CMAKE_MATCH_2}")
+    if(name MATCHES "^bc_")
+      math(EXPR api "${api} + 1")
+    else()
+      list(APPEND bad "${line}")
+    endif()
+  elseif(line MATCHES "^ +U (_ZN3hwy.*)$")
+    list(APPEND bad "${line}")
+  endif()
+endforeach()
+if(bad)
+  string(REPLACE ";" "\n  " bad "${bad}")
+  message(FATAL_ERROR "${ARCHIVE}: global symbols besides the bc_ API, or Highway left undefined:\n  ${bad}")
+endif()
+if(api LESS 10)
+  message(FATAL_ERROR "${ARCHIVE}: only ${api} bc_ symbols: nm output not understood?")
+endif()
+message(STATUS "${ARCHIVE}: ${api} bc_ functions are its only strong global symbols")
