@@ -291,3 +291,13 @@ TEST(Simd, CapNames) {
 
 }  // namespace
 }  // namespace bct
+
+// A refused name leaves the cap as it was (the header's promise).
+TEST(SimdCap, RefusedNameKeepsTheCap) {
+  ASSERT_EQ(bc_set_simd_cap("SSE4"), BC_OK);
+  EXPECT_STREQ(bc_simd_target(), "SSE4");
+  EXPECT_EQ(bc_set_simd_cap("NO_SUCH_TARGET"), BC_ERR_INVALID_ARGUMENT);
+  EXPECT_STREQ(bc_simd_target(), "SSE4");
+  ASSERT_EQ(bc_set_simd_cap(nullptr), BC_OK);
+  EXPECT_STRNE(bc_simd_target(), "SSE4");
+}

@@ -37,10 +37,14 @@ void ResetKernelDispatch() {
     slot->store(nullptr, std::memory_order_relaxed);
 }
 
+// The targets disabled by the last successful cap (0: none), so that a
+// refused name leaves the cap as it was.
+static std::atomic<int64_t> g_disabled_targets{0};
+
 void CapSimdTargets(const char* name) {
   int64_t disabled = 0;
   if (name != nullptr && name[0] != '\0') {
-    hwy::DisableTargets(0);
+    hwy::DisableTargets(0);  // so that SupportedTargets() lists every target
     // Only targets compiled into this library can be chosen.
     const int64_t usable = hwy::SupportedTargets() & HWY_TARGETS;
     int64_t found = 0;
@@ -48,12 +52,15 @@ void CapSimdTargets(const char* name) {
       const int64_t target = bits & -bits;
       if (std::strcmp(hwy::TargetName(target), name) == 0) found = target;
     }
-    if (found == 0)
+    if (found == 0) {
+      hwy::DisableTargets(g_disabled_targets.load(std::memory_order_relaxed));
       Fail(BC_ERR_INVALID_ARGUMENT,
            std::string("SIMD target '") + name + "' is unknown or not supported by this CPU");
+    }
     disabled = found - 1;  // lower bits are better targets
   }
   hwy::DisableTargets(disabled);
+  g_disabled_targets.store(disabled, std::memory_order_relaxed);
   ResetKernelDispatch();
 }
 
