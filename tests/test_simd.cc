@@ -289,9 +289,6 @@ TEST(Simd, CapNames) {
   EXPECT_EQ(std::string(bc_simd_target()), best);
 }
 
-}  // namespace
-}  // namespace bct
-
 // A refused name leaves the cap as it was (the header's promise).
 TEST(SimdCap, RefusedNameKeepsTheCap) {
   ASSERT_EQ(bc_set_simd_cap("SSE4"), BC_OK);
@@ -301,3 +298,46 @@ TEST(SimdCap, RefusedNameKeepsTheCap) {
   ASSERT_EQ(bc_set_simd_cap(nullptr), BC_OK);
   EXPECT_STRNE(bc_simd_target(), "SSE4");
 }
+
+// int64 operands of ops computed in float32 convert as C converts (one
+// rounding to nearest even) on every target: through float64 in vectors
+// while |x| < 2^53, lane by lane past it. Rows mix ties (2^24 + 1, 2^25 + 2,
+// ...), values around 2^53 and the extremes.
+class Int64ToFloat32 : public SimdTarget {};
+TEST_P(Int64ToFloat32, RoundsOnceToNearestEven) {
+  if (bc_set_simd_cap(GetParam()) != BC_OK) GTEST_SKIP() << GetParam() << " not available";
+  std::mt19937_64 rng(80);
+  const int64_t n = 4103;
+  std::vector<int64_t> v(n);
+  for (int64_t i = 0; i < n; ++i) {
+    const int shift = static_cast<int>(rng() % 54);
+    int64_t x = static_cast<int64_t>(rng() >> (63 - shift));
+    if (i % 5 == 0) x = (int64_t{1} << (24 + rng() % 29)) + static_cast<int64_t>(rng() % 5);  // ties
+    if (i % 4 == 0) x = -x;
+    if (i > 2048 && i % 97 == 0) x = (int64_t{1} << 53) + static_cast<int64_t>(rng() % 7);
+    if (i == 3000) x = INT64_MIN;
+    if (i == 3001) x = INT64_MAX;
+    v[i] = x;
+  }
+  const int64_t shape[] = {n};
+  bc_tensor *a = nullptr, *out = nullptr;
+  ASSERT_EQ(bc_tensor_from_data(BC_INT64, shape, 1, v.data(), &a), BC_OK);
+  Tensor ta(a);
+  ASSERT_EQ(bc_tensor_empty(BC_FLOAT32, shape, 1, &out), BC_OK);
+  Tensor to(out);
+  ASSERT_EQ(bc_copy_(out, a), BC_OK) << bc_last_error();
+  std::vector<float> got(n);
+  ASSERT_EQ(bc_tensor_copy_to(out, got.data(), n * sizeof(float)), BC_OK);
+  int bad = 0;
+  for (int64_t i = 0; i < n && bad < 5; ++i) {
+    if (got[i] != static_cast<float>(v[i])) {
+      ++bad;
+      ADD_FAILURE() << GetParam() << " " << v[i] << " -> " << got[i] << ", want " << static_cast<float>(v[i]);
+    }
+  }
+}
+INSTANTIATE_TEST_SUITE_P(Targets, Int64ToFloat32, ::testing::ValuesIn(kTargets),
+                         [](const ::testing::TestParamInfo<const char*>& i) { return std::string(i.param); });
+
+}  // namespace
+}  // namespace bct

@@ -1,6 +1,7 @@
-// Contiguous float32 <-> bfloat16/float16 conversion, compiled once per SIMD
-// target: the loads and stores of half ops that the executor computes in
-// float32 tiles (comparisons, and operands of mixed dtypes); and the target's
+// Contiguous float32 <-> bfloat16/float16 and int64 -> float32 conversion,
+// compiled once per SIMD target: the loads and stores of half ops that the
+// executor computes in float32 tiles (comparisons, and operands of mixed
+// dtypes), the int64 operands of ops computed in float32; and the target's
 // name.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/convert.cc"
@@ -71,6 +72,30 @@ void F32ToF16Row(uint16_t* dst, const float* src, int64_t n, bool stream) {
   NarrowRow<F16Format>(dst, src, n, stream);
 }
 
+// int64 to float32 as C converts (one rounding to nearest even): through
+// float64, exact while |x| < 2^53; a vector with a larger lane converts
+// lane by lane.
+void Int64ToF32Row(float* dst, const int64_t* src, int64_t n) {
+  int64_t i = 0;
+#if HWY_TARGET != HWY_SCALAR
+  const hn::ScalableTag<int64_t> di;
+  const hn::Rebind<double, decltype(di)> dd;
+  const hn::Rebind<float, decltype(di)> df;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(di));
+  const auto limit = hn::Set(di, int64_t{1} << 53), neg_limit = hn::Set(di, -(int64_t{1} << 53));
+  for (; i + N <= n; i += N) {
+    hwy::Prefetch(src + i + kPrefetchAhead);
+    const auto v = hn::LoadU(di, src + i);
+    if (hn::AllTrue(di, hn::And(hn::Lt(v, limit), hn::Gt(v, neg_limit)))) {
+      hn::StoreU(hn::DemoteTo(df, hn::ConvertTo(dd, v)), df, dst + i);
+    } else {
+      for (int64_t k = i; k < i + N; ++k) dst[k] = static_cast<float>(src[k]);
+    }
+  }
+#endif
+  for (; i < n; ++i) dst[i] = static_cast<float>(src[i]);
+}
+
 const char* TargetName() { return hwy::TargetName(HWY_TARGET); }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)
@@ -85,6 +110,7 @@ HWY_EXPORT(BF16ToF32Row);
 HWY_EXPORT(F16ToF32Row);
 HWY_EXPORT(F32ToBF16Row);
 HWY_EXPORT(F32ToF16Row);
+HWY_EXPORT(Int64ToF32Row);
 HWY_EXPORT(TargetName);
 
 const char* ChosenTargetName() { return HWY_DYNAMIC_DISPATCH(TargetName)(); }
@@ -104,6 +130,11 @@ bool RunConvertKernel(bc_dtype to, void* dst, bc_dtype from, const void* src, in
                    bf ? HWY_DISPATCH_TABLE(F32ToBF16Row) : HWY_DISPATCH_TABLE(F32ToF16Row))(
         static_cast<uint16_t*>(dst), static_cast<const float*>(src), n, stream);
     if (stream) hwy::FlushStream();
+    return true;
+  }
+  if (to == BC_FLOAT32 && from == BC_INT64 && !stream) {
+    CachedDispatch(g_int64_to_f32_fn, HWY_DISPATCH_TABLE(Int64ToF32Row))(
+        static_cast<float*>(dst), static_cast<const int64_t*>(src), n);
     return true;
   }
   return false;

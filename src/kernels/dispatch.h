@@ -16,6 +16,7 @@ extern std::atomic<const KernelTable*> g_float_table, g_half_table, g_small_int_
 extern std::atomic<void (*)(float*, const uint16_t*, int64_t)> g_widen_bf16_fn, g_widen_f16_fn;
 extern std::atomic<void (*)(uint16_t*, const float*, int64_t, bool)> g_narrow_bf16_fn,
     g_narrow_f16_fn;
+extern std::atomic<void (*)(float*, const int64_t*, int64_t)> g_int64_to_f32_fn;
 
 // The entry of a Highway dispatch table for the best enabled target.
 template <typename Fn>
