@@ -437,6 +437,31 @@ HWY_INLINE VD Atan2ForFloat32(DD dd, VD y, VD x) {
   a = hn::IfThenElse(x_signed, hn::Sub(hn::Set(dd, 3.1415926535897931), a), a);
   return hn::CopySign(a, y);
 }
+// a = 2^e m for a normal positive a, m in [sqrt(1/2), sqrt(2)): m, and e
+// (as a double) through *e.
+template <class DD, class VD>
+HWY_INLINE VD SplitExponent(DD dd, VD a, VD* e) {
+  const hn::RebindToUnsigned<DD> du;
+  const auto bits = hn::BitCast(du, a);
+  const VD m = hn::BitCast(dd, hn::Or(hn::And(bits, hn::Set(du, 0x000FFFFFFFFFFFFFull)),
+                                      hn::Set(du, 0x3FF0000000000000ull)));
+  // The biased exponent as the low bits of 2^52, minus 2^52 + 1023.
+  const VD biased = hn::BitCast(dd, hn::Or(hn::ShiftRight<52>(bits), hn::Set(du, 0x4330000000000000ull)));
+  const auto above = hn::Gt(m, hn::Set(dd, 1.4142135623730951));
+  *e = hn::Add(hn::Sub(biased, hn::Set(dd, 4503599627371519.0)), hn::IfThenElseZero(above, hn::Set(dd, 1.0)));
+  return hn::IfThenElse(above, hn::Mul(m, hn::Set(dd, 0.5)), m);
+}
+// x = k ln 2 + r: k, rounded to nearest by adding 1.5 * 2^52 (whose low
+// bits then hold k), and 2^k made from those bits through *scale.
+template <class DD, class VD>
+HWY_INLINE VD ExpReduce(DD dd, VD x, VD* scale) {
+  const hn::RebindToUnsigned<DD> du;
+  const VD shifter = hn::Set(dd, 6755399441055744.0);
+  const VD t = hn::MulAdd(x, hn::Set(dd, 1.4426950408889634), shifter);
+  const auto k_bits = hn::Sub(hn::BitCast(du, t), hn::BitCast(du, shifter));
+  *scale = hn::BitCast(dd, hn::ShiftLeft<52>(hn::Add(k_bits, hn::Set(du, 1023))));
+  return hn::Sub(t, shifter);
+}
 // float32 pow as exp(b ln a) in float64, each part sized for float32
 // accuracy (relative errors below 1e-10, far below float32's half ulp).
 // ln a, a > 0 and finite: a = 2^e m with m in [sqrt(1/2), sqrt(2)),
@@ -444,17 +469,9 @@ HWY_INLINE VD Atan2ForFloat32(DD dd, VD y, VD x) {
 // degree 4 (a Chebyshev fit); the exponent e comes out of the bits.
 template <class DD, class VD>
 HWY_INLINE VD PowExponent(DD dd, VD a, VD b) {
-  const hn::RebindToUnsigned<DD> du;
   const VD one = hn::Set(dd, 1.0);
-  const auto bits = hn::BitCast(du, a);
-  VD m = hn::BitCast(dd, hn::Or(hn::And(bits, hn::Set(du, 0x000FFFFFFFFFFFFFull)),
-                                hn::Set(du, 0x3FF0000000000000ull)));
-  // The biased exponent as the low bits of 2^52, minus 2^52 + 1023.
-  VD e = hn::Sub(hn::BitCast(dd, hn::Or(hn::ShiftRight<52>(bits), hn::Set(du, 0x4330000000000000ull))),
-                 hn::Set(dd, 4503599627371519.0));
-  const auto above = hn::Gt(m, hn::Set(dd, 1.4142135623730951));
-  m = hn::IfThenElse(above, hn::Mul(m, hn::Set(dd, 0.5)), m);
-  e = hn::IfThenElse(above, hn::Add(e, one), e);
+  VD e;
+  const VD m = SplitExponent(dd, a, &e);
   const VD s = hn::Div(hn::Sub(m, one), hn::Add(m, one));
   const VD w = hn::Mul(s, s);
   VD q = hn::MulAdd(hn::Set(dd, 0.09681723051810882), w, hn::Set(dd, 0.1109567711101456));
@@ -470,10 +487,8 @@ HWY_INLINE VD PowExponent(DD dd, VD a, VD b) {
 // fit), times 2^k made from its bits.
 template <class DD, class VD>
 HWY_INLINE VD PowExp(DD dd, VD x) {
-  const hn::RebindToUnsigned<DD> du;
-  const VD shifter = hn::Set(dd, 6755399441055744.0);
-  const VD t = hn::MulAdd(x, hn::Set(dd, 1.4426950408889634), shifter);
-  const VD k = hn::Sub(t, shifter);
+  VD scale;
+  const VD k = ExpReduce(dd, x, &scale);
   const VD r = hn::NegMulAdd(k, hn::Set(dd, 0.6931471805599453), x);
   VD p = hn::MulAdd(hn::Set(dd, 0.00019915869310828895), r, hn::Set(dd, 0.00139485808238663));
   p = hn::MulAdd(p, r, hn::Set(dd, 0.008333266093010952));
@@ -482,8 +497,7 @@ HWY_INLINE VD PowExp(DD dd, VD x) {
   p = hn::MulAdd(p, r, hn::Set(dd, 0.5000000107749364));
   p = hn::MulAdd(p, r, hn::Set(dd, 0.9999999999797802));
   p = hn::MulAdd(p, r, hn::Set(dd, 0.9999999999595487));
-  const auto k_bits = hn::Sub(hn::BitCast(du, t), hn::BitCast(du, shifter));
-  return hn::Mul(p, hn::BitCast(dd, hn::ShiftLeft<52>(hn::Add(k_bits, hn::Set(du, 1023)))));
+  return hn::Mul(p, scale);
 }
 constexpr double kPowExponentLimit = 80.0;
 
@@ -543,14 +557,16 @@ HWY_INLINE VD Atan2F64(DD dd, VD y, VD x) {
   const VD sum = TwoSum(dd, k_hi, st, &e);
   return hn::CopySign(hn::Add(sum, hn::Add(hn::Add(e, k_lo), slo)), y);
 }
+// Lanes where a or b is nonzero with a magnitude outside [2^-500, 2^500]
+// (NaN and infinities too): the domain of the float64 atan2 and hypot forms.
 template <class DD, class VD>
-HWY_INLINE auto Atan2F64Outside(DD dd, VD y, VD x) {
+HWY_INLINE auto OutsideTwoTo500(DD dd, VD a, VD b) {
   const VD lo = hn::Set(dd, 3.054936363499605e-151), hi = hn::Set(dd, 3.273390607896142e+150);
   auto outside = [&](VD v) {
     const VD m = hn::Abs(v);
     return hn::AndNot(hn::Eq(m, hn::Zero(dd)), hn::Not(hn::And(hn::Ge(m, lo), hn::Le(m, hi))));
   };
-  return hn::Or(outside(y), outside(x));  // NaN and infinities too
+  return hn::Or(outside(a), outside(b));
 }
 
 template <typename T>
@@ -567,7 +583,7 @@ struct Atan2F {
     if constexpr (std::is_same_v<T, double> && kFmaTarget) {  // the vectors' code, one lane
       const hn::CappedTag<double, 1> d1;
       const auto vy = hn::Set(d1, y), vx = hn::Set(d1, x);
-      if (hn::AllFalse(d1, Atan2F64Outside(d1, vy, vx))) return hn::GetLane(Atan2F64(d1, vy, vx));
+      if (hn::AllFalse(d1, OutsideTwoTo500(d1, vy, vx))) return hn::GetLane(Atan2F64(d1, vy, vx));
     }
 #endif
     return std::atan2(y, x);
@@ -576,7 +592,7 @@ struct Atan2F {
   template <class D, class V>
   HWY_INLINE V Vec(D d, V y, V x) const {
     if constexpr (std::is_same_v<T, double>) {
-      if (!hn::AllFalse(d, Atan2F64Outside(d, y, x))) return ByLane(d, *this, y, x);
+      if (!hn::AllFalse(d, OutsideTwoTo500(d, y, x))) return ByLane(d, *this, y, x);
       return Atan2F64(d, y, x);
     } else {
       const auto special = hn::Or(hn::Not(hn::IsFinite(y)), hn::Not(hn::IsFinite(x)));
@@ -600,16 +616,9 @@ struct Atan2F {
 constexpr double kPowF64Limit = 64.0;
 template <class DD, class VD>
 HWY_INLINE VD PowF64Exponent(DD dd, VD a, VD b, VD* lo) {
-  const hn::RebindToUnsigned<DD> du;
   const VD one = hn::Set(dd, 1.0);
-  const auto bits = hn::BitCast(du, a);
-  VD m = hn::BitCast(dd, hn::Or(hn::And(bits, hn::Set(du, 0x000FFFFFFFFFFFFFull)),
-                                hn::Set(du, 0x3FF0000000000000ull)));
-  VD e = hn::Sub(hn::BitCast(dd, hn::Or(hn::ShiftRight<52>(bits), hn::Set(du, 0x4330000000000000ull))),
-                 hn::Set(dd, 4503599627371519.0));
-  const auto above = hn::Gt(m, hn::Set(dd, 1.4142135623730951));
-  m = hn::IfThenElse(above, hn::Mul(m, hn::Set(dd, 0.5)), m);
-  e = hn::IfThenElse(above, hn::Add(e, one), e);
+  VD e;
+  const VD m = SplitExponent(dd, a, &e);
   // s = (m - 1) / (m + 1); m - 1 is exact, m + 1 a two-sum.
   const VD f = hn::Sub(m, one);
   VD den_lo;
@@ -649,11 +658,9 @@ HWY_INLINE VD PowF64Exponent(DD dd, VD a, VD b, VD* lo) {
 }
 template <class DD, class VD>
 HWY_INLINE VD PowF64Exp(DD dd, VD x_hi, VD x_lo) {
-  const hn::RebindToUnsigned<DD> du;
   const VD one = hn::Set(dd, 1.0);
-  const VD shifter = hn::Set(dd, 6755399441055744.0);
-  const VD t = hn::MulAdd(x_hi, hn::Set(dd, 1.4426950408889634), shifter);
-  const VD k = hn::Sub(t, shifter);
+  VD scale;
+  const VD k = ExpReduce(dd, x_hi, &scale);
   const VD r = hn::NegMulAdd(k, hn::Set(dd, 0.6931471805598903), x_hi);  // exact
   const VD r_lo = hn::NegMulAdd(k, hn::Set(dd, 5.497923018708371e-14), x_lo);
   VD q = hn::MulAdd(hn::Set(dd, 2.0916212837493853e-09), r, hn::Set(dd, 2.5107353767261877e-08));
@@ -671,8 +678,7 @@ HWY_INLINE VD PowF64Exp(DD dd, VD x_hi, VD x_lo) {
   const VD r2q = hn::Mul(hn::Mul(r, r), q);
   // exp(r + r_lo) = exp(r) + r_lo exp(r) (r_lo is k ln 2's low part: up to 5e-12).
   const VD tail = hn::MulAdd(r_lo, hn::Add(h, r2q), hn::Add(r2q, h_lo));
-  const auto k_bits = hn::Sub(hn::BitCast(du, t), hn::BitCast(du, shifter));
-  return hn::Mul(hn::Add(h, tail), hn::BitCast(dd, hn::ShiftLeft<52>(hn::Add(k_bits, hn::Set(du, 1023)))));
+  return hn::Mul(hn::Add(h, tail), scale);
 }
 // Lanes PowF64 does not take: a not normal and positive, b not finite, or
 // |b ln a| (given) from the limit up.
@@ -779,15 +785,6 @@ HWY_INLINE VD HypotF64(DD dd, VD a, VD b) {
   const VD fixed = hn::Add(r, hn::Div(residual, hn::Add(r, r)));
   return hn::IfThenElse(hn::Eq(y, hn::Zero(dd)), x, fixed);
 }
-template <class DD, class VD>
-HWY_INLINE auto HypotF64Outside(DD dd, VD a, VD b) {
-  const VD lo = hn::Set(dd, 3.0549363634996047e-151), hi = hn::Set(dd, 3.273390607896142e+150);
-  auto outside = [&](VD v) {
-    const VD m = hn::Abs(v);
-    return hn::AndNot(hn::Eq(m, hn::Zero(dd)), hn::Not(hn::And(hn::Ge(m, lo), hn::Le(m, hi))));
-  };
-  return hn::Or(outside(a), outside(b));  // NaN and infinities too
-}
 
 // hypot: float32 as glibc's hypotf computes it, sqrt(a*a + b*b) in float64
 // rounded once (exact products, one rounding of the sum), an infinity
@@ -806,7 +803,7 @@ struct HypotF {
       if constexpr (kFmaTarget) {  // the same code as the vectors, on one lane
         const hn::CappedTag<double, 1> d1;
         const auto va = hn::Set(d1, a), vb = hn::Set(d1, b);
-        if (hn::AllFalse(d1, HypotF64Outside(d1, va, vb)))
+        if (hn::AllFalse(d1, OutsideTwoTo500(d1, va, vb)))
           return hn::GetLane(HypotF64(d1, va, vb));
       }
 #endif
@@ -817,7 +814,7 @@ struct HypotF {
   template <class D, class V>
   HWY_INLINE V Vec(D d, V a, V b) const {
     if constexpr (std::is_same_v<T, double>) {
-      if (!hn::AllFalse(d, HypotF64Outside(d, a, b))) return ByLane(d, *this, a, b);
+      if (!hn::AllFalse(d, OutsideTwoTo500(d, a, b))) return ByLane(d, *this, a, b);
       return HypotF64(d, a, b);
     } else {
       const V r = InFloat64Halves(d, a, b, [](auto, auto x, auto y) {
