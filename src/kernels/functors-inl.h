@@ -408,6 +408,15 @@ constexpr bool kFmaTarget = HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2;
 template <typename T>
 constexpr bool kF64MathVec = std::is_same_v<T, float> && HWY_TARGET != HWY_SCALAR;
 
+// The polynomial c[0] x^(N-1) + ... + c[N-1] (highest degree first), by
+// Horner's rule with multiply-adds.
+template <class DD, class VD, size_t N>
+HWY_INLINE VD Horner(DD dd, VD x, const double (&c)[N]) {
+  VD p = hn::Set(dd, c[0]);
+  for (size_t i = 1; i < N; ++i) p = hn::MulAdd(p, x, hn::Set(dd, c[i]));
+  return p;
+}
+
 // atan2 to float32 accuracy, in float64, for finite y and x (zeros as C's
 // atan2: +-0 or +-pi for y = +-0, +-pi/2 for x = +-0): r = min/max of |y|
 // and |x|, reduced to |t| <= tan(pi/8) through atan(r) = pi/4 +
@@ -425,11 +434,8 @@ HWY_INLINE VD Atan2ForFloat32(DD dd, VD y, VD x) {
   const VD den = hn::IfThenElse(big, hn::Add(n, d), d);
   const VD t = hn::IfThenElseZero(hn::Gt(den, zero), hn::Div(num, den));  // 0/0: 0
   const VD z = hn::Mul(t, t);
-  VD p = hn::MulAdd(hn::Set(dd, 0.050542097039046434), z, hn::Set(dd, -0.08627289505125398));
-  p = hn::MulAdd(p, z, hn::Set(dd, 0.11071759151644987));
-  p = hn::MulAdd(p, z, hn::Set(dd, -0.14284175492697315));
-  p = hn::MulAdd(p, z, hn::Set(dd, 0.1999997778435137));
-  p = hn::MulAdd(p, z, hn::Set(dd, -0.33333333281082583));
+  const VD p = Horner(dd, z, {0.050542097039046434, -0.08627289505125398, 0.11071759151644987,
+                              -0.14284175492697315, 0.1999997778435137, -0.33333333281082583});
   VD a = hn::MulAdd(hn::Mul(t, z), p, t);
   a = hn::Add(a, hn::IfThenElseZero(big, hn::Set(dd, 0.78539816339744828)));
   a = hn::IfThenElse(hn::Gt(ay, ax), hn::Sub(hn::Set(dd, 1.5707963267948966), a), a);
@@ -474,10 +480,8 @@ HWY_INLINE VD PowExponent(DD dd, VD a, VD b) {
   const VD m = SplitExponent(dd, a, &e);
   const VD s = hn::Div(hn::Sub(m, one), hn::Add(m, one));
   const VD w = hn::Mul(s, s);
-  VD q = hn::MulAdd(hn::Set(dd, 0.09681723051810882), w, hn::Set(dd, 0.1109567711101456));
-  q = hn::MulAdd(q, w, hn::Set(dd, 0.14285877696176555));
-  q = hn::MulAdd(q, w, hn::Set(dd, 0.19999999396152213));
-  q = hn::MulAdd(q, w, hn::Set(dd, 0.3333333333368987));
+  const VD q = Horner(dd, w, {0.09681723051810882, 0.1109567711101456, 0.14285877696176555,
+                              0.19999999396152213, 0.3333333333368987});
   const VD s2 = hn::Add(s, s);
   const VD ln_a = hn::MulAdd(e, hn::Set(dd, 0.6931471805599453), hn::MulAdd(hn::Mul(s2, w), q, s2));
   return hn::Mul(b, ln_a);
@@ -490,13 +494,9 @@ HWY_INLINE VD PowExp(DD dd, VD x) {
   VD scale;
   const VD k = ExpReduce(dd, x, &scale);
   const VD r = hn::NegMulAdd(k, hn::Set(dd, 0.6931471805599453), x);
-  VD p = hn::MulAdd(hn::Set(dd, 0.00019915869310828895), r, hn::Set(dd, 0.00139485808238663));
-  p = hn::MulAdd(p, r, hn::Set(dd, 0.008333266093010952));
-  p = hn::MulAdd(p, r, hn::Set(dd, 0.04166621827438506));
-  p = hn::MulAdd(p, r, hn::Set(dd, 0.1666666689107552));
-  p = hn::MulAdd(p, r, hn::Set(dd, 0.5000000107749364));
-  p = hn::MulAdd(p, r, hn::Set(dd, 0.9999999999797802));
-  p = hn::MulAdd(p, r, hn::Set(dd, 0.9999999999595487));
+  const VD p = Horner(dd, r, {0.00019915869310828895, 0.00139485808238663, 0.008333266093010952,
+                              0.04166621827438506, 0.1666666689107552, 0.5000000107749364,
+                              0.9999999999797802, 0.9999999999595487});
   return hn::Mul(p, scale);
 }
 constexpr double kPowExponentLimit = 80.0;
@@ -531,16 +531,10 @@ HWY_INLINE VD Atan2F64(DD dd, VD y, VD x) {
   const VD t = hn::IfThenElseZero(nonzero, t0);
   const VD t_lo = hn::IfThenElseZero(nonzero, hn::Mul(r, inv));
   const VD z = hn::Mul(t, t);
-  VD p = hn::MulAdd(hn::Set(dd, -0.01917688711906226), z, hn::Set(dd, 0.03923165829558719));
-  p = hn::MulAdd(p, z, hn::Set(dd, -0.0508544973794026));
-  p = hn::MulAdd(p, z, hn::Set(dd, 0.0585814891280221));
-  p = hn::MulAdd(p, z, hn::Set(dd, -0.06664511447381948));
-  p = hn::MulAdd(p, z, hn::Set(dd, 0.07692183190826087));
-  p = hn::MulAdd(p, z, hn::Set(dd, -0.09090904578123903));
-  p = hn::MulAdd(p, z, hn::Set(dd, 0.11111111015256361));
-  p = hn::MulAdd(p, z, hn::Set(dd, -0.14285714284666542));
-  p = hn::MulAdd(p, z, hn::Set(dd, 0.1999999999999552));
-  p = hn::MulAdd(p, z, hn::Set(dd, -0.3333333333333333));
+  const VD p = Horner(dd, z, {-0.01917688711906226, 0.03923165829558719, -0.0508544973794026,
+                              0.0585814891280221, -0.06664511447381948, 0.07692183190826087,
+                              -0.09090904578123903, 0.11111111015256361, -0.14285714284666542,
+                              0.1999999999999552, -0.3333333333333333});
   const VD lo = hn::MulAdd(hn::Mul(t, z), p, t_lo);  // atan(t) = t + lo
   // The result is k pi/4 + atan(t) or k pi/4 - atan(t), by octant.
   const auto swap = hn::Gt(ay, ax);
@@ -633,12 +627,9 @@ HWY_INLINE VD PowF64Exponent(DD dd, VD a, VD b, VD* lo) {
   const VD v_hi = hn::Mul(w_hi, third);
   const VD v_lo = hn::MulAdd(w_lo, third, hn::MulAdd(w_hi, hn::Set(dd, 1.850371707708594e-17),
                                                       hn::MulSub(w_hi, third, v_hi)));
-  VD p = hn::MulAdd(hn::Set(dd, 0.06457356091967545), w_hi, hn::Set(dd, 0.06642934418772871));
-  p = hn::MulAdd(p, w_hi, hn::Set(dd, 0.07692788731654072));
-  p = hn::MulAdd(p, w_hi, hn::Set(dd, 0.09090904105460941));
-  p = hn::MulAdd(p, w_hi, hn::Set(dd, 0.11111111135663404));
-  p = hn::MulAdd(p, w_hi, hn::Set(dd, 0.14285714285669004));
-  p = hn::MulAdd(p, w_hi, hn::Set(dd, 0.20000000000000015));
+  const VD p = Horner(dd, w_hi, {0.06457356091967545, 0.06642934418772871, 0.07692788731654072,
+                                 0.09090904105460941, 0.11111111135663404, 0.14285714285669004,
+                                 0.20000000000000015});
   const VD x = hn::Mul(hn::Mul(w_hi, w_hi), p);
   // u = v + x, then 2s (1 + u) = 2s + 2s u.
   const VD u_hi = hn::Add(v_hi, x);
@@ -663,16 +654,11 @@ HWY_INLINE VD PowF64Exp(DD dd, VD x_hi, VD x_lo) {
   const VD k = ExpReduce(dd, x_hi, &scale);
   const VD r = hn::NegMulAdd(k, hn::Set(dd, 0.6931471805598903), x_hi);  // exact
   const VD r_lo = hn::NegMulAdd(k, hn::Set(dd, 5.497923018708371e-14), x_lo);
-  VD q = hn::MulAdd(hn::Set(dd, 2.0916212837493853e-09), r, hn::Set(dd, 2.5107353767261877e-08));
-  q = hn::MulAdd(q, r, hn::Set(dd, 2.7557269903215795e-07));
-  q = hn::MulAdd(q, r, hn::Set(dd, 2.755725016302918e-06));
-  q = hn::MulAdd(q, r, hn::Set(dd, 2.4801587328555858e-05));
-  q = hn::MulAdd(q, r, hn::Set(dd, 0.00019841269879033045));
-  q = hn::MulAdd(q, r, hn::Set(dd, 0.001388888888888287));
-  q = hn::MulAdd(q, r, hn::Set(dd, 0.008333333333324906));
-  q = hn::MulAdd(q, r, hn::Set(dd, 0.04166666666666667));
-  q = hn::MulAdd(q, r, hn::Set(dd, 0.1666666666666667));
-  q = hn::MulAdd(q, r, hn::Set(dd, 0.5));
+  const VD q = Horner(dd, r, {2.0916212837493853e-09, 2.5107353767261877e-08,
+                              2.7557269903215795e-07, 2.755725016302918e-06,
+                              2.4801587328555858e-05, 0.00019841269879033045,
+                              0.001388888888888287, 0.008333333333324906, 0.04166666666666667,
+                              0.1666666666666667, 0.5});
   VD h_lo;
   const VD h = TwoSum(dd, one, r, &h_lo);
   const VD r2q = hn::Mul(hn::Mul(r, r), q);
