@@ -277,6 +277,8 @@ def geomean(xs):
 
 def report(results, threads, ceiling, out_lines):
     rows = [r for r in results if r["threads"] == threads and r.get("torch_s")]
+    if not rows:  # (--ops/--dtypes left no cell)
+        return
     ratios = [r["torch_s"] / r["bcast_s"] for r in rows]
     nps = [r["numpy_s"] / r["bcast_s"] for r in rows if r.get("numpy_s")]
     slower = sum(1 for x in ratios if x < 1.0)

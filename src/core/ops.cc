@@ -22,8 +22,10 @@ namespace bcast {
 
 namespace {
 
-// Below this many elements an op on contiguous same-shape operands skips the plan.
-constexpr int64_t kSmallOp = 4096;
+// Below this many elements an op on contiguous same-shape operands skips the
+// plan: the executor would run it on one thread anyway (it starts threads
+// from two grains of 32768 elements) and never streams its stores.
+constexpr int64_t kSmallOp = 65536;
 
 // A same-dtype copy moves bits, whatever they encode (halves included).
 void SetBitCopy(Plan* p, bc_dtype d) {
