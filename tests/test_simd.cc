@@ -52,6 +52,19 @@ void CheckAllOps(const char* target) {
       }
     }
   }
+  // where on every dtype: a random condition (row), a column and a row of values.
+  for (bc_dtype d : kAllDtypes) {
+    Host c = RandomHost(BC_BOOL, {5, 131}, rng), x = RandomHost(d, {5, 1}, rng), y = RandomHost(d, {131}, rng);
+    Tensor tc = ToTensor(c), tx = ToTensor(x), ty = ToTensor(y);
+    bc_tensor* out = nullptr;
+    ASSERT_EQ(bc_where(tc.get(), tx.get(), ty.get(), &out), BC_OK) << target << ": " << bc_last_error();
+    Tensor r(out);
+    Host got = FromTensor(out);
+    ForEachIndex({5, 131}, [&](int64_t k, const Shape& idx) {
+      const Val want = c.v[k].i != 0 ? x.v[idx[0]] : y.v[idx[1]];
+      EXPECT_TRUE(ValMatches(d, got.v[k], want, Cmp::kExact, 0)) << target << " where " << ShortName(d) << " at " << k;
+    });
+  }
   // Ternary kernels too.
   for (bc_dtype d : {BC_FLOAT16, BC_BFLOAT16, BC_FLOAT32, BC_FLOAT64}) {
     Host x = RandomHost(d, {3, 129}, rng, false), y = RandomHost(d, {129}, rng, false);

@@ -983,10 +983,12 @@ struct LoadFirst {
   HWY_INLINE auto First(D d, const T* p) const { return hn::LoadU(d, p); }
 };
 
-// The condition's bytes become a mask of the value lanes (2- and 4-byte lanes).
+// The condition's bytes become a mask of the value lanes, of every width
+// (bool values as uint8 lanes): a select, where a branch per element would
+// be mispredicted half the time on a random condition.
 template <typename T>
 struct WhereF {
-  static constexpr bool kVec = sizeof(T) == 2 || sizeof(T) == 4;
+  static constexpr bool kVec = true;
   static constexpr bool kPrefetch = true;
   HWY_INLINE T operator()(bool c, T a, T b) const { return c ? a : b; }
   template <class D>
@@ -994,7 +996,14 @@ struct WhereF {
     const hn::RebindToUnsigned<D> du;
     const hn::Rebind<uint8_t, D> d8;
     const auto bytes = hn::LoadU(d8, reinterpret_cast<const uint8_t*>(p));
-    return hn::RebindMask(d, hn::Ne(hn::PromoteTo(du, bytes), hn::Zero(du)));
+    if constexpr (sizeof(T) == 1) {
+      return hn::RebindMask(d, hn::Ne(bytes, hn::Zero(d8)));
+    } else if constexpr (sizeof(T) == 8) {
+      const hn::Rebind<uint32_t, D> d32;
+      return hn::RebindMask(d, hn::Ne(hn::PromoteTo(du, hn::PromoteTo(d32, bytes)), hn::Zero(du)));
+    } else {
+      return hn::RebindMask(d, hn::Ne(hn::PromoteTo(du, bytes), hn::Zero(du)));
+    }
   }
   template <class D, class M, class V>
   HWY_INLINE V Vec(D, M m, V a, V b) const { return hn::IfThenElse(m, a, b); }

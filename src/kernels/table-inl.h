@@ -96,8 +96,8 @@ template <template <typename> class F, DtypeSet S, bc_dtype D, bool kWhere>
 constexpr RowKernel TernaryEntry() {
   if constexpr (!InDtypeSet(S, D)) {
     return nullptr;
-  } else if constexpr (kWhere) {  // selects bits: halves need no widening
-    using T = ValueOf<D>;
+  } else if constexpr (kWhere) {  // selects bits: halves need no widening, bools are bytes
+    using T = std::conditional_t<D == BC_BOOL, uint8_t, ValueOf<D>>;
     return &TernaryRow<F<T>, T, bool, T>;
   } else if constexpr (kHalf<D>) {
     using H = HalfOf<F<float>, HalfFormat<D>>;
