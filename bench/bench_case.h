@@ -282,7 +282,7 @@ class Case {
     }
     int64_t shape[BC_MAX_DIMS];
     size_t nd = 0;
-    Check(bc_broadcast_shapes_n(shapes.data(), ndims.data(), shapes.size(), shape, &nd),
+    Check(bc_broadcast_shapes_n(shapes.data(), ndims.data(), shapes.size(), shape, sizeof shape / sizeof shape[0], &nd),
           "bc_broadcast_shapes_n");
     result_shape_.assign(shape, shape + nd);
     result_dtype_ = ResultDtype(spec_);

@@ -86,7 +86,7 @@ bool Valid(const std::string& spec) {
   }
   int64_t shape[BC_MAX_DIMS];
   size_t nd = 0;
-  if (bc_broadcast_shapes_n(shapes.data(), ndims.data(), shapes.size(), shape, &nd) != BC_OK)
+  if (bc_broadcast_shapes_n(shapes.data(), ndims.data(), shapes.size(), shape, sizeof shape / sizeof shape[0], &nd) != BC_OK)
     return false;
   const auto& self = c.operands[c.op == "where" ? 1 : 0].shape;
   if (self != std::vector<int64_t>(shape, shape + nd)) return false;

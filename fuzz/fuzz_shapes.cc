@@ -35,7 +35,7 @@ bc_tensor* Iota(const Shape& s) {
 void CheckBinaryShapes(const Shape& a, const Shape& b) {
   int64_t out[BC_MAX_DIMS];
   size_t nout = 12345;
-  const bc_status s = bc_broadcast_shapes(a.data(), a.size(), b.data(), b.size(), out, &nout);
+  const bc_status s = bc_broadcast_shapes(a.data(), a.size(), b.data(), b.size(), out, sizeof out / sizeof out[0], &nout);
   bcfuzz::CheckFailure(s, "bc_broadcast_shapes");
   const bool valid = bcfuzz::ValidShape(a) && bcfuzz::ValidShape(b);
   Shape r;
@@ -79,7 +79,7 @@ void CheckNaryShapes(const std::vector<Shape>& shapes) {
   }
   int64_t out[BC_MAX_DIMS];
   size_t nout = 0;
-  const bc_status s = bc_broadcast_shapes_n(ptrs.data(), nd.data(), shapes.size(), out, &nout);
+  const bc_status s = bc_broadcast_shapes_n(ptrs.data(), nd.data(), shapes.size(), out, sizeof out / sizeof out[0], &nout);
   bcfuzz::CheckFailure(s, "bc_broadcast_shapes_n");
   if (!valid) {
     FUZZ_CHECK(s != BC_OK, "invalid shapes accepted");
@@ -199,7 +199,7 @@ void CheckBroadcastTensors(const std::vector<Shape>& shapes) {
   }
   std::vector<bc_tensor*> views(ts.size(), reinterpret_cast<bc_tensor*>(0x10));
   const bc_status s = bc_broadcast_tensors(const_cast<const bc_tensor* const*>(ts.data()), ts.size(),
-                                           views.data());
+                                           views.data(), ts.size());
   bcfuzz::CheckFailure(s, "bc_broadcast_tensors");
   Shape r;
   bool ok = true;

@@ -102,7 +102,7 @@ TEST(Property, RandomShapesAgreeWithNaiveRules) {
     bool ok = RefBroadcast(a, b, &want);
     int64_t buf[8];
     size_t n = 99;
-    bc_status st = bc_broadcast_shapes(a.data(), a.size(), b.data(), b.size(), buf, &n);
+    bc_status st = bc_broadcast_shapes(a.data(), a.size(), b.data(), b.size(), buf, sizeof buf / sizeof buf[0], &n);
     std::string what = ShapeStr(a) + " " + ShapeStr(b);
     if (ok) {
       ASSERT_EQ(st, BC_OK) << what << ": " << bc_last_error();
@@ -146,7 +146,7 @@ TEST(Property, RandomNaryShapes) {
     }
     int64_t buf[8];
     size_t n = 99;
-    bc_status st = bc_broadcast_shapes_n(ptrs.data(), nds.data(), shapes.size(), buf, &n);
+    bc_status st = bc_broadcast_shapes_n(ptrs.data(), nds.data(), shapes.size(), buf, sizeof buf / sizeof buf[0], &n);
     if (ok) {
       ASSERT_EQ(st, BC_OK) << "iter " << iter << ": " << bc_last_error();
       ASSERT_EQ(Shape(buf, buf + n), want) << "iter " << iter;

@@ -14,7 +14,7 @@ namespace {
 bc_status Broadcast2(const Shape& a, const Shape& b, Shape* out) {
   int64_t buf[BC_MAX_DIMS + 1];
   size_t n = 12345;
-  bc_status st = bc_broadcast_shapes(a.data(), a.size(), b.data(), b.size(), buf, &n);
+  bc_status st = bc_broadcast_shapes(a.data(), a.size(), b.data(), b.size(), buf, sizeof buf / sizeof buf[0], &n);
   if (st == BC_OK) out->assign(buf, buf + n);
   return st;
 }
@@ -28,7 +28,7 @@ bc_status BroadcastN(const std::vector<Shape>& shapes, Shape* out) {
   }
   int64_t buf[BC_MAX_DIMS + 1];
   size_t n = 12345;
-  bc_status st = bc_broadcast_shapes_n(ptrs.data(), ndims.data(), shapes.size(), buf, &n);
+  bc_status st = bc_broadcast_shapes_n(ptrs.data(), ndims.data(), shapes.size(), buf, sizeof buf / sizeof buf[0], &n);
   if (st == BC_OK) out->assign(buf, buf + n);
   return st;
 }
@@ -232,16 +232,16 @@ TEST(BroadcastShapes, MismatchReportsRightmostFailingDim) {
 TEST(BroadcastShapes, BadArguments) {
   int64_t a[] = {2, 3}, out[4];
   size_t n = 0;
-  EXPECT_TRUE(Fails(bc_broadcast_shapes(a, 2, a, 2, nullptr, &n), BC_ERR_INVALID_ARGUMENT));
-  EXPECT_TRUE(Fails(bc_broadcast_shapes(a, 2, a, 2, out, nullptr), BC_ERR_INVALID_ARGUMENT));
-  EXPECT_TRUE(Fails(bc_broadcast_shapes(nullptr, 2, a, 2, out, &n), BC_ERR_INVALID_ARGUMENT));
+  EXPECT_TRUE(Fails(bc_broadcast_shapes(a, 2, a, 2, nullptr, BC_MAX_DIMS, &n), BC_ERR_INVALID_ARGUMENT));
+  EXPECT_TRUE(Fails(bc_broadcast_shapes(a, 2, a, 2, out, sizeof out / sizeof out[0], nullptr), BC_ERR_INVALID_ARGUMENT));
+  EXPECT_TRUE(Fails(bc_broadcast_shapes(nullptr, 2, a, 2, out, sizeof out / sizeof out[0], &n), BC_ERR_INVALID_ARGUMENT));
   int64_t neg[] = {-1, 3};
-  EXPECT_TRUE(Fails(bc_broadcast_shapes(neg, 2, a, 2, out, &n), BC_ERR_INVALID_ARGUMENT));
+  EXPECT_TRUE(Fails(bc_broadcast_shapes(neg, 2, a, 2, out, sizeof out / sizeof out[0], &n), BC_ERR_INVALID_ARGUMENT));
   std::vector<int64_t> big(BC_MAX_DIMS + 1, 1);
   std::vector<int64_t> bigout(BC_MAX_DIMS + 2);
-  EXPECT_TRUE(Fails(bc_broadcast_shapes(big.data(), big.size(), a, 2, bigout.data(), &n), BC_ERR_INVALID_ARGUMENT));
+  EXPECT_TRUE(Fails(bc_broadcast_shapes(big.data(), big.size(), a, 2, bigout.data(), bigout.size(), &n), BC_ERR_INVALID_ARGUMENT));
   // BC_MAX_DIMS itself is fine.
-  ASSERT_EQ(bc_broadcast_shapes(big.data(), BC_MAX_DIMS, a, 2, bigout.data(), &n), BC_OK);
+  ASSERT_EQ(bc_broadcast_shapes(big.data(), BC_MAX_DIMS, a, 2, bigout.data(), bigout.size(), &n), BC_OK);
   EXPECT_EQ(n, static_cast<size_t>(BC_MAX_DIMS));
   EXPECT_EQ(bigout[BC_MAX_DIMS - 1], 3);
   EXPECT_EQ(bigout[BC_MAX_DIMS - 2], 2);
@@ -268,7 +268,7 @@ TEST(BroadcastShapesN, Basic) {
 TEST(BroadcastShapesN, ZeroShapesGiveZeroDim) {
   int64_t out[1] = {42};
   size_t n = 7;
-  ASSERT_EQ(bc_broadcast_shapes_n(nullptr, nullptr, 0, out, &n), BC_OK) << bc_last_error();
+  ASSERT_EQ(bc_broadcast_shapes_n(nullptr, nullptr, 0, out, sizeof out / sizeof out[0], &n), BC_OK) << bc_last_error();
   EXPECT_EQ(n, 0u);
 }
 
@@ -287,11 +287,11 @@ TEST(BroadcastShapesN, BadArguments) {
   const int64_t* shapes[] = {a, nullptr};
   size_t ndims[] = {2, 2};
   size_t n;
-  EXPECT_TRUE(Fails(bc_broadcast_shapes_n(shapes, ndims, 2, out, &n), BC_ERR_INVALID_ARGUMENT));
-  EXPECT_TRUE(Fails(bc_broadcast_shapes_n(nullptr, ndims, 2, out, &n), BC_ERR_INVALID_ARGUMENT));
-  EXPECT_TRUE(Fails(bc_broadcast_shapes_n(shapes, nullptr, 1, out, &n), BC_ERR_INVALID_ARGUMENT));
-  EXPECT_TRUE(Fails(bc_broadcast_shapes_n(shapes, ndims, 1, nullptr, &n), BC_ERR_INVALID_ARGUMENT));
-  EXPECT_TRUE(Fails(bc_broadcast_shapes_n(shapes, ndims, 1, out, nullptr), BC_ERR_INVALID_ARGUMENT));
+  EXPECT_TRUE(Fails(bc_broadcast_shapes_n(shapes, ndims, 2, out, sizeof out / sizeof out[0], &n), BC_ERR_INVALID_ARGUMENT));
+  EXPECT_TRUE(Fails(bc_broadcast_shapes_n(nullptr, ndims, 2, out, sizeof out / sizeof out[0], &n), BC_ERR_INVALID_ARGUMENT));
+  EXPECT_TRUE(Fails(bc_broadcast_shapes_n(shapes, nullptr, 1, out, sizeof out / sizeof out[0], &n), BC_ERR_INVALID_ARGUMENT));
+  EXPECT_TRUE(Fails(bc_broadcast_shapes_n(shapes, ndims, 1, nullptr, BC_MAX_DIMS, &n), BC_ERR_INVALID_ARGUMENT));
+  EXPECT_TRUE(Fails(bc_broadcast_shapes_n(shapes, ndims, 1, out, sizeof out / sizeof out[0], nullptr), BC_ERR_INVALID_ARGUMENT));
 }
 
 // ---------------------------------------------------------------------------
@@ -417,7 +417,7 @@ TEST(BroadcastTensors, ViewsHaveCommonShapeAndValues) {
   Tensor ta = ToTensor(a), tb = ToTensor(b), tc = ToTensor(c);
   const bc_tensor* ins[] = {ta.get(), tb.get(), tc.get()};
   bc_tensor* views[3] = {nullptr, nullptr, nullptr};
-  ASSERT_EQ(bc_broadcast_tensors(ins, 3, views), BC_OK) << bc_last_error();
+  ASSERT_EQ(bc_broadcast_tensors(ins, 3, views, 3), BC_OK) << bc_last_error();
   Tensor va(views[0]), vb(views[1]), vc(views[2]);
   for (bc_tensor* v : views) EXPECT_EQ(ShapeOf(v), (Shape{3, 4}));
   EXPECT_EQ(bc_tensor_dtype(vb.get()), BC_INT16);
@@ -435,16 +435,16 @@ TEST(BroadcastTensors, FailureLeavesAllNull) {
          tc = ToTensor(Iota(BC_FLOAT32, {1}));
   const bc_tensor* ins[] = {tc.get(), ta.get(), tb.get()};
   bc_tensor* views[3] = {kPoison, kPoison, kPoison};
-  EXPECT_TRUE(Fails(bc_broadcast_tensors(ins, 3, views), BC_ERR_NOT_BROADCASTABLE));
+  EXPECT_TRUE(Fails(bc_broadcast_tensors(ins, 3, views, 3), BC_ERR_NOT_BROADCASTABLE));
   for (bc_tensor* v : views) EXPECT_EQ(v, nullptr);
   const bc_tensor* two[] = {ta.get(), tb.get()};
   bc_tensor* v2[2] = {kPoison, kPoison};
-  EXPECT_TRUE(Fails(bc_broadcast_tensors(two, 2, v2), BC_ERR_NOT_BROADCASTABLE,
+  EXPECT_TRUE(Fails(bc_broadcast_tensors(two, 2, v2, 2), BC_ERR_NOT_BROADCASTABLE,
                     "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0"));
   EXPECT_EQ(v2[0], nullptr);
   EXPECT_EQ(v2[1], nullptr);
   const bc_tensor* withnull[] = {ta.get(), nullptr};
-  EXPECT_TRUE(Fails(bc_broadcast_tensors(withnull, 2, v2), BC_ERR_INVALID_ARGUMENT));
+  EXPECT_TRUE(Fails(bc_broadcast_tensors(withnull, 2, v2, 2), BC_ERR_INVALID_ARGUMENT));
   EXPECT_EQ(v2[0], nullptr);
 }
 
@@ -522,6 +522,68 @@ TEST(Names, StatusDtypeOpVersion) {
   EXPECT_EQ(bc_version(), BC_VERSION_NUMBER);
   EXPECT_STREQ(bc_version_string(), BC_VERSION_STRING);
   EXPECT_EQ(bc_version(), BC_VERSION_MAJOR * 10000 + BC_VERSION_MINOR * 100 + BC_VERSION_PATCH);
+}
+
+}  // namespace
+}  // namespace bct
+
+// ---------------------------------------------------------------------------
+// Output capacities: too small is refused with the size needed, and nothing
+// (neither the array nor the count) is written.
+
+namespace bct {
+namespace {
+
+Tensor Zeros(bc_dtype d, const Shape& s) {
+  bc_tensor* t = nullptr;
+  EXPECT_EQ(bc_tensor_zeros(d, s.data(), s.size(), &t), BC_OK);
+  return Tensor(t);
+}
+
+TEST(Capacity, BroadcastShapesTooSmallWritesNothing) {
+  const int64_t a[] = {5, 1, 4, 1}, b[] = {3, 1, 1};
+  int64_t out[4] = {-7, -7, -7, -7};
+  size_t n = 99;
+  EXPECT_TRUE(Fails(bc_broadcast_shapes(a, 4, b, 3, out, 3, &n), BC_ERR_INVALID_ARGUMENT,
+                    "out has room for 3 sizes; the broadcast shape has 4 dimensions"));
+  EXPECT_TRUE(Fails(bc_broadcast_shapes(a, 4, b, 3, nullptr, 0, &n), BC_ERR_INVALID_ARGUMENT,
+                    "out has room for 0 sizes; the broadcast shape has 4 dimensions"));
+  for (int64_t v : out) EXPECT_EQ(v, -7);
+  EXPECT_EQ(n, 99u);
+  ASSERT_EQ(bc_broadcast_shapes(a, 4, b, 3, out, 4, &n), BC_OK) << bc_last_error();
+  EXPECT_EQ(Shape(out, out + n), (Shape{5, 3, 4, 1}));
+  // A 0-dim result needs no room at all.
+  ASSERT_EQ(bc_broadcast_shapes(nullptr, 0, nullptr, 0, nullptr, 0, &n), BC_OK) << bc_last_error();
+  EXPECT_EQ(n, 0u);
+}
+
+TEST(Capacity, BroadcastShapesNTooSmallWritesNothing) {
+  const int64_t a[] = {2, 1}, b[] = {3}, c[] = {1, 1, 1};
+  const int64_t* shapes[] = {a, b, c};
+  const size_t ndims[] = {2, 1, 3};
+  int64_t out[3] = {-7, -7, -7};
+  size_t n = 99;
+  EXPECT_TRUE(Fails(bc_broadcast_shapes_n(shapes, ndims, 3, out, 2, &n), BC_ERR_INVALID_ARGUMENT,
+                    "out has room for 2 sizes; the broadcast shape has 3 dimensions"));
+  for (int64_t v : out) EXPECT_EQ(v, -7);
+  EXPECT_EQ(n, 99u);
+  ASSERT_EQ(bc_broadcast_shapes_n(shapes, ndims, 3, out, 3, &n), BC_OK) << bc_last_error();
+  EXPECT_EQ(Shape(out, out + n), (Shape{1, 2, 3}));
+}
+
+TEST(Capacity, BroadcastTensorsTooSmallWritesNothing) {
+  Tensor a = Zeros(BC_FLOAT32, {2, 1}), b = Zeros(BC_FLOAT32, {3});
+  const bc_tensor* ins[] = {a.get(), b.get()};
+  bc_tensor* sentinel = reinterpret_cast<bc_tensor*>(&sentinel);
+  bc_tensor* views[2] = {sentinel, sentinel};
+  EXPECT_TRUE(Fails(bc_broadcast_tensors(ins, 2, views, 1), BC_ERR_INVALID_ARGUMENT,
+                    "views has room for 1 tensors; 2 needed"));
+  EXPECT_EQ(views[0], sentinel);
+  EXPECT_EQ(views[1], sentinel);
+  ASSERT_EQ(bc_broadcast_tensors(ins, 2, views, 2), BC_OK) << bc_last_error();
+  Tensor va(views[0]), vb(views[1]);
+  EXPECT_EQ(ShapeOf(va.get()), (Shape{2, 3}));
+  EXPECT_EQ(ShapeOf(vb.get()), (Shape{2, 3}));
 }
 
 }  // namespace

@@ -178,7 +178,7 @@ TEST(Tensor, DeleterRunsOnceAfterLastView) {
   Tensor other = ToTensor(Iota(BC_FLOAT32, {4}));
   const bc_tensor* pair[] = {t, other.get()};
   bc_tensor* bt[2] = {nullptr, nullptr};
-  ASSERT_EQ(bc_broadcast_tensors(pair, 2, bt), BC_OK);
+  ASSERT_EQ(bc_broadcast_tensors(pair, 2, bt, 2), BC_OK);
   bc_tensor* sum = nullptr;
   ASSERT_EQ(bc_binary(BC_ADD, t, other.get(), &sum), BC_OK);
 

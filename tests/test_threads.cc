@@ -162,7 +162,7 @@ TEST_F(Threads, EachThreadSeesItsOwnError) {
             ++bad;
           continue;
         }
-        if (bc_broadcast_shapes(a, 2, b, 2, out, &n) != BC_ERR_NOT_BROADCASTABLE) ++bad;
+        if (bc_broadcast_shapes(a, 2, b, 2, out, sizeof out / sizeof out[0], &n) != BC_ERR_NOT_BROADCASTABLE) ++bad;
         std::this_thread::yield();
         if (want != bc_last_error()) ++bad;
         bc_error_detail d;

@@ -85,7 +85,7 @@ ExplainResult Explain(std::ostream& os, const Shape& x, const Shape& y, bool in_
 
   Shape lib(std::max<size_t>(std::max(x.size(), y.size()), 1));
   size_t lib_n = 0;
-  bc_status st = bc_broadcast_shapes(x.data(), x.size(), y.data(), y.size(), lib.data(), &lib_n);
+  bc_status st = bc_broadcast_shapes(x.data(), x.size(), y.data(), y.size(), lib.data(), lib.size(), &lib_n);
   lib.resize(st == BC_OK ? lib_n : 0);
 
   std::vector<std::string> labels = {"x", "y"};

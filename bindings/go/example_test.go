@@ -290,3 +290,18 @@ func ExampleSetWarningsAsErrors() {
 	fmt.Println(errors.Is(err, bcast.ErrPolicy))
 	// Output: true
 }
+
+// The dtype an op gives, to size an out= tensor: a float scalar with an
+// Int32 tensor gives Float32 (PyTorch's default dtype), a 0-dim Float64
+// tensor outranks the scalar.
+func ExampleResultType() {
+	x, _ := bcast.Zeros(bcast.Int32, 3)
+	z, _ := bcast.Zeros(bcast.Float64) // 0-dim
+	defer x.Close()
+	defer z.Close()
+
+	d1, _ := bcast.ResultType([]*bcast.Tensor{x}, []bcast.Scalar{bcast.FloatScalar(0.5)})
+	d2, _ := bcast.ResultType([]*bcast.Tensor{x, z}, []bcast.Scalar{bcast.FloatScalar(0.5)})
+	fmt.Println(d1, d2, bcast.CanCast(bcast.Float32, bcast.Int32))
+	// Output: Float Double false
+}

@@ -66,13 +66,13 @@ static inline gobc_result gobc_sum_to_shape(const bc_tensor* t, const int64_t* s
 	GOBC_MAKE(bc_sum_to_shape(t, shape, ndim, &out_));
 }
 static inline gobc_result gobc_broadcast_shapes(const int64_t* a, size_t na, const int64_t* b, size_t nb,
-                                         int64_t* out, size_t* nout) {
-	GOBC_DO(bc_broadcast_shapes(a, na, b, nb, out, nout));
+                                         int64_t* out, size_t out_capacity, size_t* nout) {
+	GOBC_DO(bc_broadcast_shapes(a, na, b, nb, out, out_capacity, nout));
 }
 // Go may not hand C an array of Go pointers, so the shapes arrive flattened
 // and the pointer array is built here.
 static inline gobc_result gobc_broadcast_shapes_n(const int64_t* flat, const size_t* ndims, size_t count,
-                                           int64_t* out, size_t* nout) {
+                                           int64_t* out, size_t out_capacity, size_t* nout) {
 	const int64_t** ptrs = (const int64_t**)malloc((count ? count : 1) * sizeof(*ptrs));
 	if (ptrs == NULL) {
 		gobc_result r;
@@ -84,13 +84,40 @@ static inline gobc_result gobc_broadcast_shapes_n(const int64_t* flat, const siz
 	}
 	size_t off = 0;
 	for (size_t i = 0; i < count; i++) { ptrs[i] = flat + off; off += ndims[i]; }
-	bc_status s = bc_broadcast_shapes_n(ptrs, ndims, count, out, nout);
+	bc_status s = bc_broadcast_shapes_n(ptrs, ndims, count, out, out_capacity, nout);
 	gobc_result r = gobc_finish(s, NULL);
 	free(ptrs);
 	return r;
 }
-static inline gobc_result gobc_broadcast_tensors(const bc_tensor* const* ts, size_t count, bc_tensor** views) {
-	GOBC_DO(bc_broadcast_tensors(ts, count, views));
+static inline gobc_result gobc_broadcast_tensors(const bc_tensor* const* ts, size_t count, bc_tensor** views,
+                                                 size_t views_capacity) {
+	GOBC_DO(bc_broadcast_tensors(ts, count, views, views_capacity));
+}
+// Go passes scalars as parallel kind/bits arrays (bc_scalar's union has no
+// Go spelling); they are rebuilt with the header's constructors here.
+static inline gobc_result gobc_result_type(const bc_tensor* const* ts, size_t nt, const int32_t* kinds,
+                                           const int64_t* ints, const double* floats, size_t ns,
+                                           int32_t* out) {
+	bc_scalar* ss = (bc_scalar*)malloc((ns ? ns : 1) * sizeof(*ss));
+	if (ss == NULL) {
+		gobc_result r;
+		memset(&r, 0, sizeof r);
+		r.status = BC_ERR_OUT_OF_MEMORY;
+		r.detail.code = BC_ERR_OUT_OF_MEMORY;
+		r.detail.dim = -1; r.detail.size_a = -1; r.detail.size_b = -1;
+		return r;
+	}
+	for (size_t i = 0; i < ns; i++) {
+		if (kinds[i] == BC_SCALAR_BOOL) ss[i] = bc_scalar_bool(ints[i] != 0);
+		else if (kinds[i] == BC_SCALAR_INT) ss[i] = bc_scalar_int(ints[i]);
+		else if (kinds[i] == BC_SCALAR_FLOAT) ss[i] = bc_scalar_float(floats[i]);
+		else { ss[i] = bc_scalar_int(0); memcpy(&ss[i].kind, &kinds[i], sizeof kinds[i]); }
+	}
+	bc_dtype d = BC_FLOAT32;
+	bc_status s = bc_result_type(ts, nt, ss, ns, &d);
+	free(ss);
+	if (s == BC_OK) *out = (int32_t)d;
+	return gobc_finish(s, NULL);
 }
 
 static inline gobc_result gobc_binary(bc_op op, const bc_tensor* a, const bc_tensor* b) {

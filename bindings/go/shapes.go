@@ -19,7 +19,8 @@ func BroadcastShapes(a, b []int64) ([]int64, error) {
 	var nout C.size_t
 	pa, na := shapeArg(a)
 	pb, nb := shapeArg(b)
-	r := C.gobc_broadcast_shapes(pa, na, pb, nb, (*C.int64_t)(unsafe.Pointer(&out[0])), &nout)
+	r := C.gobc_broadcast_shapes(pa, na, pb, nb, (*C.int64_t)(unsafe.Pointer(&out[0])),
+		C.size_t(len(out)), &nout)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	if err := resultErr(&r); err != nil {
@@ -45,7 +46,7 @@ func BroadcastShapesN(shapes ...[]int64) ([]int64, error) {
 	out := make([]int64, longest)
 	var nout C.size_t
 	r := C.gobc_broadcast_shapes_n((*C.int64_t)(unsafe.Pointer(&flat[0])), &ndims[0],
-		C.size_t(len(shapes)), (*C.int64_t)(unsafe.Pointer(&out[0])), &nout)
+		C.size_t(len(shapes)), (*C.int64_t)(unsafe.Pointer(&out[0])), C.size_t(len(out)), &nout)
 	runtime.KeepAlive(flat)
 	runtime.KeepAlive(ndims)
 	if err := resultErr(&r); err != nil {
@@ -95,7 +96,7 @@ func BroadcastTensors(ts ...*Tensor) ([]*Tensor, error) {
 	// C pointers only: a Go array of them may be handed to C.
 	views := make([]*C.bc_tensor, len(ts)+1)
 	hs = append(hs, nil)
-	r := C.gobc_broadcast_tensors(&hs[0], C.size_t(len(ts)), &views[0])
+	r := C.gobc_broadcast_tensors(&hs[0], C.size_t(len(ts)), &views[0], C.size_t(len(views)))
 	runtime.KeepAlive(ts) // and through it every tensor
 	if err := resultErr(&r); err != nil {
 		return nil, err

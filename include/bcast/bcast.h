@@ -353,6 +353,20 @@ BC_API void* bc_tensor_data(const bc_tensor* t);
  *  @par Thread safety
  *  Other threads may read `t` at the same time. */
 BC_API int bc_tensor_is_contiguous(const bc_tensor* t);
+/** Whether bcast may write into the tensor. Tensors bcast allocates, and
+ *  buffers wrapped with bc_tensor_wrap(), are writable; a DLPack 1.x tensor
+ *  imported with the flag #DLPACK_FLAG_BITMASK_READ_ONLY (bcast/dlpack.h),
+ *  and every view of it (bc_tensor_view(), bc_expand(),
+ *  bc_broadcast_tensors()), is read-only. A read-only tensor is read as an
+ *  input like any other; every write into it (an op's `out`, in-place
+ *  ops, bc_copy_()) fails with BC_ERR_INVALID_ARGUMENT before anything is
+ *  written. bc_tensor_clone() of it is writable. bc_tensor_data() still
+ *  returns its address: writing through it breaks the producer's contract.
+ *  @param[in] t  The tensor (borrowed), or NULL.
+ *  @return 1 if writable, 0 if read-only or NULL.
+ *  @par Thread safety
+ *  Other threads may read `t` at the same time. */
+BC_API int bc_tensor_is_writable(const bc_tensor* t);
 
 /** Copies the elements of any view, in row-major order, into `dst`.
  *  @param[in]  t       The tensor to read; borrowed.
@@ -370,6 +384,107 @@ BC_API bc_status bc_tensor_copy_to(const bc_tensor* t, void* dst, size_t nbytes)
 /** @} */
 
 /**
+ * @defgroup types Scalars, result types and casts
+ * PyTorch's type promotion as queries: which dtype an op over given tensors
+ * and Python-like numbers produces (to size an out= tensor), and which
+ * casts an out= tensor may take.
+ * @{
+ */
+
+/** Kind of a ::bc_scalar: which member of its union is set. Values are
+ *  pinned forever. */
+typedef enum bc_scalar_kind {
+  BC_SCALAR_BOOL = 0,  /**< `v.b`: 0 or nonzero, as Python's bool. */
+  BC_SCALAR_INT = 1,   /**< `v.i`: an int64_t, as Python's int. */
+  BC_SCALAR_FLOAT = 2  /**< `v.f`: a double, as Python's float. */
+} bc_scalar_kind;
+
+/** A number that is not a tensor: PyTorch's "wrapped number" (a Python
+ *  bool, int or float passed where a tensor is expected). In type promotion
+ *  it is weaker than any tensor, 0-dim ones included: it only raises the
+ *  result's category (bool < integer < floating), never its width, and a
+ *  float scalar with integer or bool tensors gives float32, PyTorch's
+ *  default dtype. Build one with bc_scalar_bool(), bc_scalar_int() or
+ *  bc_scalar_float(). Passed by value or by pointer; bcast never keeps it. */
+typedef struct bc_scalar {
+  bc_scalar_kind kind; /**< Which member of `v` holds the value. */
+  union {
+    int b;     /**< BC_SCALAR_BOOL: nonzero is true. */
+    int64_t i; /**< BC_SCALAR_INT. */
+    double f;  /**< BC_SCALAR_FLOAT. */
+  } v;         /**< The value. */
+} bc_scalar;
+
+/** A bool scalar (Python's True/False).
+ *  @param[in] b  Nonzero is true; stored as 0 or 1.
+ *  @return The scalar. */
+static inline bc_scalar bc_scalar_bool(int b) {
+  bc_scalar s;
+  s.kind = BC_SCALAR_BOOL;
+  s.v.i = 0;
+  s.v.b = b != 0;
+  return s;
+}
+/** An integer scalar (Python's int, within int64).
+ *  @param[in] i  The value.
+ *  @return The scalar. */
+static inline bc_scalar bc_scalar_int(int64_t i) {
+  bc_scalar s;
+  s.kind = BC_SCALAR_INT;
+  s.v.i = i;
+  return s;
+}
+/** A floating scalar (Python's float).
+ *  @param[in] f  The value.
+ *  @return The scalar. */
+static inline bc_scalar bc_scalar_float(double f) {
+  bc_scalar s;
+  s.kind = BC_SCALAR_FLOAT;
+  s.v.f = f;
+  return s;
+}
+
+/** The dtype PyTorch gives an op over these operands: torch.result_type
+ *  extended to any number of tensors and scalars. Operands rank in three
+ *  tiers: tensors with dimensions, 0-dim tensors, scalars (::bc_scalar).
+ *  Within a tier dtypes promote (torch.promote_types); a lower tier counts
+ *  only when its category (bool < integer < floating) is above the higher
+ *  tiers', and then promotes with them. So int32 tensor with 0.5 gives
+ *  float32, float16 tensor with 2.5 stays float16, uint8 tensor with 300
+ *  stays uint8, int32 tensor with a 0-dim int64 tensor stays int32, and a
+ *  0-dim float64 tensor with an int32 tensor gives float64. The values of
+ *  scalars are not looked at. Ops whose own rules differ (true division of
+ *  integers gives float32, comparisons give bool; see the op table) apply
+ *  them on top of this dtype.
+ *  @param[in]  tensors   `ntensors` tensors (borrowed; only their dtype and
+ *                        ndim are read); may be NULL when ntensors is 0.
+ *  @param[in]  ntensors  Number of tensors.
+ *  @param[in]  scalars   `nscalars` scalars (borrowed); may be NULL when
+ *                        nscalars is 0.
+ *  @param[in]  nscalars  Number of scalars.
+ *  @param[out] out       Receives the dtype; not written on failure.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (`out` NULL, a NULL array or
+ *          tensor, an unknown scalar kind, no operand at all).
+ *  @par Thread safety
+ *  Safe from any thread; other threads may read the tensors at the same
+ *  time. */
+BC_API bc_status bc_result_type(const bc_tensor* const* tensors, size_t ntensors,
+                                const bc_scalar* scalars, size_t nscalars, bc_dtype* out);
+
+/** Whether PyTorch's type promotion lets a value of dtype `from` be
+ *  written into a tensor of dtype `to` (torch.can_cast, "same kind"
+ *  casting): everything except floating to integer or bool, and integer
+ *  to bool. An op's out= tensor must pass it from the op's result dtype.
+ *  @param[in] from  Source dtype; any value.
+ *  @param[in] to    Destination dtype; any value.
+ *  @return 1 if allowed, 0 if not or if either dtype is unknown.
+ *  @par Thread safety
+ *  Safe from any thread. */
+BC_API int bc_can_cast(bc_dtype from, bc_dtype to);
+
+/** @} */
+
+/**
  * @defgroup shapes Shapes, expand and broadcast_tensors
  * @{
  */
@@ -378,20 +493,29 @@ BC_API bc_status bc_tensor_copy_to(const bc_tensor* t, void* dst, size_t nbytes)
  *  message is the one the op itself would give ("The size of tensor a (2)
  *  must match the size of tensor b (3) at non-singleton dimension 1") and
  *  bc_last_error_detail() names the dimension and the two sizes.
+ *
+ *  Every output array of the API comes with its capacity: an `out` too
+ *  small for the result is BC_ERR_INVALID_ARGUMENT, with a message naming
+ *  the size needed ("out has room for 2 sizes; the broadcast shape has 3 dimensions"),
+ *  and neither `out` nor `*nout` is written. A capacity of #BC_MAX_DIMS
+ *  always suffices.
  *  @param[in]  a     `na` sizes; may be NULL when na == 0. Borrowed.
  *  @param[in]  na    0..#BC_MAX_DIMS; 0 is a 0-dim shape (broadcasts with
  *                    anything).
  *  @param[in]  b     `nb` sizes; may be NULL when nb == 0. Borrowed.
  *  @param[in]  nb    0..#BC_MAX_DIMS.
- *  @param[out] out   Caller-owned array of at least max(na, nb) entries
- *                    receiving the result's sizes.
+ *  @param[out] out   Caller-owned array of `out_capacity` entries receiving
+ *                    the result's sizes; may be NULL when out_capacity is 0.
+ *  @param[in]  out_capacity  Number of entries `out` has room for; at
+ *                    least max(na, nb) (#BC_MAX_DIMS always suffices).
  *  @param[out] nout  Receives the result's ndim, max(na, nb).
  *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (a NULL pointer, na or nb above
- *          #BC_MAX_DIMS, a negative size); BC_ERR_NOT_BROADCASTABLE.
+ *          #BC_MAX_DIMS, a negative size, `out_capacity` below the
+ *          result's ndim); BC_ERR_NOT_BROADCASTABLE.
  *  @par Thread safety
  *  Safe from any thread. */
 BC_API bc_status bc_broadcast_shapes(const int64_t* a, size_t na, const int64_t* b, size_t nb,
-                                     int64_t* out, size_t* nout);
+                                     int64_t* out, size_t out_capacity, size_t* nout);
 
 /** N-ary broadcast of `count` shapes, as torch.broadcast_shapes. Message
  *  on failure: "Shape mismatch: objects cannot be broadcast to a single
@@ -401,15 +525,21 @@ BC_API bc_status bc_broadcast_shapes(const int64_t* a, size_t na, const int64_t*
  *  @param[in]  ndims   `count` dimension counts, each 0..#BC_MAX_DIMS.
  *                      Borrowed.
  *  @param[in]  count   Number of shapes.
- *  @param[out] out     Caller-owned array of at least max(ndims[i]) entries
- *                      receiving the result's sizes.
+ *  @param[out] out     Caller-owned array of `out_capacity` entries
+ *                      receiving the result's sizes; may be NULL when
+ *                      out_capacity is 0.
+ *  @param[in]  out_capacity  Number of entries `out` has room for; at
+ *                      least max(ndims[i]) (#BC_MAX_DIMS always suffices).
+ *                      Too small: BC_ERR_INVALID_ARGUMENT, nothing written.
  *  @param[out] nout    Receives the result's ndim, max(ndims[i]).
  *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (a NULL pointer, an ndims[i]
- *          above #BC_MAX_DIMS, a negative size); BC_ERR_NOT_BROADCASTABLE.
+ *          above #BC_MAX_DIMS, a negative size, `out_capacity` below the
+ *          result's ndim); BC_ERR_NOT_BROADCASTABLE.
  *  @par Thread safety
  *  Safe from any thread. */
 BC_API bc_status bc_broadcast_shapes_n(const int64_t* const* shapes, const size_t* ndims,
-                                       size_t count, int64_t* out, size_t* nout);
+                                       size_t count, int64_t* out, size_t out_capacity,
+                                       size_t* nout);
 
 /** Zero-copy view of `t` expanded to `shape`, as PyTorch's Tensor.expand:
  *  stride 0 on broadcast dimensions. The view shares `t`'s storage and
@@ -433,17 +563,23 @@ BC_API bc_status bc_expand(const bc_tensor* t, const int64_t* shape, size_t ndim
  *  torch.broadcast_tensors.
  *  @param[in]  tensors  `count` tensors; borrowed.
  *  @param[in]  count    Number of tensors.
- *  @param[out] views    Caller-owned array of `count` entries: `views[i]`
- *                       receives a new zero-copy view of `tensors[i]`,
- *                       owned by the caller (release each with
- *                       bc_tensor_free()). On failure every views[i] is NULL.
- *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (a NULL pointer);
- *          BC_ERR_NOT_BROADCASTABLE; BC_ERR_OVERFLOW (the common shape's
- *          element count does not fit in int64_t); BC_ERR_OUT_OF_MEMORY.
+ *  @param[out] views    Caller-owned array of `views_capacity` entries:
+ *                       `views[i]` (i < count) receives a new zero-copy
+ *                       view of `tensors[i]`, owned by the caller (release
+ *                       each with bc_tensor_free()); a view of a read-only
+ *                       tensor is read-only. On failure views[0..count) are
+ *                       NULL, except when `views_capacity` is below `count`:
+ *                       then nothing is written.
+ *  @param[in]  views_capacity  Number of entries `views` has room for; at
+ *                       least `count`, else BC_ERR_INVALID_ARGUMENT.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (a NULL pointer, `views_capacity`
+ *          below `count`); BC_ERR_NOT_BROADCASTABLE; BC_ERR_OVERFLOW (the
+ *          common shape's element count does not fit in int64_t);
+ *          BC_ERR_OUT_OF_MEMORY.
  *  @par Thread safety
  *  Other threads may read the tensors at the same time. */
 BC_API bc_status bc_broadcast_tensors(const bc_tensor* const* tensors, size_t count,
-                                      bc_tensor** views);
+                                      bc_tensor** views, size_t views_capacity);
 
 /** Sums `t` over broadcast dimensions so that the result has `shape`, which
  *  must broadcast to `t`'s shape (the gradient of broadcasting, PyTorch's

@@ -163,15 +163,17 @@ extern "C" {
 BC_API bc_status bc_tensor_from_dlpack(DLManagedTensor* src, bc_tensor** out);
 
 /** Imports a DLPack 1.x versioned tensor without copying; as
- *  bc_tensor_from_dlpack() otherwise. Read-only tensors
- *  (DLPACK_FLAG_BITMASK_READ_ONLY) are refused, because every bcast tensor
- *  may be written.
+ *  bc_tensor_from_dlpack() otherwise. A tensor flagged
+ *  #DLPACK_FLAG_BITMASK_READ_ONLY (NumPy's read-only arrays and
+ *  broadcast_to views) gives a read-only handle (bc_tensor_is_writable()
+ *  is 0): it and its views are read as inputs like any tensor, and every
+ *  write into them fails with BC_ERR_INVALID_ARGUMENT, writing nothing.
  *  @param[in]  src  The managed tensor; must not be NULL. Its major version
  *                   must be 1.
  *  @param[out] out  Receives a new tensor owned by the caller, to be
  *                   released with bc_tensor_free(); NULL on failure.
  *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (as bc_tensor_from_dlpack(), or
- *          another major version, or a read-only tensor); BC_ERR_DTYPE;
+ *          another major version); BC_ERR_DTYPE;
  *          BC_ERR_OVERFLOW; BC_ERR_OUT_OF_MEMORY.
  *  @par Thread safety
  *  Safe from any thread; no other thread may use `src` during the call. */
@@ -182,21 +184,23 @@ BC_API bc_status bc_tensor_from_dlpack_versioned(DLManagedTensorVersioned* src,
  *
  *  The managed tensor shares `t`'s memory and keeps it alive on its own:
  *  `t` may be freed first. Writes through either are seen by the other.
+ *  A read-only tensor is refused: this form has no way to say so (use
+ *  bc_tensor_to_dlpack_versioned()).
  *  @param[in]  t    The tensor to export; borrowed.
  *  @param[out] out  Receives a new managed tensor owned by the caller (in
  *                   DLPack terms, the consumer), released by calling
  *                   `(*out)->deleter(*out)` once; NULL on failure. Its
  *                   shape and strides arrays live as long as it does.
- *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (a NULL pointer);
- *          BC_ERR_OUT_OF_MEMORY.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (a NULL pointer, a read-only
+ *          `t`); BC_ERR_OUT_OF_MEMORY.
  *  @par Thread safety
  *  Other threads may read `t` at the same time. The deleter may be called
  *  from any thread. */
 BC_API bc_status bc_tensor_to_dlpack(const bc_tensor* t, DLManagedTensor** out);
 
-/** Exports a tensor as a DLPack 1.x versioned tensor (version 1.0, no
- *  flags: writable, not copied) without copying; as bc_tensor_to_dlpack()
- *  otherwise.
+/** Exports a tensor as a DLPack 1.x versioned tensor (version 1.0, not
+ *  copied; flagged #DLPACK_FLAG_BITMASK_READ_ONLY when `t` is read-only,
+ *  else writable) without copying; as bc_tensor_to_dlpack() otherwise.
  *  @param[in]  t    The tensor to export; borrowed.
  *  @param[out] out  Receives a new managed tensor owned by the caller,
  *                   released by calling `(*out)->deleter(*out)` once; NULL

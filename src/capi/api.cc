@@ -65,6 +65,17 @@ void Free(bc_tensor* t) {
   delete t;
 }
 
+// Copies a result shape into the caller's `out` of `capacity` entries; too
+// small is refused before anything is written.
+void WriteShape(const bcast::Shape& r, int64_t* out, size_t capacity, size_t* nout) {
+  if (static_cast<size_t>(r.ndim) > capacity)
+    Fail(BC_ERR_INVALID_ARGUMENT, "out has room for " + std::to_string(capacity) +
+                                      " sizes; the broadcast shape has " +
+                                      std::to_string(r.ndim) + " dimensions");
+  for (int i = 0; i < r.ndim; ++i) out[i] = r.d[i];
+  *nout = static_cast<size_t>(r.ndim);
+}
+
 // A new handle over t's storage; throws when out of memory.
 bc_tensor* NewView(const bc_tensor& t, const int64_t* shape, const int64_t* strides, int ndim) {
   bc_tensor* v = bcast::MakeView(t, shape, strides, ndim);
@@ -76,6 +87,7 @@ bc_status Binary(int op, const bc_tensor* a, const bc_tensor* b, bool has_alpha,
                  bc_tensor** out_new, bc_tensor* out, bool inplace) {
   if (out_new) *out_new = nullptr;
   return Guarded([&] {
+    if (out != nullptr) bcast::CheckWritable(*out, inplace ? "self" : "out");
     if (static_cast<unsigned>(op) >= BC_OP_COUNT)
       Fail(BC_ERR_INVALID_ARGUMENT, "unknown op " + std::to_string(op));
     if (has_alpha && op != BC_ADD && op != BC_SUB)
@@ -99,6 +111,7 @@ bc_status Ternary(int op, const bc_tensor* x, const bc_tensor* y, const bc_tenso
   if (out_new) *out_new = nullptr;
   return Guarded([&] {
     if (!out_new) NotNull(out, inplace ? "self" : "out");
+    if (out != nullptr) bcast::CheckWritable(*out, inplace ? "self" : "out");
     bcast::OpArgs args;
     args.op = op;
     args.nin = 3;
@@ -355,20 +368,20 @@ BC_API bc_status bc_tensor_copy_to(const bc_tensor* t, void* dst, size_t nbytes)
 // ---- shapes ----
 
 BC_API bc_status bc_broadcast_shapes(const int64_t* a, size_t na, const int64_t* b, size_t nb,
-                                     int64_t* out, size_t* nout) {
+                                     int64_t* out, size_t out_capacity, size_t* nout) {
   return Guarded([&] {
-    NotNull(out, "out");
+    if (out_capacity > 0) NotNull(out, "out");
     NotNull(nout, "nout");
     const bcast::Shape r = bcast::Broadcast(bcast::CheckedShape(a, na), bcast::CheckedShape(b, nb));
-    for (int i = 0; i < r.ndim; ++i) out[i] = r.d[i];
-    *nout = static_cast<size_t>(r.ndim);
+    WriteShape(r, out, out_capacity, nout);
   });
 }
 
 BC_API bc_status bc_broadcast_shapes_n(const int64_t* const* shapes, const size_t* ndims,
-                                       size_t count, int64_t* out, size_t* nout) {
+                                       size_t count, int64_t* out, size_t out_capacity,
+                                       size_t* nout) {
   return Guarded([&] {
-    NotNull(out, "out");
+    if (out_capacity > 0) NotNull(out, "out");
     NotNull(nout, "nout");
     if (count > 0) {
       NotNull(shapes, "shapes");
@@ -383,8 +396,7 @@ BC_API bc_status bc_broadcast_shapes_n(const int64_t* const* shapes, const size_
         throw e;
       }
     }
-    for (int i = 0; i < r.ndim; ++i) out[i] = r.d[i];
-    *nout = static_cast<size_t>(r.ndim);
+    WriteShape(r, out, out_capacity, nout);
   });
 }
 
@@ -410,11 +422,14 @@ BC_API bc_status bc_expand(const bc_tensor* t, const int64_t* shape, size_t ndim
 }
 
 BC_API bc_status bc_broadcast_tensors(const bc_tensor* const* tensors, size_t count,
-                                      bc_tensor** views) {
-  if (views && (tensors || count == 0))
+                                      bc_tensor** views, size_t views_capacity) {
+  if (views && (tensors || count == 0) && views_capacity >= count)
     for (size_t i = 0; i < count; ++i) views[i] = nullptr;
   return Guarded([&] {
     if (count == 0) return;
+    if (views_capacity < count)
+      Fail(BC_ERR_INVALID_ARGUMENT, "views has room for " + std::to_string(views_capacity) +
+                                        " tensors; " + std::to_string(count) + " needed");
     NotNull(tensors, "tensors");
     NotNull(views, "views");
     bcast::Shape r;
@@ -530,6 +545,7 @@ BC_API bc_status bc_clamp_(bc_tensor* self, const bc_tensor* lo, const bc_tensor
 BC_API bc_status bc_copy_(bc_tensor* dst, const bc_tensor* src) {
   return Guarded([&] {
     NotNull(dst, "dst");
+    bcast::CheckWritable(*dst, "dst");
     bcast::OpArgs args;
     args.op = bcast::kCopy;
     args.nin = 1;

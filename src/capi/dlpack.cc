@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "core/error.h"
+#include "core/tensor.h"
 
 using bcast::Fail;
 
@@ -91,9 +92,6 @@ bc_status Import(M* src, bc_tensor** out) {
         Fail(BC_ERR_INVALID_ARGUMENT,
              "unsupported DLPack major version " + std::to_string(src->version.major) +
                  " (bcast reads version " + std::to_string(DLPACK_MAJOR_VERSION) + ")");
-      if (src->flags & DLPACK_FLAG_BITMASK_READ_ONLY)
-        Fail(BC_ERR_INVALID_ARGUMENT,
-             "read-only DLPack tensor: bcast tensors are writable, copy it first");
     }
     const DLTensor& dl = src->dl_tensor;
     if (!OnHost(dl.device.device_type))
@@ -135,8 +133,14 @@ bc_status Import(M* src, bc_tensor** out) {
     if (overflow || nbytes > SIZE_MAX) Fail(BC_ERR_OVERFLOW, "DLPack tensor is too large");
 
     void* data = dl.data == nullptr ? nullptr : static_cast<char*>(dl.data) + dl.byte_offset;
-    return bc_tensor_wrap(dtype, dl.shape, dl.strides, static_cast<size_t>(dl.ndim), data,
-                          static_cast<size_t>(nbytes), &CallProducerDeleter<M>, src, out);
+    const bc_status st =
+        bc_tensor_wrap(dtype, dl.shape, dl.strides, static_cast<size_t>(dl.ndim), data,
+                       static_cast<size_t>(nbytes), &CallProducerDeleter<M>, src, out);
+    if constexpr (std::is_same_v<M, DLManagedTensorVersioned>) {
+      if (st == BC_OK && (src->flags & DLPACK_FLAG_BITMASK_READ_ONLY))
+        (*out)->storage->read_only = true;
+    }
+    return st;
   });
 }
 
@@ -162,6 +166,12 @@ bc_status Export(const bc_tensor* t, M** out) {
   return Guarded([&] {
     if (out == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "out is NULL");
     if (t == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "t is NULL");
+    const bool read_only = t->storage != nullptr && t->storage->read_only;
+    // Unversioned DLPack cannot say "read-only" (NumPy refuses such exports too).
+    if (!std::is_same_v<M, DLManagedTensorVersioned> && read_only)
+      Fail(BC_ERR_INVALID_ARGUMENT,
+           "t is read-only and unversioned DLPack cannot mark it so; export it with "
+           "bc_tensor_to_dlpack_versioned(), or export a bc_tensor_clone()");
     auto* e = new Exported<M>;
     if (bc_status st = bc_tensor_view(t, &e->view); st != BC_OK) {
       delete e;
@@ -184,7 +194,7 @@ bc_status Export(const bc_tensor* t, M** out) {
     e->managed.deleter = &DeleteExported<M>;
     if constexpr (std::is_same_v<M, DLManagedTensorVersioned>) {
       e->managed.version = DLPackVersion{DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION};
-      e->managed.flags = 0;
+      e->managed.flags = read_only ? DLPACK_FLAG_BITMASK_READ_ONLY : 0;
     }
     *out = &e->managed;
     return BC_OK;

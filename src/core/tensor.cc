@@ -2,6 +2,9 @@
 
 #include <cstdlib>
 #include <new>
+#include <string>
+
+#include "core/error.h"
 
 namespace bcast {
 
@@ -15,6 +18,13 @@ void StorageRelease(Storage* s) {
     s->deleter(s->data, s->ctx);
   }
   delete s;
+}
+
+void CheckWritable(const bc_tensor& t, const char* what) {
+  if (t.storage == nullptr || !t.storage->read_only) return;
+  Fail(BC_ERR_INVALID_ARGUMENT,
+       std::string(what) + " is read-only (imported from DLPack with the read-only flag) and "
+                           "cannot be written; write into a copy made with bc_tensor_clone()");
 }
 
 bc_tensor* MakeView(const bc_tensor& t, const int64_t* shape, const int64_t* strides, int ndim) {

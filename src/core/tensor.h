@@ -18,6 +18,9 @@ struct Storage {
   bc_deleter deleter = nullptr;  // null for owned storage (freed with std::free)
   void* ctx = nullptr;
   bool owned = false;
+  // Imported from a producer that forbids writes (DLPack's READ_ONLY flag):
+  // every view shares the flag, every write into it is refused.
+  bool read_only = false;
   std::atomic<int64_t> refs{1};
 };
 
@@ -79,6 +82,10 @@ inline bool IsContiguous(const bc_tensor& t) {
   }
   return true;
 }
+// Throws BC_ERR_INVALID_ARGUMENT when `t`, named `what` in the message, is
+// read-only: called before anything is written into it.
+void CheckWritable(const bc_tensor& t, const char* what);
+
 // New handle over t's storage with the given geometry; null on allocation failure.
 bc_tensor* MakeView(const bc_tensor& t, const int64_t* shape, const int64_t* strides, int ndim);
 

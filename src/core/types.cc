@@ -5,6 +5,7 @@
 
 #include "core/dtype.h"
 #include "core/error.h"
+#include "core/result_type.h"
 #include "core/op_info.h"
 
 namespace bcast {
@@ -27,17 +28,7 @@ const char* CppTypeName(bc_dtype d) {
 // torch.result_type: dimensioned operands first; 0-dim ones only when they
 // are of a higher category (bool < integer < floating).
 bc_dtype ResultType(const bc_tensor* const* ts, int n) {
-  int dim = -1, zero = -1;
-  for (int i = 0; i < n; ++i) {
-    int& slot = ts[i]->ndim > 0 ? dim : zero;
-    slot = slot < 0 ? ts[i]->dtype : PromoteTypes(static_cast<bc_dtype>(slot), ts[i]->dtype);
-  }
-  if (dim < 0) return static_cast<bc_dtype>(zero);
-  if (zero < 0) return static_cast<bc_dtype>(dim);
-  const bc_dtype d = static_cast<bc_dtype>(dim), z = static_cast<bc_dtype>(zero);
-  if (IsFloating(d)) return d;
-  if (d == BC_BOOL || IsFloating(z)) return PromoteTypes(d, z);
-  return d;
+  return ResultTypeOf(ts, static_cast<size_t>(n), nullptr, 0);
 }
 
 bc_dtype ComputeType(bc_dtype d) { return IsHalf(d) ? BC_FLOAT32 : d; }

@@ -129,7 +129,7 @@ static void test_reference_examples(void) {
   check_add(s5141, 4, s311, 3, s5341, 4);
   check_add(s1, 1, s317, 3, s317, 3);
 
-  CHECK(bc_broadcast_shapes(s5141, 4, s311, 3, out, &n) == BC_OK);
+  CHECK(bc_broadcast_shapes(s5141, 4, s311, 3, out, sizeof out / sizeof out[0], &n) == BC_OK);
   CHECK(n == 4 && out[0] == 5 && out[1] == 3 && out[2] == 4 && out[3] == 1);
 
   /* In place: x.add_(y) keeps [5, 3, 4, 1]; [1, 3, 1].add_([3, 1, 7]) fails. */

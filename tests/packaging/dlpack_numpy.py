@@ -159,5 +159,88 @@ lib.bc_tensor_free(three)
 check(np.array_equal(n0, np.arange(6, dtype=np.int32).reshape(2, 3) * 3),
       "bcast writes are seen by NumPy, which keeps the storage alive")
 
+# Read-only NumPy arrays (a broadcast_to view, an array made read-only) come
+# through DLPack 1.x's versioned capsule with the read-only flag: bcast reads
+# them as inputs, refuses every write with a message, and leaves them alone.
+class DLManagedTensorVersioned(C.Structure):
+    pass
+
+
+DELETER_V = C.CFUNCTYPE(None, C.POINTER(DLManagedTensorVersioned))
+DLManagedTensorVersioned._fields_ = [("major", C.c_uint32), ("minor", C.c_uint32),
+                                     ("manager_ctx", C.c_void_p), ("deleter", DELETER_V),
+                                     ("flags", C.c_uint64), ("dl_tensor", DLTensor)]
+lib.bc_tensor_from_dlpack_versioned.argtypes = [C.c_void_p, C.POINTER(T)]
+lib.bc_tensor_to_dlpack_versioned.argtypes = [T, C.POINTER(C.POINTER(DLManagedTensorVersioned))]
+lib.bc_tensor_is_writable.argtypes = [T]
+lib.bc_binary_out.argtypes = [C.c_int, T, T, T]
+lib.bc_copy_.argtypes = [T, T]
+DLTENSOR_V = b"dltensor_versioned"
+USED_DLTENSOR_V = b"used_dltensor_versioned"
+READ_ONLY = 1
+
+
+def from_numpy_versioned(a):
+    cap = a.__dlpack__(max_version=(1, 0))
+    ptr = api.PyCapsule_GetPointer(cap, DLTENSOR_V)
+    flags = C.cast(ptr, C.POINTER(DLManagedTensorVersioned)).contents.flags
+    t = T()
+    ok(lib.bc_tensor_from_dlpack_versioned(ptr, C.byref(t)))
+    api.PyCapsule_SetName(cap, USED_DLTENSOR_V)
+    return t, flags
+
+
+class ExportedVersioned:
+    def __init__(self, t):
+        m = C.POINTER(DLManagedTensorVersioned)()
+        ok(lib.bc_tensor_to_dlpack_versioned(t, C.byref(m)))
+        self.ptr = C.cast(m, C.c_void_p).value
+
+    def __dlpack__(self, stream=None, max_version=None, **kwargs):
+        return api.PyCapsule_New(self.ptr, DLTENSOR_V, None)
+
+    def __dlpack_device__(self):
+        return (1, 0)
+
+
+def has_versioned_dlpack():
+    try:
+        np.zeros(1).__dlpack__(max_version=(1, 0))
+        return True
+    except TypeError:
+        return False
+
+
+base = np.arange(12, dtype=np.float32).reshape(3, 4)
+frozen = base.copy()
+frozen.flags.writeable = False
+read_only_arrays = (np.broadcast_to(np.arange(4, dtype=np.float32), (3, 4)), frozen)
+if not has_versioned_dlpack():  # NumPy before 2.1 exports DLPack 0.x only
+    print(f"NumPy {np.__version__} has no DLPack 1.x export: read-only imports SKIPPED")
+    read_only_arrays = ()
+for ro in read_only_arrays:
+    snapshot = ro.copy()
+    tr, flags = from_numpy_versioned(ro)
+    check(flags & READ_ONLY, "NumPy flags its read-only export")
+    check(lib.bc_tensor_is_writable(tr) == 0, "a read-only import is not writable")
+    col = from_data(np.array([[1], [2], [3]], dtype=np.float32))
+    tz = T()
+    ok(lib.bc_binary(BC_ADD, tr, col, C.byref(tz)))
+    check(np.array_equal(to_numpy(tz), ro + np.array([[1], [2], [3]], dtype=np.float32)),
+          "a read-only import is read as an input")
+    st = lib.bc_binary_(BC_MUL, tr, col)
+    check(st == 1 and b"read-only" in lib.bc_last_error(), f"in-place into read-only: {st}")
+    st = lib.bc_binary_out(BC_ADD, tz, col, tr)
+    check(st == 1 and b"read-only" in lib.bc_last_error(), f"out= into read-only: {st}")
+    check(lib.bc_copy_(tr, tz) == 1, "copy_ into read-only")
+    check(np.array_equal(ro, snapshot), "refused writes leave the array alone")
+    back = np.from_dlpack(ExportedVersioned(tr))
+    check(not back.flags.writeable and np.array_equal(back, ro),
+          "exported again, NumPy sees it read-only")
+    m = C.POINTER(DLManagedTensor)()
+    check(lib.bc_tensor_to_dlpack(tr, C.byref(m)) == 1, "unversioned export of read-only refused")
+    for t in (tr, col, tz):
+        lib.bc_tensor_free(t)
+
 print("ok" if failures == 0 else f"{failures} FAILED")
 sys.exit(1 if failures else 0)

@@ -1,7 +1,7 @@
 /* DLPack interchange at the C level: a producer's tensor imported without
  * copying (and its deleter called exactly once), bcast tensors exported and
- * imported back, every dtype's mapping, and the refusals that must leave the
- * producer's tensor alone. */
+ * imported back, every dtype's mapping, the refusals that must leave the
+ * producer's tensor alone, and read-only imports that refuse every write. */
 #include <stdio.h>
 #include <string.h>
 
@@ -116,12 +116,94 @@ static void refusals(void) {
   mv.version.major = 2;
   mv.deleter = producer_delete_v;
   CHECK(bc_tensor_from_dlpack_versioned(&mv, &t) == BC_ERR_INVALID_ARGUMENT);
-  mv.version.major = 1;
-  mv.flags = DLPACK_FLAG_BITMASK_READ_ONLY;
-  mv.dl_tensor = producer().dl_tensor;
-  CHECK(bc_tensor_from_dlpack_versioned(&mv, &t) == BC_ERR_INVALID_ARGUMENT);
 
   CHECK(producer_deletes == 1); /* none of the refusals called a deleter */
+}
+
+/* Writes into a read-only tensor (or any view of it) are refused, with the
+ * message saying so, and leave the producer's memory and out= tensors as
+ * they were; reading it works. */
+static int refused_read_only(bc_status st) {
+  return st == BC_ERR_INVALID_ARGUMENT && strstr(bc_last_error(), "read-only") != NULL;
+}
+
+static void read_only_import(void) {
+  DLManagedTensorVersioned mv;
+  memset(&mv, 0, sizeof mv);
+  mv.version.major = 1;
+  mv.flags = DLPACK_FLAG_BITMASK_READ_ONLY;
+  mv.deleter = producer_delete_v;
+  mv.dl_tensor = producer().dl_tensor;
+  float before[21];
+  memcpy(before, producer_buf, sizeof before);
+  const int deletes = producer_deletes;
+
+  bc_tensor *ro = NULL, *view = NULL, *ex = NULL, *one = NULL, *sum = NULL, *copy = NULL;
+  CHECK(bc_tensor_from_dlpack_versioned(&mv, &ro) == BC_OK);
+  if (!ro) return;
+  CHECK(bc_tensor_is_writable(ro) == 0);
+  CHECK(bc_tensor_view(ro, &view) == BC_OK && bc_tensor_is_writable(view) == 0);
+  const int64_t wide[5] = {2, 5, 1, 4, 1};
+  CHECK(bc_expand(ro, wide, 5, &ex) == BC_OK && bc_tensor_is_writable(ex) == 0);
+  const bc_tensor* pair[2] = {ro, ro};
+  bc_tensor* pv[2] = {NULL, NULL};
+  CHECK(bc_broadcast_tensors(pair, 2, pv, 2) == BC_OK);
+  CHECK(bc_tensor_is_writable(pv[0]) == 0 && bc_tensor_is_writable(pv[1]) == 0);
+  bc_tensor_free(pv[0]);
+  bc_tensor_free(pv[1]);
+
+  /* Read as an input. */
+  const int64_t s1[1] = {1};
+  const float ten = 10;
+  CHECK(bc_tensor_from_data(BC_FLOAT32, s1, 1, &ten, &one) == BC_OK);
+  CHECK(bc_binary(BC_ADD, ro, one, &sum) == BC_OK);
+  float got[20];
+  CHECK(bc_tensor_copy_to(sum, got, sizeof got) == BC_OK);
+  for (int k = 0; k < 20; ++k) CHECK(got[k] == (float)k + 10);
+  CHECK(bc_tensor_is_writable(sum) == 1);
+
+  /* Every way of writing into it. */
+  CHECK(refused_read_only(bc_binary_(BC_ADD, ro, one)));
+  CHECK(refused_read_only(bc_binary_(BC_ADD, view, one)));
+  CHECK(refused_read_only(bc_binary_alpha_(BC_SUB, ro, one, 2)));
+  CHECK(refused_read_only(bc_binary_out(BC_MUL, sum, one, ro)));
+  CHECK(refused_read_only(bc_binary_alpha_out(BC_ADD, sum, one, 3, view)));
+  CHECK(refused_read_only(bc_copy_(ro, sum)));
+  CHECK(refused_read_only(bc_where_(ro, one, sum)));
+  CHECK(refused_read_only(bc_addcmul_(ro, one, one, 1)));
+  CHECK(refused_read_only(bc_addcdiv_out(sum, one, one, 1, ro)));
+  CHECK(refused_read_only(bc_lerp_(ro, sum, one)));
+  CHECK(refused_read_only(bc_clamp_(ro, one, NULL)));
+  CHECK(refused_read_only(bc_clamp_out(sum, one, NULL, view)));
+  CHECK(memcmp(before, producer_buf, sizeof before) == 0);
+
+  /* A read-only input with a writable out= works; a clone is writable. */
+  CHECK(bc_binary_out(BC_MUL, ro, one, sum) == BC_OK);
+  CHECK(bc_tensor_copy_to(sum, got, sizeof got) == BC_OK);
+  CHECK(got[7] == 70);
+  CHECK(bc_tensor_clone(ro, &copy) == BC_OK && bc_tensor_is_writable(copy) == 1);
+  CHECK(bc_binary_(BC_ADD, copy, one) == BC_OK);
+
+  /* Exports say read-only; the unversioned form cannot, and refuses. */
+  DLManagedTensorVersioned* back = NULL;
+  CHECK(bc_tensor_to_dlpack_versioned(view, &back) == BC_OK);
+  if (back) {
+    CHECK(back->flags == DLPACK_FLAG_BITMASK_READ_ONLY);
+    back->deleter(back);
+  }
+  DLManagedTensor* old = (DLManagedTensor*)&old;
+  CHECK(refused_read_only(bc_tensor_to_dlpack(ro, &old)) && old == NULL);
+  CHECK(bc_tensor_is_writable(NULL) == 0);
+
+  bc_tensor_free(copy);
+  bc_tensor_free(sum);
+  bc_tensor_free(one);
+  bc_tensor_free(ex);
+  bc_tensor_free(view);
+  CHECK(producer_deletes == deletes);
+  bc_tensor_free(ro);
+  CHECK(producer_deletes == deletes + 1);
+  CHECK(memcmp(before, producer_buf, sizeof before) == 0);
 }
 
 static void versioned_and_strided_import(void) {
@@ -205,6 +287,7 @@ int main(void) {
   import_and_broadcast();
   refusals();
   versioned_and_strided_import();
+  read_only_import();
   export_import_every_dtype();
   export_views();
   printf("%s\n", failures ? "FAILED" : "ok");

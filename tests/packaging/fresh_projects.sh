@@ -20,6 +20,9 @@ set -euo pipefail
 what=$1
 src=$(cd "$2" && pwd)
 build=$(cd "$3" && pwd)
+# The SONAME's number is the major version (CMake's, which packaging_versions
+# checks the crates' against).
+soversion=$(sed -n 's/^version = "\([0-9]*\)\..*"/\1/p' "$src/bindings/rust/Cargo.toml" | head -1)
 work=$4
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -116,7 +119,7 @@ EOF
   export PKG_CONFIG_PATH=$pcdir PKG_CONFIG_LIBDIR=$work/empty
   cargo build --release
   exe=$CARGO_TARGET_DIR/release/hello-bcast
-  needed "$exe" | grep -q '^libbcast\.so\.0$' || fail "shared build does not need libbcast.so.0"
+  needed "$exe" | grep -qx "libbcast\.so\.$soversion" || fail "shared build does not need libbcast.so.$soversion"
   check_output "$(LD_LIBRARY_PATH=$libdir "$exe")" "$rust_expected" "cargo, shared, LD_LIBRARY_PATH=$libdir"
   if env -u LD_LIBRARY_PATH "$exe" >/dev/null 2>&1; then
     fail "the shared build ran without libbcast on the loader path: it did not use the prefix"
@@ -230,7 +233,7 @@ EOF
   mkdir -p "$work/empty"
   export PKG_CONFIG_PATH=$pcdir PKG_CONFIG_LIBDIR=$work/empty
   "$go" build -o hello .
-  needed hello | grep -q '^libbcast\.so\.0$' || fail "go build does not need libbcast.so.0"
+  needed hello | grep -qx "libbcast\.so\.$soversion" || fail "go build does not need libbcast.so.$soversion"
   check_output "$(LD_LIBRARY_PATH=$libdir ./hello)" "$expected" "go build, LD_LIBRARY_PATH=$libdir"
 
   "$go" build -tags bcast_static -o hello-static .

@@ -32,7 +32,7 @@ int main() {
   const int64_t a[] = {5, 1, 4, 1}, b[] = {3, 1, 1};
   int64_t out[4];
   size_t n = 0;
-  bool ok = bc_broadcast_shapes(a, 4, b, 3, out, &n) == BC_OK && n == 4 && out[1] == 3;
+  bool ok = bc_broadcast_shapes(a, 4, b, 3, out, sizeof out / sizeof out[0], &n) == BC_OK && n == 4 && out[1] == 3;
   ok = ok && header_c99_check();
   std::printf("%s\n", ok ? "ok" : "FAILED");
   return ok ? 0 : 1;

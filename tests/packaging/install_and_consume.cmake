@@ -5,9 +5,9 @@
 # nothing but libc, libm, libpthread and the loader, and run with nothing on
 # LD_LIBRARY_PATH; the installed package files must not mention Highway.
 #   cmake -DSOURCE_DIR=<bcast source> -DBUILD_DIR=<bcast build> -DWORK_DIR=<scratch> -DCONSUMER_DIR=<consumer/>
-#         -DGENERATOR=<generator> -DC_COMPILER=<cc> [-DCONFIG=<config>] -P install_and_consume.cmake
+#         -DGENERATOR=<generator> -DC_COMPILER=<cc> -DSOVERSION=<major> [-DCONFIG=<config>] -P install_and_consume.cmake
 cmake_minimum_required(VERSION 3.16)
-foreach(v SOURCE_DIR BUILD_DIR WORK_DIR CONSUMER_DIR GENERATOR C_COMPILER)
+foreach(v SOURCE_DIR BUILD_DIR WORK_DIR CONSUMER_DIR GENERATOR C_COMPILER SOVERSION)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "install_and_consume.cmake: -D${v}=... is required")
   endif()
@@ -108,8 +108,8 @@ foreach(kind shared static)
   needed_libs(${exe} needed)
   if(static)
     check_standalone("cmake static" ${exe})
-  elseif(NOT needed MATCHES "libbcast\\.so\\.0")
-    message(FATAL_ERROR "cmake shared: the consumer does not need libbcast.so.0:\n${needed}")
+  elseif(NOT needed MATCHES "libbcast\\.so\\.${SOVERSION}")
+    message(FATAL_ERROR "cmake shared: the consumer does not need libbcast.so.${SOVERSION}:\n${needed}")
   endif()
   run_consumer("cmake ${kind}" ${exe})
 endforeach()
@@ -133,8 +133,8 @@ separate_arguments(flags UNIX_COMMAND "${flags}")
 run("pkg-config shared: compile" ${C_COMPILER} -std=c99 ${CONSUMER_DIR}/main.c ${flags}
     -o ${WORK_DIR}/pc-shared)
 needed_libs(${WORK_DIR}/pc-shared needed)
-if(NOT needed MATCHES "libbcast\\.so\\.0")
-  message(FATAL_ERROR "pkg-config shared: the consumer does not need libbcast.so.0:\n${needed}")
+if(NOT needed MATCHES "libbcast\\.so\\.${SOVERSION}")
+  message(FATAL_ERROR "pkg-config shared: the consumer does not need libbcast.so.${SOVERSION}:\n${needed}")
 endif()
 run_consumer("pkg-config shared" ${WORK_DIR}/pc-shared)
 

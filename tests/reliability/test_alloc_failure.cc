@@ -348,19 +348,19 @@ std::vector<Entry> Entries() {
   v.push_back(Simple("bc_broadcast_shapes", [](Made*) {
     int64_t out[3];
     size_t n;
-    return bc_broadcast_shapes(s423, 3, s3, 1, out, &n);
+    return bc_broadcast_shapes(s423, 3, s3, 1, out, sizeof out / sizeof out[0], &n);
   }));
   v.push_back(Simple("bc_broadcast_shapes (failing)", [](Made*) {
     static const int64_t a[] = {2, 4};
     int64_t out[3];
     size_t n;
-    return bc_broadcast_shapes(a, 2, s3, 1, out, &n);
+    return bc_broadcast_shapes(a, 2, s3, 1, out, sizeof out / sizeof out[0], &n);
   }, BC_ERR_NOT_BROADCASTABLE));
   v.push_back(Simple("bc_broadcast_shapes_n", [](Made*) {
     const int64_t* shapes[] = {s423, s3, s1, s23};
     size_t nd[] = {3, 1, 1, 2}, n;
     int64_t out[3];
-    return bc_broadcast_shapes_n(shapes, nd, 4, out, &n);
+    return bc_broadcast_shapes_n(shapes, nd, 4, out, sizeof out / sizeof out[0], &n);
   }));
   v.push_back(Simple("bc_expand", [](Made* m) {
     return bc_expand(g_in.f3s, s423, 3, &m->t[0]);
@@ -371,7 +371,7 @@ std::vector<Entry> Entries() {
   }, BC_ERR_SHAPE_MISMATCH));
   v.push_back(Simple("bc_broadcast_tensors", [](Made* m) {
     const bc_tensor* ts[] = {g_in.f23, g_in.i3, g_in.f3s};
-    return bc_broadcast_tensors(ts, 3, m->t);
+    return bc_broadcast_tensors(ts, 3, m->t, 3);
   }));
   v.push_back(Simple("bc_sum_to_shape", [](Made* m) {
     return bc_sum_to_shape(g_in.f23, s3, 1, &m->t[0]);

@@ -106,29 +106,29 @@ TEST(BadInputNull, HandlesAndGetters) {
 TEST(BadInputNull, Shapes) {
   int64_t a[] = {2, 1}, b[] = {3}, out[BC_MAX_DIMS];
   size_t nout = 99;
-  EXPECT_TRUE(Is(bc_broadcast_shapes(nullptr, 2, b, 1, out, &nout), BC_ERR_INVALID_ARGUMENT));
-  EXPECT_TRUE(Is(bc_broadcast_shapes(a, 2, nullptr, 1, out, &nout), BC_ERR_INVALID_ARGUMENT));
-  EXPECT_TRUE(Is(bc_broadcast_shapes(a, 2, b, 1, nullptr, &nout), BC_ERR_INVALID_ARGUMENT));
-  EXPECT_TRUE(Is(bc_broadcast_shapes(a, 2, b, 1, out, nullptr), BC_ERR_INVALID_ARGUMENT));
+  EXPECT_TRUE(Is(bc_broadcast_shapes(nullptr, 2, b, 1, out, sizeof out / sizeof out[0], &nout), BC_ERR_INVALID_ARGUMENT));
+  EXPECT_TRUE(Is(bc_broadcast_shapes(a, 2, nullptr, 1, out, sizeof out / sizeof out[0], &nout), BC_ERR_INVALID_ARGUMENT));
+  EXPECT_TRUE(Is(bc_broadcast_shapes(a, 2, b, 1, nullptr, BC_MAX_DIMS, &nout), BC_ERR_INVALID_ARGUMENT));
+  EXPECT_TRUE(Is(bc_broadcast_shapes(a, 2, b, 1, out, sizeof out / sizeof out[0], nullptr), BC_ERR_INVALID_ARGUMENT));
   // NULL is a valid 0-dim shape.
-  ASSERT_EQ(bc_broadcast_shapes(nullptr, 0, b, 1, out, &nout), BC_OK);
+  ASSERT_EQ(bc_broadcast_shapes(nullptr, 0, b, 1, out, sizeof out / sizeof out[0], &nout), BC_OK);
   EXPECT_EQ(nout, 1u);
 
   const int64_t* shapes[] = {a, nullptr, b};
   size_t ndims[] = {2, 0, 1};
-  ASSERT_EQ(bc_broadcast_shapes_n(shapes, ndims, 3, out, &nout), BC_OK);
+  ASSERT_EQ(bc_broadcast_shapes_n(shapes, ndims, 3, out, sizeof out / sizeof out[0], &nout), BC_OK);
   EXPECT_EQ(nout, 2u);
-  EXPECT_TRUE(Is(bc_broadcast_shapes_n(nullptr, ndims, 3, out, &nout), BC_ERR_INVALID_ARGUMENT));
-  EXPECT_TRUE(Is(bc_broadcast_shapes_n(shapes, nullptr, 3, out, &nout), BC_ERR_INVALID_ARGUMENT));
-  EXPECT_TRUE(Is(bc_broadcast_shapes_n(shapes, ndims, 3, nullptr, &nout), BC_ERR_INVALID_ARGUMENT));
-  EXPECT_TRUE(Is(bc_broadcast_shapes_n(shapes, ndims, 3, out, nullptr), BC_ERR_INVALID_ARGUMENT));
+  EXPECT_TRUE(Is(bc_broadcast_shapes_n(nullptr, ndims, 3, out, sizeof out / sizeof out[0], &nout), BC_ERR_INVALID_ARGUMENT));
+  EXPECT_TRUE(Is(bc_broadcast_shapes_n(shapes, nullptr, 3, out, sizeof out / sizeof out[0], &nout), BC_ERR_INVALID_ARGUMENT));
+  EXPECT_TRUE(Is(bc_broadcast_shapes_n(shapes, ndims, 3, nullptr, BC_MAX_DIMS, &nout), BC_ERR_INVALID_ARGUMENT));
+  EXPECT_TRUE(Is(bc_broadcast_shapes_n(shapes, ndims, 3, out, sizeof out / sizeof out[0], nullptr), BC_ERR_INVALID_ARGUMENT));
   const int64_t* with_null[] = {a, nullptr};
   size_t nd_null[] = {2, 1};  // NULL shape with one dim
-  EXPECT_TRUE(Is(bc_broadcast_shapes_n(with_null, nd_null, 2, out, &nout), BC_ERR_INVALID_ARGUMENT));
+  EXPECT_TRUE(Is(bc_broadcast_shapes_n(with_null, nd_null, 2, out, sizeof out / sizeof out[0], &nout), BC_ERR_INVALID_ARGUMENT));
   // A count far beyond the arrays is not read when the arrays are NULL.
-  EXPECT_TRUE(Is(bc_broadcast_shapes_n(nullptr, nullptr, SIZE_MAX, out, &nout),
+  EXPECT_TRUE(Is(bc_broadcast_shapes_n(nullptr, nullptr, SIZE_MAX, out, sizeof out / sizeof out[0], &nout),
                  BC_ERR_INVALID_ARGUMENT));
-  ASSERT_EQ(bc_broadcast_shapes_n(nullptr, nullptr, 0, out, &nout), BC_OK);
+  ASSERT_EQ(bc_broadcast_shapes_n(nullptr, nullptr, 0, out, sizeof out / sizeof out[0], &nout), BC_OK);
   EXPECT_EQ(nout, 0u);
 
   Tensor t = Floats({2, 1});
@@ -143,11 +143,11 @@ TEST(BadInputNull, Shapes) {
 
   bc_tensor* views[3] = {kPoison, kPoison, kPoison};
   const bc_tensor* ts[] = {t.get(), nullptr, t.get()};
-  EXPECT_TRUE(Is(bc_broadcast_tensors(ts, 3, views), BC_ERR_INVALID_ARGUMENT));
+  EXPECT_TRUE(Is(bc_broadcast_tensors(ts, 3, views, 3), BC_ERR_INVALID_ARGUMENT));
   for (bc_tensor* v : views) EXPECT_EQ(v, nullptr);
-  EXPECT_TRUE(Is(bc_broadcast_tensors(nullptr, 2, views), BC_ERR_INVALID_ARGUMENT));
-  EXPECT_TRUE(Is(bc_broadcast_tensors(ts, 1, nullptr), BC_ERR_INVALID_ARGUMENT));
-  EXPECT_EQ(bc_broadcast_tensors(nullptr, 0, nullptr), BC_OK);
+  EXPECT_TRUE(Is(bc_broadcast_tensors(nullptr, 2, views, 2), BC_ERR_INVALID_ARGUMENT));
+  EXPECT_TRUE(Is(bc_broadcast_tensors(ts, 1, nullptr, 1), BC_ERR_INVALID_ARGUMENT));
+  EXPECT_EQ(bc_broadcast_tensors(nullptr, 0, nullptr, 0), BC_OK);
 
   bc_tensor* out_t = kPoison;
   int64_t one[] = {1};
@@ -235,11 +235,11 @@ TEST(BadInputSizes, NegativeSizes) {
   int64_t min_shape[] = {INT64_MIN};
   EXPECT_TRUE(Is(bc_tensor_empty(BC_UINT8, min_shape, 1, &out), BC_ERR_INVALID_ARGUMENT));
   EXPECT_EQ(out, nullptr);
-  EXPECT_TRUE(Is(bc_broadcast_shapes(neg, 2, ok, 2, out_shape, &nout), BC_ERR_INVALID_ARGUMENT));
-  EXPECT_TRUE(Is(bc_broadcast_shapes(ok, 2, neg, 2, out_shape, &nout), BC_ERR_INVALID_ARGUMENT));
+  EXPECT_TRUE(Is(bc_broadcast_shapes(neg, 2, ok, 2, out_shape, sizeof out_shape / sizeof out_shape[0], &nout), BC_ERR_INVALID_ARGUMENT));
+  EXPECT_TRUE(Is(bc_broadcast_shapes(ok, 2, neg, 2, out_shape, sizeof out_shape / sizeof out_shape[0], &nout), BC_ERR_INVALID_ARGUMENT));
   const int64_t* shapes[] = {ok, neg};
   size_t ndims[] = {2, 2};
-  EXPECT_TRUE(Is(bc_broadcast_shapes_n(shapes, ndims, 2, out_shape, &nout), BC_ERR_INVALID_ARGUMENT));
+  EXPECT_TRUE(Is(bc_broadcast_shapes_n(shapes, ndims, 2, out_shape, sizeof out_shape / sizeof out_shape[0], &nout), BC_ERR_INVALID_ARGUMENT));
 
   Tensor t = Floats({2, 1});
   bc_tensor* view = kPoison;
@@ -270,13 +270,13 @@ TEST(BadInputSizes, TooManyDims) {
                                 nullptr, &out),
                  BC_ERR_INVALID_ARGUMENT));
   EXPECT_EQ(out, nullptr);
-  EXPECT_TRUE(Is(bc_broadcast_shapes(ones.data(), nd, ones.data(), 1, out_shape.data(), &nout),
+  EXPECT_TRUE(Is(bc_broadcast_shapes(ones.data(), nd, ones.data(), 1, out_shape.data(), out_shape.size(), &nout),
                  BC_ERR_INVALID_ARGUMENT));
-  EXPECT_TRUE(Is(bc_broadcast_shapes(ones.data(), 1, ones.data(), nd, out_shape.data(), &nout),
+  EXPECT_TRUE(Is(bc_broadcast_shapes(ones.data(), 1, ones.data(), nd, out_shape.data(), out_shape.size(), &nout),
                  BC_ERR_INVALID_ARGUMENT));
   const int64_t* shapes[] = {ones.data()};
   size_t ndims[] = {nd};
-  EXPECT_TRUE(Is(bc_broadcast_shapes_n(shapes, ndims, 1, out_shape.data(), &nout),
+  EXPECT_TRUE(Is(bc_broadcast_shapes_n(shapes, ndims, 1, out_shape.data(), out_shape.size(), &nout),
                  BC_ERR_INVALID_ARGUMENT));
   Tensor t = Floats({1});
   bc_tensor* view = kPoison;
@@ -286,7 +286,7 @@ TEST(BadInputSizes, TooManyDims) {
   // Absurd counts are refused before any size is read.
   EXPECT_TRUE(Is(bc_tensor_empty(BC_FLOAT32, ones.data(), SIZE_MAX, &out), BC_ERR_INVALID_ARGUMENT));
   EXPECT_TRUE(Is(bc_expand(t.get(), ones.data(), SIZE_MAX, &view), BC_ERR_INVALID_ARGUMENT));
-  EXPECT_TRUE(Is(bc_broadcast_shapes(ones.data(), SIZE_MAX, ones.data(), 1, out_shape.data(), &nout),
+  EXPECT_TRUE(Is(bc_broadcast_shapes(ones.data(), SIZE_MAX, ones.data(), 1, out_shape.data(), out_shape.size(), &nout),
                  BC_ERR_INVALID_ARGUMENT));
   // Exactly the maximum works.
   ASSERT_EQ(bc_tensor_empty(BC_FLOAT32, ones.data(), BC_MAX_DIMS, &out), BC_OK);
@@ -322,7 +322,7 @@ TEST(BadInputSizes, ElementAndByteCountsThatOverflow) {
   int64_t a[] = {big, 1}, b[] = {1, big}, r[2];
   size_t nr;
   // Shapes alone are fine: only materialising them overflows.
-  ASSERT_EQ(bc_broadcast_shapes(a, 2, b, 2, r, &nr), BC_OK);
+  ASSERT_EQ(bc_broadcast_shapes(a, 2, b, 2, r, sizeof r / sizeof r[0], &nr), BC_OK);
   EXPECT_EQ(r[0], big);
   EXPECT_EQ(r[1], big);
 
@@ -341,7 +341,7 @@ TEST(BadInputSizes, ElementAndByteCountsThatOverflow) {
   EXPECT_EQ(out, nullptr);
   bc_tensor* views[2] = {kPoison, kPoison};
   const bc_tensor* both[] = {ta, tb};
-  EXPECT_TRUE(Is(bc_broadcast_tensors(both, 2, views), BC_ERR_OVERFLOW));
+  EXPECT_TRUE(Is(bc_broadcast_tensors(both, 2, views, 2), BC_ERR_OVERFLOW));
   EXPECT_EQ(views[0], nullptr);
   EXPECT_EQ(views[1], nullptr);
   for (bc_tensor* v : views)

@@ -288,7 +288,7 @@ std::vector<Job> Jobs() {
   j.push_back({"broadcast_tensors F F4 FS0", 0, [] {
                  const bc_tensor* ts[] = {g.F.get(), g.F4.get(), g.FS0.get()};
                  bc_tensor* v[3] = {};
-                 bc_status st = bc_broadcast_tensors(ts, 3, v);
+                 bc_status st = bc_broadcast_tensors(ts, 3, v, 3);
                  Tensor a(v[0]), b(v[1]), c(v[2]);
                  return Finish(st, {v[0], v[1], v[2]});
                }});
@@ -311,13 +311,13 @@ std::vector<Job> Jobs() {
                  const int64_t* shapes[] = {a, b, c};
                  size_t nd[] = {2, 1, 1}, n = 0;
                  int64_t out[2];
-                 Outcome o = Finish(bc_broadcast_shapes_n(shapes, nd, 3, out, &n), {});
+                 Outcome o = Finish(bc_broadcast_shapes_n(shapes, nd, 3, out, sizeof out / sizeof out[0], &n), {});
                  return o;
                }});
   j.push_back({"broadcast_shapes", 0, [] {
                  int64_t a[] = {2, 1, 3}, b[] = {5, 1}, out[3];
                  size_t n = 0;
-                 Outcome o = Finish(bc_broadcast_shapes(a, 3, b, 2, out, &n), {});
+                 Outcome o = Finish(bc_broadcast_shapes(a, 3, b, 2, out, sizeof out / sizeof out[0], &n), {});
                  for (size_t i = 0; i < n; ++i) o.bytes.push_back(static_cast<unsigned char>(out[i]));
                  return o;
                }});

@@ -78,6 +78,30 @@ pub struct bc_tensor {
     _marker: core::marker::PhantomData<(*mut u8, core::marker::PhantomPinned)>,
 }
 
+/// `enum bc_scalar_kind`: which member of a `bc_scalar`'s union is set.
+pub type bc_scalar_kind = bc_enum_repr;
+pub const BC_SCALAR_BOOL: bc_scalar_kind = 0;
+pub const BC_SCALAR_INT: bc_scalar_kind = 1;
+pub const BC_SCALAR_FLOAT: bc_scalar_kind = 2;
+
+/// The anonymous union `v` of `struct bc_scalar`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub union bc_scalar_value {
+    pub b: c_int,
+    pub i: i64,
+    pub f: f64,
+}
+
+/// `struct bc_scalar`: a bool, int64 or double that is not a tensor
+/// (PyTorch's wrapped number).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct bc_scalar {
+    pub kind: bc_scalar_kind,
+    pub v: bc_scalar_value,
+}
+
 /// `bc_deleter`: called once when the last handle over a wrapped buffer is freed.
 pub type bc_deleter = Option<unsafe extern "C" fn(data: *mut c_void, ctx: *mut c_void)>;
 
@@ -208,18 +232,26 @@ functions! {
     pub fn bc_tensor_data(t: *const bc_tensor) -> *mut c_void;
     /// 1 if the tensor is contiguous row-major, else 0.
     pub fn bc_tensor_is_contiguous(t: *const bc_tensor) -> c_int;
+    /// 1 if bcast may write into the tensor, 0 if it is read-only (or NULL).
+    pub fn bc_tensor_is_writable(t: *const bc_tensor) -> c_int;
     /// Copies the elements, in row-major order, into `dst`.
     pub fn bc_tensor_copy_to(t: *const bc_tensor, dst: *mut c_void, nbytes: usize) -> bc_status;
 
+    // types
+    /// torch.result_type over tensors and scalars.
+    pub fn bc_result_type(tensors: *const *const bc_tensor, ntensors: usize, scalars: *const bc_scalar, nscalars: usize, out: *mut bc_dtype) -> bc_status;
+    /// torch.can_cast: 1 if allowed, 0 if not or if a dtype is unknown.
+    pub fn bc_can_cast(from: bc_dtype, to: bc_dtype) -> c_int;
+
     // shapes
     /// Broadcast shape of two shapes.
-    pub fn bc_broadcast_shapes(a: *const i64, na: usize, b: *const i64, nb: usize, out: *mut i64, nout: *mut usize) -> bc_status;
+    pub fn bc_broadcast_shapes(a: *const i64, na: usize, b: *const i64, nb: usize, out: *mut i64, out_capacity: usize, nout: *mut usize) -> bc_status;
     /// Broadcast shape of `count` shapes.
-    pub fn bc_broadcast_shapes_n(shapes: *const *const i64, ndims: *const usize, count: usize, out: *mut i64, nout: *mut usize) -> bc_status;
+    pub fn bc_broadcast_shapes_n(shapes: *const *const i64, ndims: *const usize, count: usize, out: *mut i64, out_capacity: usize, nout: *mut usize) -> bc_status;
     /// Zero-copy view of `t` expanded to `shape`.
     pub fn bc_expand(t: *const bc_tensor, shape: *const i64, ndim: usize, view: *mut *mut bc_tensor) -> bc_status;
     /// Expands `count` tensors to their common shape.
-    pub fn bc_broadcast_tensors(tensors: *const *const bc_tensor, count: usize, views: *mut *mut bc_tensor) -> bc_status;
+    pub fn bc_broadcast_tensors(tensors: *const *const bc_tensor, count: usize, views: *mut *mut bc_tensor, views_capacity: usize) -> bc_status;
     /// Sums `t` over broadcast dimensions down to `shape`.
     pub fn bc_sum_to_shape(t: *const bc_tensor, shape: *const i64, ndim: usize, out: *mut *mut bc_tensor) -> bc_status;
 

@@ -259,6 +259,9 @@ fn layout_matches_the_c_compiler() {
         printf("size_b %zu\n", offsetof(bc_error_detail, size_b));
         printf("bc_deleter %zu\n", sizeof(bc_deleter));
         printf("bc_warning_fn %zu\n", sizeof(bc_warning_fn));
+        printf("bc_scalar_kind %zu %d\n", sizeof(bc_scalar_kind), (bc_scalar_kind)-1 > 0);
+        printf("bc_scalar %zu %zu\n", sizeof(bc_scalar), _Alignof(bc_scalar));
+        printf("v %zu %zu\n", offsetof(bc_scalar, v), sizeof(((bc_scalar*)0)->v));
         "#,
     ) else {
         return;
@@ -282,6 +285,13 @@ fn layout_matches_the_c_compiler() {
         format!("size_b {}", std::mem::offset_of!(bc_error_detail, size_b)),
         format!("bc_deleter {}", std::mem::size_of::<bc_deleter>()),
         format!("bc_warning_fn {}", std::mem::size_of::<bc_warning_fn>()),
+        enum_line("bc_scalar_kind"),
+        format!("bc_scalar {} {}", std::mem::size_of::<bc_scalar>(), std::mem::align_of::<bc_scalar>()),
+        format!(
+            "v {} {}",
+            std::mem::offset_of!(bc_scalar, v),
+            std::mem::size_of::<bc_scalar_value>()
+        ),
     ];
     let got: Vec<&str> = out.lines().collect();
     assert_eq!(got, expected);

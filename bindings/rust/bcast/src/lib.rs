@@ -59,6 +59,7 @@ pub mod operators;
 mod settings;
 mod shapes;
 mod tensor;
+mod types;
 
 pub use bcast_sys as sys;
 pub use dtype::{DType, Element, BF16, F16};
@@ -71,6 +72,7 @@ pub use settings::{
 };
 pub use shapes::{broadcast_shapes, broadcast_shapes_n, broadcast_tensors};
 pub use tensor::{Tensor, TensorRef, TensorView, TensorViewMut};
+pub use types::{result_type, Scalar};
 
 /// The README's examples, run as doc tests.
 #[cfg(doctest)]

@@ -158,7 +158,7 @@ pub fn reset_warning_handler() {
     *HANDLER.write().unwrap_or_else(PoisonError::into_inner) = None;
 }
 
-/// Runtime library version as `MAJOR * 10000 + MINOR * 100 + PATCH` (0.1.0 is 100).
+/// Runtime library version as `MAJOR * 10000 + MINOR * 100 + PATCH` (1.0.0 is 10000).
 pub fn version() -> i32 {
     // SAFETY: a plain getter.
     unsafe { sys::bc_version() }

@@ -22,7 +22,7 @@ pub fn broadcast_shapes(a: &[i64], b: &[i64]) -> Result<Vec<i64>> {
     let mut out = vec![0i64; a.len().max(b.len())];
     let mut n = 0usize;
     // SAFETY: a and b hold their lengths' sizes; out has room for the longer.
-    check(unsafe { sys::bc_broadcast_shapes(a.as_ptr(), a.len(), b.as_ptr(), b.len(), out.as_mut_ptr(), &mut n) })?;
+    check(unsafe { sys::bc_broadcast_shapes(a.as_ptr(), a.len(), b.as_ptr(), b.len(), out.as_mut_ptr(), out.len(), &mut n) })?;
     out.truncate(n);
     Ok(out)
 }
@@ -42,7 +42,7 @@ pub fn broadcast_shapes_n(shapes: &[&[i64]]) -> Result<Vec<i64>> {
     let mut n = 0usize;
     // SAFETY: ptrs[i] holds ndims[i] sizes; out has room for the longest.
     check(unsafe {
-        sys::bc_broadcast_shapes_n(ptrs.as_ptr(), ndims.as_ptr(), shapes.len(), out.as_mut_ptr(), &mut n)
+        sys::bc_broadcast_shapes_n(ptrs.as_ptr(), ndims.as_ptr(), shapes.len(), out.as_mut_ptr(), out.len(), &mut n)
     })?;
     out.truncate(n);
     Ok(out)
@@ -64,7 +64,7 @@ pub fn broadcast_tensors<'a>(tensors: &[&'a TensorRef]) -> Result<Vec<TensorView
     let ptrs: Vec<*const sys::bc_tensor> = tensors.iter().map(|t| t.as_ptr()).collect();
     let mut views: Vec<*mut sys::bc_tensor> = vec![ptr::null_mut(); tensors.len()];
     // SAFETY: live handles, and room for one view each.
-    check(unsafe { sys::bc_broadcast_tensors(ptrs.as_ptr(), ptrs.len(), views.as_mut_ptr()) })?;
+    check(unsafe { sys::bc_broadcast_tensors(ptrs.as_ptr(), ptrs.len(), views.as_mut_ptr(), views.len()) })?;
     // SAFETY: on success each views[i] is a new handle over tensors[i]'s
     // memory, which stays borrowed (read-only) for 'a.
     Ok(views.into_iter().map(|p| unsafe { TensorView::from_raw(p) }).collect())
