@@ -4,8 +4,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+# PyTorch 2.x for the differential test against it (a venv outside the
+# checkout, created once: the wheel is about 5 GB, 2-3 minutes).
+torch_python=$(bash scripts/venv.sh)
 build=${BCAST_BUILD_DIR:-build}
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBCAST_TORCH_PYTHON="$torch_python"
 cmake --build "$build" -j"$(nproc)"
 ctest --test-dir "$build" --output-on-failure -j"$(nproc)"
 for t in bindings/rust/test.sh bindings/go/test.sh scripts/sanitize.sh; do
