@@ -800,11 +800,6 @@ def real_overlap(spec, views):
     return False
 
 
-def float_to_int_undefined(spec, views):
-    """Elements of the written/result tensor whose value comes from an out-of-range float."""
-    return None
-
-
 def run_case(lib, spec, verbose=False):
     """Returns None when bcast and torch agree, 'deliberate:<key>' for a listed
     difference (after checking bcast's side), else raises Mismatch."""
@@ -828,6 +823,7 @@ def run_case(lib, spec, verbose=False):
     bbases, bviews = c.materialise()
     handles = [lib.wrap(v) for v in bviews]
     lib.warnings.clear()
+    bres = None
     try:
         st, bres = bcast_call(lib, spec, handles, bviews)
         berr = lib.error() if st != OK else None
@@ -835,9 +831,9 @@ def run_case(lib, spec, verbose=False):
         return compare(lib, spec, tbases, tviews, tres, terr, twarn,
                        bbases, bviews, st, bres, berr, bwarn, verbose, seen)
     finally:
-        if isinstance(bres if 'bres' in dir() else None, list):
+        if isinstance(bres, list):
             lib.free(*[h for h in bres if h])
-        elif 'bres' in dir() and isinstance(bres, ctypes.c_void_p):
+        elif isinstance(bres, ctypes.c_void_p):
             lib.free(bres)
         lib.free(*handles)
 
@@ -874,6 +870,8 @@ def compare(lib, spec, tbases, tviews, tres, terr, twarn, bbases, bviews, st, br
     if terr is not None and st == OK:
         raise Mismatch("status", f"torch fails ({terr!r}), bcast succeeds")
     if terr is not None:
+        if terr != berr and st == E_OVERLAP and real_overlap(spec, bviews):
+            return "deliberate:hidden-overlap"  # PyTorch ran into it and failed later
         if terr != berr:
             raise Mismatch("message", f"torch: {terr!r}\n      bcast: {berr!r}")
         return None
@@ -889,14 +887,19 @@ def compare(lib, spec, tbases, tviews, tres, terr, twarn, bbases, bviews, st, br
     if kind in ("expand", "broadcast_tensors"):
         tl = [tres] if kind == "expand" else list(tres)
         bl = [bres] if kind == "expand" else bres
-        for t, h in zip(tl, bl):
+        srcs = [spec["ins"][0]] if kind == "expand" else spec["ins"]
+        for t, h, i in zip(tl, bl, srcs):
             dt, shp, strides = lib.meta(h)
             if dt != t.dtype or shp != tuple(t.shape):
                 raise Mismatch("shape", f"torch {t.dtype}{list(t.shape)}, bcast {dt}{list(shp)}")
             if t.numel() and strides != tuple(t.stride()):
                 raise Mismatch("strides", f"torch strides {t.stride()}, bcast {strides}")
             if t.numel():
-                boff = (lib.lib.bc_tensor_data(h) - bviews[0].data_ptr()) if False else None
+                # The view starts where PyTorch's does, relative to its source.
+                boff = lib.lib.bc_tensor_data(h) - bviews[i].data_ptr()
+                if boff != t.data_ptr() - tviews[i].data_ptr():
+                    raise Mismatch("strides", f"view data at byte {boff}, PyTorch's at "
+                                              f"{t.data_ptr() - tviews[i].data_ptr()}")
                 got = lib.read(h)
                 if bad_elements(got, t.contiguous()).any():
                     raise Mismatch("value", "view reads other values")
@@ -919,13 +922,18 @@ def compare(lib, spec, tbases, tviews, tres, terr, twarn, bbases, bviews, st, br
         for i, (tb, bb) in enumerate(zip(tbases, bbases)):
             pairs.append((bb, tb, i == c.views[o][0]))
     other_path = False
+    noted = None
     for got, want, written in pairs:
         if kind == "sum_to_shape" and want.dtype.is_floating_point:
-            check_sum(spec, got, want)
+            if check_sum(spec, got, want):
+                noted = "deliberate:sum-accumulation"
             continue
         bad = bad_elements(got, want, close=op in CLOSE)
-        if kind == "copy" or (form == "out" and written):
-            bad &= ~undefined_conversions(spec, tviews, want, written)
+        if kind == "copy" and bad.any():
+            undefined = undefined_conversions(spec, tviews, want, written)
+            if (bad & undefined).any():
+                noted = "deliberate:float-to-int"
+            bad &= ~undefined
         if bad.any() and want.dtype.is_floating_point and kind in ("binary", "ternary") \
                 and written is not False:
             # PyTorch's vector and scalar loops may round (fused multiply-add) or
@@ -940,6 +948,8 @@ def compare(lib, spec, tbases, tviews, tres, terr, twarn, bbases, bviews, st, br
             raise Mismatch("value", f"at {idx}: bcast {got[tuple(idx)].item()!r} torch "
                                     f"{want[tuple(idx)].item()!r} ({int(bad.sum())} of "
                                     f"{bad.numel()} differ)", index=idx)
+    if noted:
+        return noted
     if other_path:
         return "path:" + op_label(spec)
     return None
@@ -951,13 +961,13 @@ SEEN_WARNINGS = set()
 def undefined_conversions(spec, tviews, want, written):
     """Mask (over `want`'s elements) of float -> integer conversions C++ leaves undefined."""
     mask = torch.zeros(want.shape, dtype=torch.bool)
-    if want.dtype.is_floating_point or want.dtype == torch.bool:
+    if want.dtype.is_floating_point or want.dtype == torch.bool or not written:
         return mask
     c = spec["case"]
     o = spec["out"]
     ov = tviews[o]
     if spec["kind"] == "copy":
-        src = tviews[spec["ins"][0]]
+        src = c.materialise()[1][spec["ins"][0]]  # the values before the copy
         if not src.dtype.is_floating_point:
             return mask
         val = src.to(torch.float64).expand(ov.shape) if src.dim() <= ov.dim() else None
@@ -1062,25 +1072,26 @@ def result_type(*ts):
 
 
 def check_sum(spec, got, want):
-    """Floating sums: within the error bound of a float-dtype summation."""
-    c = spec["case"]
+    """Floating sums: within the error bound of a summation in the dtype.
+
+    Returns True when the sums are within the bound but not bit for bit equal."""
     t = spec["case"].materialise()[1][spec["ins"][0]].to(torch.float64)
-    absum = t.abs().sum_to_size(spec["target"]) if t.numel() else torch.zeros(want.shape,
-                                                                               dtype=torch.float64)
+    target = spec["target"]
+    finite = torch.isfinite(t)
+    absum = torch.where(finite, t.abs(), torch.zeros((), dtype=torch.float64)).sum_to_size(target)
     n = max(t.numel() // max(want.numel(), 1), 1)
-    eps = torch.finfo(want.dtype).eps
+    fi = torch.finfo(want.dtype)
     g, w = got.to(torch.float64), want.to(torch.float64)
-    both_nan = torch.isnan(g) & torch.isnan(w)
-    with torch.no_grad():
-        diff = (g - w).abs()
-        tol = 2 * n * eps * absum + torch.finfo(want.dtype).tiny
-        ok = both_nan | (g == w) | (diff <= tol)
-        # Infinities from an overflowing float sum: float64 accumulation may still be finite.
-        ok |= torch.isinf(w) & ~torch.isfinite(absum * 0 + w) & (torch.isinf(g) | ~torch.isnan(g))
+    ok = (g == w) | (torch.isnan(g) & torch.isnan(w))
+    ok |= (g - w).abs() <= 2 * n * fi.eps * absum + fi.tiny
+    # Where partial sums in the dtype may overflow, PyTorch's inf or NaN and
+    # bcast's float64 accumulation legitimately part ways.
+    ok |= (absum > fi.max) & (~torch.isfinite(g) | ~torch.isfinite(w))
     if not ok.all():
         idx = (~ok).nonzero()[0].tolist()
         raise Mismatch("value", f"sum at {idx}: bcast {got[tuple(idx)].item()!r} torch "
                                 f"{want[tuple(idx)].item()!r}", index=idx)
+    return bool(bad_elements(got, want).any())
 
 
 # ---------------------------------------------------------------- causes and reproducers
