@@ -31,7 +31,7 @@ namespace {
 
 // Above this many elements a layout the stride test cannot clear is refused
 // rather than enumerated.
-constexpr int64_t kExactOverlapLimit = int64_t{1} << 22;
+constexpr int64_t kExactOverlapLimit = int64_t{1} << 20;
 
 // Whether two elements of `t` share an offset, by listing every offset.
 bool OffsetsRepeat(const bc_tensor& t) {
