@@ -319,6 +319,33 @@ class Case:
         self.desc.append(kind)
         return len(self.views) - 1
 
+    def correlate(self, views):
+        """Gives one input's buffer values taken from another's (equal, negated,
+        or zero of either sign), so that ties, +-0 pairs and x vs -x occur."""
+        rng = self.rng
+        bs = [self.views[v][0] for v in views if v is not None]
+        bs = [b for b in dict.fromkeys(bs)]
+        if len(bs) < 2:
+            return
+        src, dst = rng.sample(bs, 2)
+        s, d = self.bases[src], self.bases[dst]
+        if d.dtype == torch.bool or s.dtype.is_floating_point != d.dtype.is_floating_point:
+            return
+        n = len(d)
+        if n == 0 or len(s) == 0:
+            return
+        vals = s.repeat(n // len(s) + 1)[:n].to(torch.float64)
+        how = rng.choice(["same", "negated", "zeros"])
+        if how == "negated":
+            vals = -vals
+        elif how == "zeros":
+            vals = torch.where(torch.rand(n, generator=torch.Generator().manual_seed(
+                rng.randrange(1 << 30))) < 0.5, vals * 0, -vals * 0)
+        if not d.dtype.is_floating_point:
+            info = torch.iinfo(d.dtype)
+            vals = vals.clamp(info.min, info.max)
+        self.bases[dst] = vals.to(d.dtype)
+
     def alias(self, of, shift=0):
         """Another view with the same layout as view `of`, shifted by `shift` elements."""
         b, size, stride, off = self.views[of]
@@ -448,6 +475,8 @@ def make_binary(rng, c, op, alpha=None):
         sb = sa
     else:
         b = c.view(db, sb)
+    if rng.random() < 0.25:
+        c.correlate([a, b])
     fix_int_division(c, op, [a, b])
     o = None
     if form == "out":
@@ -513,6 +542,8 @@ def make_ternary(rng, c, op):
             ins.append(None)
             continue
         ins.append(c.view(dts[i], shapes[i], writable=form == "inplace" and i == written))
+    if rng.random() < 0.25:
+        c.correlate(ins[1:] if op == "where" else ins)
     o = None
     if form == "out":
         try:
