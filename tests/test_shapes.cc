@@ -301,6 +301,12 @@ TEST(BroadcastShapesN, ElementCountMayOverflow) {
   EXPECT_EQ(r, (Shape{int64_t{1} << 62, 4}));
   ASSERT_EQ(BroadcastN({{int64_t{1} << 40, 1}, {int64_t{1} << 40}}, &r), BC_OK) << bc_last_error();
   EXPECT_EQ(r, (Shape{int64_t{1} << 40, int64_t{1} << 40}));
+  // The two-shape form compares sizes too.
+  const int64_t a[] = {int64_t{1} << 40, 1}, b[] = {int64_t{1} << 40};
+  int64_t out[2];
+  size_t n = 0;
+  ASSERT_EQ(bc_broadcast_shapes(a, 2, b, 1, out, &n), BC_OK) << bc_last_error();
+  EXPECT_EQ(Shape(out, out + n), (Shape{int64_t{1} << 40, int64_t{1} << 40}));
 }
 
 TEST(BroadcastShapesN, BadArguments) {

@@ -139,6 +139,15 @@ bcast::Shape RawShape(const int64_t* shape, size_t ndim) {
   return s;
 }
 
+bcast::Shape NonNegativeShape(const int64_t* shape, size_t ndim) {
+  const bcast::Shape s = RawShape(shape, ndim);
+  for (int i = 0; i < s.ndim; ++i)
+    if (s.d[i] < 0)
+      Fail(BC_ERR_INVALID_ARGUMENT, "Trying to create tensor with negative dimension " +
+                                        std::to_string(s.d[i]) + ": " + bcast::FormatShape(s));
+  return s;
+}
+
 // Python's repr of a shape tuple: "(4, 3)", "(4,)", "()".
 std::string TupleText(const bcast::Shape& s) {
   std::string t = "(";
@@ -358,7 +367,9 @@ BC_API bc_status bc_broadcast_shapes(const int64_t* a, size_t na, const int64_t*
   return Guarded([&] {
     NotNull(out, "out");
     NotNull(nout, "nout");
-    const bcast::Shape r = bcast::Broadcast(bcast::CheckedShape(a, na), bcast::CheckedShape(b, nb));
+    // Sizes are compared, never multiplied (as at::infer_size): no element
+    // count to overflow; negative sizes are refused.
+    const bcast::Shape r = bcast::Broadcast(NonNegativeShape(a, na), NonNegativeShape(b, nb));
     for (int i = 0; i < r.ndim; ++i) out[i] = r.d[i];
     *nout = static_cast<size_t>(r.ndim);
   });
