@@ -337,6 +337,26 @@ TEST(Fidelity, ErrorPrecedence) {
                     "\"addcmul_cpu_out\" not implemented for 'Bool'"));
 }
 
+// Found by the differential test: the division-by-zero check looks at the
+// divisor converted to the division's dtype. torch.tensor([7, 9], dtype=int32)
+// .fmod_(torch.tensor(-2**63)) raises ZeroDivisionError (the 0-dim int64 is 0
+// as int32); 2**32 + 3 as int32 is 3: fmod gives [1, 0].
+TEST(Fidelity, DivisionByZeroAfterConversion) {
+  Tensor x = ToTensor(MakeHost(BC_INT32, {2}, {7, 9}));
+  int64_t min = INT64_MIN, wraps = (int64_t{1} << 32) + 3;
+  bc_tensor* zero = nullptr;
+  bc_tensor* three = nullptr;
+  const int64_t* none = nullptr;
+  ASSERT_EQ(bc_tensor_from_data(BC_INT64, none, 0, &min, &zero), BC_OK);
+  ASSERT_EQ(bc_tensor_from_data(BC_INT64, none, 0, &wraps, &three), BC_OK);
+  Tensor z(zero), t(three);
+  const std::vector<unsigned char> before = RawBytes(x.get());
+  EXPECT_TRUE(Fails(bc_binary_(BC_FMOD, x.get(), zero), BC_ERR_DIVISION_BY_ZERO, "ZeroDivisionError"));
+  EXPECT_EQ(RawBytes(x.get()), before);
+  ASSERT_EQ(bc_binary_(BC_FMOD, x.get(), three), BC_OK) << bc_last_error();
+  EXPECT_TRUE(SameHost(FromTensor(x.get()), MakeHost(BC_INT32, {2}, {1, 0})));
+}
+
 // Cause 20: expand's texts.
 TEST(Fidelity, ExpandTexts) {
   Tensor b = Zeros(BC_BOOL, {2, 3}), h = Zeros(BC_BFLOAT16, {2, 3}), f = Zeros(BC_FLOAT32, {2, 3});

@@ -68,23 +68,28 @@ struct TensorGuard {
   }
 };
 
-// Whether an element of an integral tensor, read through its own strides, is
+// Whether an element of an integral tensor, read through its own strides and
+// converted to the integral dtype `as` (the division's: an int64 divisor of
+// an int32 division is cut to its low 32 bits, as PyTorch converts it), is
 // zero: the integer-division check, one pass over the divisor.
-bool HasZero(const bc_tensor& t) {
+bool HasZero(const bc_tensor& t, bc_dtype as) {
   const int64_t n = Numel(t);
+  const size_t bits = 8 * DtypeSize(as);
+  const uint64_t mask = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
   return VisitDtype(t.dtype, [&](auto v) {
     using T = decltype(v);
     const T* p = reinterpret_cast<const T*>(t.data);
+    auto is_zero = [mask](T x) { return (static_cast<uint64_t>(Convert<int64_t>(x)) & mask) == 0; };
     if (IsContiguous(t)) {
       bool zero = false;  // no early exit: a loop the compiler vectorises
-      for (int64_t i = 0; i < n; ++i) zero |= Convert<int64_t>(p[i]) == 0;
+      for (int64_t i = 0; i < n; ++i) zero |= is_zero(p[i]);
       return zero;
     }
     int64_t idx[BC_MAX_DIMS] = {};
     for (int64_t i = 0; i < n; ++i) {
       int64_t off = 0;
       for (int d = 0; d < t.ndim; ++d) off += idx[d] * t.strides[d];
-      if (Convert<int64_t>(p[off]) == 0) return true;
+      if (is_zero(p[off])) return true;
       for (int d = t.ndim - 1; d >= 0; --d) {
         if (++idx[d] < t.shape[d]) break;
         idx[d] = 0;
@@ -204,7 +209,7 @@ __attribute__((noinline)) bc_tensor* RunGeneral(const OpArgs& a, bc_tensor* out,
   }
 
   const int64_t numel = ShapeNumel(result);
-  if (IsIntDivision(a.op) && IsIntegral(types.in) && numel > 0 && HasZero(*ins[1]))
+  if (IsIntDivision(a.op) && IsIntegral(types.in) && numel > 0 && HasZero(*ins[1], types.in))
     Fail(BC_ERR_DIVISION_BY_ZERO, "ZeroDivisionError");
 
   for (const std::string& w : b.warnings) Warn(w);

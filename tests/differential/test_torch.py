@@ -410,8 +410,11 @@ def ordered(t):
     return torch.where(i < 0, -(i & (sign_bit - 1)) - 1, i)
 
 
-def bad_elements(got, want, close=False, alts=()):
-    """Boolean mask of elements that differ (any NaN equals any NaN; -0.0 != 0.0)."""
+def bad_elements(got, want, close=False, alts=(), close_dtype=None):
+    """Boolean mask of elements that differ (any NaN equals any NaN; -0.0 != 0.0).
+
+    close: within 1 ulp of `close_dtype` (the op's result dtype, when an out=
+    tensor of another dtype holds it), else of the values' own dtype."""
     if got.dtype != want.dtype or got.shape != want.shape:
         raise ValueError("shape/dtype")
     if not got.dtype.is_floating_point:
@@ -422,7 +425,10 @@ def bad_elements(got, want, close=False, alts=()):
         eq = gb == w.contiguous().view(BITS[w.dtype])
         eq |= torch.isnan(got) & torch.isnan(w)
         if close:
-            d = (ordered(got) - ordered(w)).abs()
+            g2, w2 = got, w
+            if close_dtype is not None and close_dtype != got.dtype and close_dtype.is_floating_point:
+                g2, w2 = got.to(close_dtype), w.to(close_dtype)
+            d = (ordered(g2) - ordered(w2)).abs()
             eq |= (d <= 1) & (torch.isfinite(got) | torch.isfinite(w))
         return eq
 
@@ -952,6 +958,13 @@ def compare(lib, spec, tbases, tviews, tres, terr, twarn, bbases, bviews, st, br
         pairs = []
         for i, (tb, bb) in enumerate(zip(tbases, bbases)):
             pairs.append((bb, tb, i == c.views[o][0]))
+    close_dtype = None
+    if op in CLOSE:  # the result dtype, whatever the out= tensor's
+        close_dtype = result_type(*[torch.empty((1,) * len(c.views[i][1]) if c.views[i][1] else (),
+                                                dtype=c.bases[c.views[i][0]].dtype)
+                                    for i in spec["ins"]])
+        if not close_dtype.is_floating_point and op == "atan2":
+            close_dtype = torch.get_default_dtype()
     other_path = False
     noted = None
     for got, want, written in pairs:
@@ -959,7 +972,7 @@ def compare(lib, spec, tbases, tviews, tres, terr, twarn, bbases, bviews, st, br
             if check_sum(spec, got, want):
                 noted = "deliberate:sum-accumulation"
             continue
-        bad = bad_elements(got, want, close=op in CLOSE)
+        bad = bad_elements(got, want, close=op in CLOSE, close_dtype=close_dtype)
         if kind == "copy" and bad.any():
             undefined = undefined_conversions(spec, tviews, want, written)
             if (bad & undefined).any():
@@ -972,7 +985,7 @@ def compare(lib, spec, tbases, tviews, tres, terr, twarn, bbases, bviews, st, br
             # an element matching either of PyTorch's own paths is accepted.
             alts = fused_alternatives(spec, want, written)
             if alts:
-                bad &= bad_elements(got, want, close=op in CLOSE, alts=alts)
+                bad &= bad_elements(got, want, close=op in CLOSE, alts=alts, close_dtype=close_dtype)
                 other_path = not bad.any()
         if bad.any():
             idx = bad.nonzero()[0].tolist()
