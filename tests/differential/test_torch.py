@@ -1035,9 +1035,10 @@ def fused_alternatives(spec, want, written):
 
     The operands are laid out anew: contiguous and padded (every element in
     the vector loop's body), or with stride 2 (the scalar loop). Operands of
-    one element stay as they are (PyTorch reads them as CPU scalars, in their
-    own dtype); the others are first converted to the iterator's common dtype,
-    as PyTorch does, so that no conversion makes them contiguous again.
+    one element and another dtype stay as they are (PyTorch reads them as CPU
+    scalars, at their own value); the others are first converted to the
+    iterator's common dtype, as PyTorch does, so that no conversion makes
+    them contiguous again.
     """
     c = spec["case"]
     op, ins = spec["op"], spec["ins"]
@@ -1061,7 +1062,10 @@ def fused_alternatives(spec, want, written):
             if i is None:
                 continue
             v = views[i]
-            if v.numel() == 1:
+            cast = not (op == "where" and k == 0)
+            if v.numel() == 1 and cast and v.dtype != common:
+                # A one-element operand of another dtype is a CPU scalar to
+                # PyTorch, read at its own value: it keeps its form.
                 new[i] = v if v.dim() == 0 else v.reshape(1)
                 continue
             v = v.expand(shape).contiguous().reshape(-1)
