@@ -164,7 +164,12 @@ void ExpandGeometry(const bc_tensor& t, const Shape& target, Shape* shape, int64
     const int j = i - lead;
     int64_t size = j >= 0 ? t.shape[j] : 1;
     // A new leading dim strides over everything inside it, as in PyTorch.
-    int64_t stride = j >= 0 ? t.strides[j] : (i + 1 < target.ndim ? r.d[i + 1] * strides[i + 1] : 1);
+    // (Wrapping: only absurd sizes overflow, and those fail the count below.)
+    int64_t stride = j >= 0 ? t.strides[j]
+                            : i + 1 < target.ndim
+                                  ? static_cast<int64_t>(static_cast<uint64_t>(r.d[i + 1]) *
+                                                         static_cast<uint64_t>(strides[i + 1]))
+                                  : 1;
     int64_t want = target.d[i];
     if (want == -1) {
       if (j < 0)
