@@ -144,14 +144,16 @@ inline T Minimum(T a, T b) {
   }
   return b < a ? b : a;
 }
+// NaN-ignoring; on ties (+0 and -0) the first operand, as PyTorch's float,
+// double and half kernels (not libm's fmax, which may pick either).
 template <typename T>
 inline T Fmax(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) return std::fmax(a, b);
+  if constexpr (std::is_floating_point_v<T>) return (a < b || std::isnan(a)) ? b : a;
   else return a < b ? b : a;
 }
 template <typename T>
 inline T Fmin(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) return std::fmin(a, b);
+  if constexpr (std::is_floating_point_v<T>) return (b < a || std::isnan(a)) ? b : a;
   else return b < a ? b : a;
 }
 
@@ -182,11 +184,13 @@ inline T Clamp(T x, T lo, T hi) {
   return hi < m ? hi : m;
 }
 
-// PyTorch's lerp: two-sided so that lerp(a, b, 1) == b exactly.
+// PyTorch's lerp: two-sided so that lerp(a, b, 1) == b exactly, one fused
+// multiply-add as its vector loop (end + (weight - 1) * diff is its
+// end - diff * (1 - weight)).
 template <typename T>
 inline T Lerp(T start, T end, T weight) {
-  T diff = end - start;
-  return std::abs(weight) < T(0.5) ? start + weight * diff : end - diff * (T(1) - weight);
+  const bool small = std::abs(weight) < T(0.5);
+  return std::fma(small ? weight : weight - T(1), end - start, small ? start : end);
 }
 
 }  // namespace scalar

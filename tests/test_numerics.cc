@@ -1,0 +1,144 @@
+// PyTorch 2.x's numerics, to the bit, on every SIMD target: fused
+// multiply-add (add/sub with alpha, addcmul, lerp), half-precision ops with a
+// one-element second operand of another dtype, half alpha, half trunc and
+// floor division rounded step by step, fmax/fmin and the sign of zero
+// (docs/numerics.md). The expected values are PyTorch's own
+// (tests/gen_torch_numerics.py writes torch_numerics.inc); each case runs as
+// one row, as a row with a misaligned start and a tail, and tiled over
+// threads.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "test_util.h"
+
+namespace bct {
+namespace {
+
+struct TorchCase {
+  const char* what;
+  int kind;  // 0: binary (alpha in scalar); 1: ternary (op 100 addcmul, 101 addcdiv, 102 lerp);
+             // 2: binary, b a one-element tensor (sdtype, sndim dims) holding `scalar`
+  int op;
+  bc_dtype dtype;
+  double scalar;
+  bc_dtype sdtype;
+  int sndim;
+  int n;
+  const void* a;
+  const void* b;
+  const void* c;
+  const void* want;
+};
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+#include "torch_numerics.inc"
+
+const char* const kTargets[] = {"EMU128", "SSE2", "SSSE3", "SSE4", "AVX2", "AVX3"};
+
+// A 1-D tensor of `n` elements of `d` from `bits`, starting at element `off`
+// and repeated `times` times.
+Tensor Row(bc_dtype d, const void* bits, int off, int n, int times) {
+  const size_t es = ElemSize(d);
+  std::vector<unsigned char> bytes(es * n * times + 1);
+  for (int r = 0; r < times; ++r)
+    std::memcpy(&bytes[es * n * r], static_cast<const unsigned char*>(bits) + es * off, es * n);
+  const int64_t shape[1] = {static_cast<int64_t>(n) * times};
+  bc_tensor* t = nullptr;
+  EXPECT_EQ(bc_tensor_from_data(d, shape, 1, bytes.data(), &t), BC_OK) << bc_last_error();
+  return Tensor(t);
+}
+
+// The one-element operand of a kind-2 case.
+Tensor ScalarOperand(const TorchCase& c) {
+  Host h = MakeHost(c.sdtype, c.sndim ? Shape{1} : Shape{}, {c.scalar});
+  return ToTensor(h);
+}
+
+bool IsNaNBits(bc_dtype d, const unsigned char* p) {
+  switch (d) {
+    case BC_FLOAT64: { double x; std::memcpy(&x, p, 8); return std::isnan(x); }
+    case BC_FLOAT32: { float x; std::memcpy(&x, p, 4); return std::isnan(x); }
+    case BC_FLOAT16: { uint16_t x; std::memcpy(&x, p, 2); return (x & 0x7C00) == 0x7C00 && (x & 0x3FF); }
+    default: { uint16_t x; std::memcpy(&x, p, 2); return (x & 0x7F80) == 0x7F80 && (x & 0x7F); }
+  }
+}
+
+::testing::AssertionResult RunCase(const TorchCase& c, int off, int n, int times) {
+  Tensor a = Row(c.dtype, c.a, off, n, times);
+  Tensor b = c.kind == 2 ? ScalarOperand(c) : Row(c.dtype, c.b, off, n, times);
+  bc_tensor* out = nullptr;
+  bc_status st;
+  if (c.kind == 1) {
+    Tensor t2 = Row(c.dtype, c.c, off, n, times);
+    st = c.op == 100   ? bc_addcmul(a.get(), b.get(), t2.get(), c.scalar, &out)
+         : c.op == 101 ? bc_addcdiv(a.get(), b.get(), t2.get(), c.scalar, &out)
+                       : bc_lerp(a.get(), b.get(), t2.get(), &out);
+  } else if (c.kind == 0 && c.scalar != 1) {
+    st = bc_binary_alpha(static_cast<bc_op>(c.op), a.get(), b.get(), c.scalar, &out);
+  } else {
+    st = bc_binary(static_cast<bc_op>(c.op), a.get(), b.get(), &out);
+  }
+  if (st != BC_OK) return ::testing::AssertionFailure() << "status " << st << ": " << bc_last_error();
+  Tensor r(out);
+  if (bc_tensor_dtype(out) != c.dtype) return ::testing::AssertionFailure() << "dtype " << bc_tensor_dtype(out);
+  const size_t es = ElemSize(c.dtype);
+  std::vector<unsigned char> got(es * n * times + 1);
+  if (bc_tensor_copy_to(out, got.data(), got.size()) != BC_OK) return ::testing::AssertionFailure() << "copy";
+  const auto* want = static_cast<const unsigned char*>(c.want);
+  for (int64_t k = 0; k < static_cast<int64_t>(n) * times; ++k) {
+    const unsigned char* g = &got[es * k];
+    const unsigned char* w = want + es * (off + k % n);
+    if (std::memcmp(g, w, es) == 0 || (IsNaNBits(c.dtype, g) && IsNaNBits(c.dtype, w))) continue;
+    auto val = [&](const void* base, int64_t i) {
+      return ValStr(c.dtype, LoadVal(c.dtype, static_cast<const unsigned char*>(base) + es * i));
+    };
+    const int64_t i = off + k % n;
+    auto msg = ::testing::AssertionFailure();
+    msg << "element " << k << " of " << static_cast<int64_t>(n) * times << ": a=" << val(c.a, i);
+    if (c.kind != 2) msg << " b=" << val(c.b, i);
+    if (c.kind == 1) msg << " c=" << val(c.c, i);
+    return msg << " scalar=" << c.scalar << ": got " << ValStr(c.dtype, LoadVal(c.dtype, g))
+               << ", PyTorch " << ValStr(c.dtype, LoadVal(c.dtype, w));
+  }
+  return ::testing::AssertionSuccess();
+}
+
+class TorchNumerics : public ::testing::TestWithParam<const char*> {
+ protected:
+  void TearDown() override {
+    EXPECT_EQ(bc_set_simd_cap(nullptr), BC_OK);
+    EXPECT_EQ(bc_set_num_threads(0), BC_OK);
+  }
+};
+
+TEST_P(TorchNumerics, MatchPyTorchBits) {
+  if (bc_set_simd_cap(GetParam()) != BC_OK) GTEST_SKIP() << GetParam() << " not available";
+  for (const TorchCase& c : kTorchCases) {
+    const std::string what = std::string(GetParam()) + " " + c.what + " " + bc_dtype_name(c.dtype);
+    EXPECT_TRUE(RunCase(c, 0, c.n, 1)) << what << " (row)";
+    EXPECT_TRUE(RunCase(c, 1, c.n - 4, 1)) << what << " (misaligned row with a tail)";
+  }
+}
+
+TEST_P(TorchNumerics, SameBitsOnThreads) {
+  if (bc_set_simd_cap(GetParam()) != BC_OK) GTEST_SKIP() << GetParam() << " not available";
+  ASSERT_EQ(bc_set_num_threads(3), BC_OK);
+  for (const TorchCase& c : kTorchCases) {
+    const std::string what = std::string(GetParam()) + " " + c.what + " " + bc_dtype_name(c.dtype);
+    EXPECT_TRUE(RunCase(c, 3, c.n - 5, 331)) << what << " (threads)";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Targets, TorchNumerics, ::testing::ValuesIn(kTargets),
+                         [](const ::testing::TestParamInfo<const char*>& i) { return std::string(i.param); });
+
+}  // namespace
+}  // namespace bct
