@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -134,6 +135,69 @@ TEST_P(TorchNumerics, SameBitsOnThreads) {
   for (const TorchCase& c : kTorchCases) {
     const std::string what = std::string(GetParam()) + " " + c.what + " " + bc_dtype_name(c.dtype);
     EXPECT_TRUE(RunCase(c, 3, c.n - 5, 331)) << what << " (threads)";
+  }
+}
+
+// The fused multiply-add of every target (the instruction, or the float32
+// and float64 emulations of targets without FMA) against libm's std::fma:
+// addcmul with value 1 is fma(t1, t2, self). Values of every magnitude,
+// products that cancel the addend (leaving the product's rounding error),
+// addends a few ulps from the product, zeros of both signs, subnormals,
+// infinities, NaN and values past the emulation's range.
+template <typename T>
+void CheckFma(const char* target, std::mt19937& rng) {
+  const bc_dtype d = sizeof(T) == 8 ? BC_FLOAT64 : BC_FLOAT32;
+  const int emax = sizeof(T) == 8 ? 1000 : 120;
+  const T kSpecial[] = {T(0), -T(0), std::numeric_limits<T>::infinity(), -std::numeric_limits<T>::infinity(),
+                        std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::denorm_min(),
+                        -std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), T(1), T(-1)};
+  std::uniform_real_distribution<T> mant(T(1), T(2));
+  std::uniform_int_distribution<int> wide(-emax, emax), narrow(-30, 30);
+  const int64_t n = 4099;
+  std::vector<T> s(n), t1(n), t2(n);
+  for (int64_t i = 0; i < n; ++i) {
+    std::uniform_int_distribution<int>& e = (i % 3 == 0) ? wide : narrow;
+    t1[i] = std::ldexp(mant(rng), e(rng)) * ((rng() & 1) ? 1 : -1);
+    t2[i] = std::ldexp(mant(rng), e(rng)) * ((rng() & 1) ? 1 : -1);
+    const T p = t1[i] * t2[i];
+    switch (rng() % 6) {
+      case 0: s[i] = -p; break;  // the product's rounding error
+      case 1: s[i] = std::nextafter(-p, T(0)) * T(1); break;
+      case 2: s[i] = std::ldexp(-p, static_cast<int>(rng() % 60) - 30); break;
+      case 3: s[i] = kSpecial[rng() % 10]; break;
+      default: s[i] = std::ldexp(mant(rng), e(rng)) * ((rng() & 1) ? 1 : -1);
+    }
+    if (rng() % 17 == 0) t1[i] = kSpecial[rng() % 10];
+    if (rng() % 17 == 0) t2[i] = kSpecial[rng() % 10];
+  }
+  const int64_t shape[1] = {n};
+  bc_tensor *ts = nullptr, *ta = nullptr, *tb = nullptr, *out = nullptr;
+  ASSERT_EQ(bc_tensor_from_data(d, shape, 1, s.data(), &ts), BC_OK);
+  ASSERT_EQ(bc_tensor_from_data(d, shape, 1, t1.data(), &ta), BC_OK);
+  ASSERT_EQ(bc_tensor_from_data(d, shape, 1, t2.data(), &tb), BC_OK);
+  Tensor hs(ts), ha(ta), hb(tb);
+  ASSERT_EQ(bc_addcmul(ts, ta, tb, 1.0, &out), BC_OK) << bc_last_error();
+  Tensor r(out);
+  std::vector<T> got(n);
+  ASSERT_EQ(bc_tensor_copy_to(out, got.data(), n * sizeof(T)), BC_OK);
+  int bad = 0;
+  for (int64_t i = 0; i < n && bad < 5; ++i) {
+    const T want = std::fma(t1[i], t2[i], s[i]);
+    if (std::isnan(want) && std::isnan(got[i])) continue;
+    if (std::memcmp(&want, &got[i], sizeof(T)) != 0) {
+      ++bad;
+      ADD_FAILURE() << target << " " << bc_dtype_name(d) << " fma(" << t1[i] << ", " << t2[i] << ", "
+                    << s[i] << ") = " << got[i] << ", want " << want << " at " << i;
+    }
+  }
+}
+
+TEST_P(TorchNumerics, FusedMultiplyAddMatchesStdFma) {
+  if (bc_set_simd_cap(GetParam()) != BC_OK) GTEST_SKIP() << GetParam() << " not available";
+  std::mt19937 rng(99);
+  for (int rep = 0; rep < 8; ++rep) {
+    CheckFma<float>(GetParam(), rng);
+    CheckFma<double>(GetParam(), rng);
   }
 }
 

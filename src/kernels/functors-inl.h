@@ -666,7 +666,9 @@ HWY_INLINE VD FusedMulAddF64(DD dd, VD a, VD b, VD c) {
   const VD s2 = TwoSum(t1, e, t2);
   const VD vh = TwoSum(s1, s2, vl);
   const VD rh = TwoSum(vl, t2, rl);
-  return hn::Add(vh, RoundToOdd(dd, rh, rl));
+  const VD r = hn::Add(vh, RoundToOdd(dd, rh, rl));
+  // A zero result is exact: p + c has its sign (-0 only when both are -0).
+  return hn::IfThenElse(hn::Eq(r, hn::Zero(dd)), hn::Add(p, c), r);
 }
 #endif
 template <class D, class V>
