@@ -673,9 +673,11 @@ HWY_INLINE VD FusedMulAddF64(DD dd, VD a, VD b, VD c) {
 #endif
 template <class D, class V>
 HWY_INLINE V FusedMulAdd(D d, V a, V b, V c) {
-#if HWY_TARGET == HWY_SCALAR || HWY_NATIVE_FMA
+#if HWY_TARGET == HWY_SCALAR
+  return hn::Set(d, std::fma(hn::GetLane(a), hn::GetLane(b), hn::GetLane(c)));
+#elif HWY_NATIVE_FMA
   (void)d;
-  return hn::MulAdd(a, b, c);  // (HWY_SCALAR: no vector forms use it)
+  return hn::MulAdd(a, b, c);
 #else
   if constexpr (sizeof(hn::TFromD<D>) == 8) {
     return FusedMulAddF64(d, a, b, c);
@@ -911,10 +913,17 @@ struct BF16Format {
   static constexpr bool kVec = HWY_TARGET != HWY_SCALAR;
   static HWY_INLINE float Widen(uint16_t h) { return BF16ToF32(h); }
   static HWY_INLINE uint16_t Narrow(float f) { return F32ToBF16(f); }
-  // f rounded to the nearest bfloat16, as a float.
+  // f rounded to the nearest bfloat16 (even on ties), as a float; in vectors
+  // within the lanes (NaN stays NaN).
   static HWY_INLINE float Round(float f) { return Widen(Narrow(f)); }
   template <class DF>
-  static HWY_INLINE hn::Vec<DF> Round(DF df, hn::Vec<DF> v) { return Widen(df, Narrow(df, v)); }
+  static HWY_INLINE hn::Vec<DF> Round(DF df, hn::Vec<DF> v) {
+    const hn::RebindToUnsigned<DF> du;
+    const auto u = hn::BitCast(du, v);
+    const auto lsb = hn::And(hn::ShiftRight<16>(u), hn::Set(du, 1u));
+    const auto r = hn::And(hn::Add(u, hn::Add(hn::Set(du, 0x7FFFu), lsb)), hn::Set(du, 0xFFFF0000u));
+    return hn::IfThenElse(hn::IsNaN(v), v, hn::BitCast(df, r));
+  }
   template <class DF, class VH>
   static HWY_INLINE hn::Vec<DF> Widen(DF df, VH h) { return WidenBF16(df, h); }
   template <class DF>
