@@ -201,6 +201,37 @@ TEST_P(TorchNumerics, FusedMultiplyAddMatchesStdFma) {
   }
 }
 
+// A second operand that is one value in PyTorch's TensorIterator
+// (is_scalar(2)): an expanded bfloat16 scalar counts (trunc(9984 / 45) in
+// float32: 221), a contiguous row or an expanded int64 scalar, which PyTorch
+// first converts to a tensor of its own, does not (the quotient rounded to
+// bfloat16 first: 222). Values from PyTorch 2.15.
+TEST(HalfScalarOperand, ExpandedScalarCounts) {
+  const int64_t n5[1] = {5};
+  Tensor a = ToTensor(MakeHost(BC_BFLOAT16, {5}, {9984, 9984, 9984, 9984, 9984}));
+  struct {
+    Host b;
+    bool expand;
+    double want;
+  } cases[] = {{MakeHost(BC_BFLOAT16, {}, {45}), true, 221},
+               {MakeHost(BC_BFLOAT16, {1}, {45}), true, 221},
+               {MakeHost(BC_BFLOAT16, {5}, {45, 45, 45, 45, 45}), false, 222},
+               {MakeHost(BC_INT64, {}, {45}), true, 222}};
+  for (auto& c : cases) {
+    Tensor b = ToTensor(c.b);
+    if (c.expand) {
+      bc_tensor* e = nullptr;
+      ASSERT_EQ(bc_expand(b.get(), n5, 1, &e), BC_OK) << bc_last_error();
+      b.reset(e);
+    }
+    bc_tensor* out = nullptr;
+    ASSERT_EQ(bc_binary(BC_DIV_TRUNC, a.get(), b.get(), &out), BC_OK) << bc_last_error();
+    Tensor r(out);
+    Host got = FromTensor(out);
+    for (const Val& v : got.v) EXPECT_EQ(v.f, c.want) << ShortName(c.b.dtype) << " " << ShapeStr(c.b.shape);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Targets, TorchNumerics, ::testing::ValuesIn(kTargets),
                          [](const ::testing::TestParamInfo<const char*>& i) { return std::string(i.param); });
 

@@ -114,15 +114,23 @@ double KernelScalar(const OpArgs& a, const Types& t) {
   return a.scalar;
 }
 
-// mul, div and trunc/floor division on half dtypes with a one-element second
-// operand: PyTorch (TensorIterator's is_scalar(2), original_scalar_value)
+// mul, div and trunc/floor division on half dtypes whose second operand is
+// one value: PyTorch (TensorIterator's is_scalar(2), original_scalar_value)
 // computes in float32 with that operand's own value, not rounded to the half
 // type (f16 [3.] * 0.1 is 0.30005, not 0.29980), and without the half
-// rounding of each division step. Run in float32 tiles with that operand
-// converted straight from its dtype.
+// rounding of each division step. One value: one element of any dtype, or a
+// view of the common dtype whose every dim of more than one element has
+// stride 0 (an expanded scalar; another dtype is first converted to a
+// tensor of its own). Run in float32 tiles with that operand converted
+// straight from its dtype.
 bool HalfScalarOperand(const OpArgs& a, const Types& t) {
-  return (a.op == BC_MUL || a.op == BC_DIV || a.op == BC_DIV_TRUNC || a.op == BC_DIV_FLOOR) &&
-         IsHalf(t.common) && Numel(*a.in[1]) == 1;
+  if (!(a.op == BC_MUL || a.op == BC_DIV || a.op == BC_DIV_TRUNC || a.op == BC_DIV_FLOOR) ||
+      !IsHalf(t.common))
+    return false;
+  const bc_tensor& b = *a.in[1];
+  for (int d = 0; d < b.ndim; ++d)
+    if (b.shape[d] != 1 && b.strides[d] != 0) return false;
+  return Numel(b) == 1 || b.dtype == t.common;
 }
 
 // PyTorch's bfloat16 fmax/fmin return the second operand on ties (+0 and
