@@ -384,11 +384,13 @@ Val FloatOp(bc_op op, bc_dtype ct, C a, C b, double alpha, bool half_steps = tru
   auto B = [](bool x) { return IVal(x); };
   bool na = std::isnan(a), nb = std::isnan(b);
   const bool half = ct == BC_FLOAT16 || ct == BC_BFLOAT16;
-  // Half alpha is rounded to the half type; the multiply-add is fused.
-  const C al = static_cast<C>(half ? RoundTo(ct, alpha) : alpha);
+  // PyTorch: sub is add with -alpha; an alpha of 0 is the integer 0 (+0 when
+  // negated); half alpha is rounded to the half type; the multiply-add is fused.
+  const double signed_alpha = alpha == 0 ? 0.0 : op == BC_SUB ? -alpha : alpha;
+  const C al = static_cast<C>(half ? RoundTo(ct, signed_alpha) : signed_alpha);
   switch (op) {
     case BC_ADD: return F(std::fma(b, al, a));
-    case BC_SUB: return F(std::fma(b, -al, a));
+    case BC_SUB: return F(std::fma(b, al, a));
     case BC_MUL: return F(a * b);
     case BC_DIV: return F(a / b);
     case BC_DIV_TRUNC:

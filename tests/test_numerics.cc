@@ -201,6 +201,43 @@ TEST_P(TorchNumerics, FusedMultiplyAddMatchesStdFma) {
   }
 }
 
+// Zeros whose sign PyTorch's paths decide (values from PyTorch 2.15's scalar
+// loop, the path of these one-element operands): lerp at weight 1 is
+// end - diff * (1 - weight), so lerp(6.38e-9, -0., 1) is +0 and
+// lerp(-3, -0., 1) is -0 (its vector loop's end + (weight - 1) * diff gives
+// the other signs); alpha 0 is the integer 0, so sub(-0., 5., alpha=0) is +0
+// (a float -0.0 alpha would give -0). Rows of 67 put the values in vector
+// bodies and tails on every target.
+TEST_P(TorchNumerics, SignOfZero) {
+  if (bc_set_simd_cap(GetParam()) != BC_OK) GTEST_SKIP() << GetParam() << " not available";
+  const Shape row = {67};
+  auto full = [&](bc_dtype d, double v) { return ToTensor(MakeHost(d, row, std::vector<double>(67, v))); };
+  for (bc_dtype d : {BC_FLOAT32, BC_FLOAT64, BC_FLOAT16, BC_BFLOAT16}) {
+    const std::string what = std::string(GetParam()) + " " + bc_dtype_name(d);
+    struct {
+      double s, e, want;
+    } lerps[] = {{6.38e-9, -0.0, 0.0}, {-3.0, -0.0, -0.0}};
+    for (const auto& c : lerps) {
+      Tensor ts = full(d, c.s), te = full(d, c.e), tw = full(d, 1.0);
+      bc_tensor* out = nullptr;
+      ASSERT_EQ(bc_lerp(ts.get(), te.get(), tw.get(), &out), BC_OK) << bc_last_error();
+      Tensor r(out);
+      for (const Val& v : FromTensor(out).v)
+        ASSERT_TRUE(v.f == 0 && std::signbit(v.f) == std::signbit(c.want)) << what << " lerp " << c.s;
+    }
+    Tensor a = full(d, -0.0), b = full(d, 5.0);
+    for (double alpha : {0.0, -0.0}) {
+      for (bc_op op : {BC_ADD, BC_SUB}) {
+        bc_tensor* out = nullptr;
+        ASSERT_EQ(bc_binary_alpha(op, a.get(), b.get(), alpha, &out), BC_OK) << bc_last_error();
+        Tensor r(out);
+        for (const Val& v : FromTensor(out).v)
+          ASSERT_TRUE(v.f == 0 && !std::signbit(v.f)) << what << " " << bc_op_name(op) << " alpha " << alpha;
+      }
+    }
+  }
+}
+
 // A second operand that is one value in PyTorch's TensorIterator
 // (is_scalar(2)): an expanded bfloat16 scalar counts (trunc(9984 / 45) in
 // float32: 221), a contiguous row or an expanded int64 scalar, which PyTorch

@@ -104,14 +104,19 @@ bc_tensor* ContiguousCopy(const bc_tensor& t) {
 
 bool WantsAlpha(const OpArgs& a) { return InfoOf(a.op).alpha && a.scalar != 1; }
 
-// The scalar the kernel takes (alpha or value). add/sub on half dtypes round
-// alpha to the half type first, as PyTorch's alpha.to<Half>() (through
-// float32), whether the half kernel or float32 tiles compute the op.
+// The scalar the kernel takes (alpha or value). For add/sub, PyTorch's alpha:
+// sub is add with -alpha, and an alpha of 0 is the integer 0 (a double alpha
+// that is integral means an integer, as bcast's callers pass it), whose
+// negation is +0, not -0; on half dtypes alpha is rounded to the half type
+// first, as alpha.to<Half>() (through float32), whether the half kernel or
+// float32 tiles compute the op. (SubAlphaF negates what it gets back.)
 double KernelScalar(const OpArgs& a, const Types& t) {
-  if ((a.op == BC_ADD || a.op == BC_SUB) && IsHalf(t.common))
-    return t.common == BC_FLOAT16 ? Convert<float>(Convert<f16>(a.scalar))
-                                  : Convert<float>(Convert<bf16>(a.scalar));
-  return a.scalar;
+  if (a.op != BC_ADD && a.op != BC_SUB) return a.scalar;
+  double alpha = a.scalar == 0 ? 0.0 : (a.op == BC_SUB ? -a.scalar : a.scalar);
+  if (IsHalf(t.common))
+    alpha = t.common == BC_FLOAT16 ? Convert<float>(Convert<f16>(alpha))
+                                   : Convert<float>(Convert<bf16>(alpha));
+  return a.op == BC_SUB ? -alpha : alpha;
 }
 
 // mul, div and trunc/floor division on half dtypes whose second operand is

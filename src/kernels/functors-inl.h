@@ -867,7 +867,7 @@ struct AddcdivF : LoadFirst {
     return hn::Add(s, hn::Div(hn::Mul(hn::Set(d, value), a), b));
   }
 };
-// scalar::Lerp lane by lane: the weight's size picks the coefficient and the
+// scalar::Lerp lane by lane: the weight's size picks the factors and the
 // base, then one fused multiply-add.
 template <typename T>
 struct LerpF : LoadFirst {
@@ -877,8 +877,10 @@ struct LerpF : LoadFirst {
   template <class D, class V>
   HWY_INLINE V Vec(D d, V s, V e, V w) const {
     const auto small = hn::Lt(hn::Abs(w), hn::Set(d, T(0.5)));
-    const V coeff = hn::IfThenElse(small, w, hn::Sub(w, hn::Set(d, T(1))));
-    return FusedMulAdd(d, coeff, hn::Sub(e, s), hn::IfThenElse(small, s, e));
+    const V diff = hn::Sub(e, s);
+    const V coeff = hn::IfThenElse(small, w, hn::Sub(hn::Set(d, T(1)), w));
+    return FusedMulAdd(d, coeff, hn::IfThenElse(small, diff, hn::Neg(diff)),
+                       hn::IfThenElse(small, s, e));
   }
 };
 // scalar::Clamp lane by lane: NaN anywhere gives NaN, else min(max(x, lo), hi)

@@ -184,13 +184,15 @@ inline T Clamp(T x, T lo, T hi) {
   return hi < m ? hi : m;
 }
 
-// PyTorch's lerp: two-sided so that lerp(a, b, 1) == b exactly, one fused
-// multiply-add as its vector loop (end + (weight - 1) * diff is its
-// end - diff * (1 - weight)).
+// PyTorch's lerp: two-sided so that lerp(a, b, 1) == b exactly, each side
+// one fused multiply-add, as its (FMA-contracted) scalar loop: end - diff *
+// (1 - weight). (Its vector loop computes end + (weight - 1) * diff: the same
+// value, but at weight 1 a zero result can take the other sign.)
 template <typename T>
 inline T Lerp(T start, T end, T weight) {
-  const bool small = std::abs(weight) < T(0.5);
-  return std::fma(small ? weight : weight - T(1), end - start, small ? start : end);
+  const T diff = end - start;
+  return std::abs(weight) < T(0.5) ? std::fma(weight, diff, start)
+                                   : std::fma(-diff, T(1) - weight, end);
 }
 
 }  // namespace scalar
