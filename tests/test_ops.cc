@@ -550,10 +550,17 @@ TEST(Alpha, RefusedCases) {
   EXPECT_TRUE(Fails(bc_binary_alpha(BC_ADD, i.get(), i.get(), 0.5, &out), BC_ERR_INVALID_ARGUMENT,
                     "For integral input tensors, argument alpha must not be a floating point number."));
   EXPECT_EQ(out, nullptr);
-  // The header allows only 0 or 1 for bool results.
+  // Integral alphas other than 0 and 1 are fine for bool (PyTorch 2.x: alpha
+  // is converted to bool, nonzero is true): add(b, b, alpha=2) is b | b.
   out = kPoison;
-  EXPECT_TRUE(Fails(bc_binary_alpha(BC_ADD, b.get(), b.get(), 2.0, &out), BC_ERR_INVALID_ARGUMENT));
-  EXPECT_EQ(out, nullptr);
+  ASSERT_EQ(bc_binary_alpha(BC_ADD, b.get(), b.get(), 2.0, &out), BC_OK) << bc_last_error();
+  EXPECT_TRUE(SameHost(FromTensor(out), MakeHost(BC_BOOL, {3}, {1, 0, 1})));
+  bc_tensor_free(out);
+  Tensor nb = ToTensor(MakeHost(BC_BOOL, {3}, {0, 1, 0}));
+  out = kPoison;
+  ASSERT_EQ(bc_binary_alpha(BC_ADD, b.get(), nb.get(), -1.0, &out), BC_OK) << bc_last_error();
+  EXPECT_TRUE(SameHost(FromTensor(out), MakeHost(BC_BOOL, {3}, {1, 1, 1})));
+  bc_tensor_free(out);
   out = kPoison;
   EXPECT_TRUE(Fails(bc_binary_alpha(BC_MUL, f.get(), f.get(), 2.0, &out), BC_ERR_INVALID_ARGUMENT));
   EXPECT_EQ(out, nullptr);

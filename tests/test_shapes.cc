@@ -272,14 +272,41 @@ TEST(BroadcastShapesN, ZeroShapesGiveZeroDim) {
   EXPECT_EQ(n, 0u);
 }
 
+// torch.broadcast_shapes' texts in PyTorch 2.x (2.15), not 1.13's "Shape
+// mismatch: objects cannot be broadcast to a single shape".
 TEST(BroadcastShapesN, MismatchText) {
   Shape r;
   EXPECT_TRUE(Fails(BroadcastN({{5, 2, 4, 1}, {3, 1, 1}}, &r), BC_ERR_NOT_BROADCASTABLE,
-                    "Shape mismatch: objects cannot be broadcast to a single shape"));
+                    "Attempting to broadcast a dimension of length 3 at -3! Mismatching argument "
+                    "at index 1 had (3, 1, 1); but expected shape should be broadcastable to "
+                    "[5, 2, 4, 1]"));
   EXPECT_TRUE(Fails(BroadcastN({{2, 1}, {1, 3}, {4, 1}}, &r), BC_ERR_NOT_BROADCASTABLE,
-                    "Shape mismatch: objects cannot be broadcast to a single shape"));
+                    "Attempting to broadcast a dimension of length 4 at -2! Mismatching argument "
+                    "at index 2 had (4, 1); but expected shape should be broadcastable to [2, 3]"));
   EXPECT_TRUE(Fails(BroadcastN({{0}, {2, 2}}, &r), BC_ERR_NOT_BROADCASTABLE,
-                    "Shape mismatch: objects cannot be broadcast to a single shape"));
+                    "Attempting to broadcast a dimension of length 2 at -1! Mismatching argument "
+                    "at index 1 had (2, 2); but expected shape should be broadcastable to [1, 0]"));
+  EXPECT_TRUE(Fails(BroadcastN({{2, 3}, {2, -1}}, &r), BC_ERR_NOT_BROADCASTABLE,
+                    "Attempting to broadcast a dimension of length -1 at -1! Mismatching argument "
+                    "at index 1 had (2, -1); but expected shape should be broadcastable to [2, 3]"));
+  EXPECT_TRUE(Fails(BroadcastN({{1, 3}, {-2, 3}}, &r), BC_ERR_INVALID_ARGUMENT,
+                    "Attempting to broadcast a dimension with negative length!"));
+}
+
+// Sizes are compared, never multiplied: torch.broadcast_shapes((2**62, 4))
+// is fine although no tensor of that shape could exist.
+TEST(BroadcastShapesN, ElementCountMayOverflow) {
+  Shape r;
+  ASSERT_EQ(BroadcastN({{int64_t{1} << 62, 4}, {4}}, &r), BC_OK) << bc_last_error();
+  EXPECT_EQ(r, (Shape{int64_t{1} << 62, 4}));
+  ASSERT_EQ(BroadcastN({{int64_t{1} << 40, 1}, {int64_t{1} << 40}}, &r), BC_OK) << bc_last_error();
+  EXPECT_EQ(r, (Shape{int64_t{1} << 40, int64_t{1} << 40}));
+  // The two-shape form compares sizes too.
+  const int64_t a[] = {int64_t{1} << 40, 1}, b[] = {int64_t{1} << 40};
+  int64_t out[2];
+  size_t n = 0;
+  ASSERT_EQ(bc_broadcast_shapes(a, 2, b, 1, out, &n), BC_OK) << bc_last_error();
+  EXPECT_EQ(Shape(out, out + n), (Shape{int64_t{1} << 40, int64_t{1} << 40}));
 }
 
 TEST(BroadcastShapesN, BadArguments) {

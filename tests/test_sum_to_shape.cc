@@ -7,12 +7,25 @@
 namespace bct {
 namespace {
 
+// Whether PyTorch's sum_to reduces anything: the empty target (a full sum),
+// a leading dim, or a size-1 target dim over a larger one. Without a
+// reduction the tensor comes back in its own dtype (PyTorch 2.x:
+// ones(3, dtype=int32).sum_to_size(3) is int32); with one, integers and bool
+// sum into int64.
+bool Reduces(const Shape& in, const Shape& target) {
+  bool r = target.empty() || target.size() < in.size();
+  const size_t lead = in.size() - std::min(in.size(), target.size());
+  for (size_t i = 0; i < target.size() && i + lead < in.size(); ++i)
+    r |= target[i] == 1 && in[i + lead] != 1;
+  return r;
+}
+
 // Naive reference: every element of `in` adds into the target index its
 // broadcast maps to. Floats accumulate in double and round once.
 Host RefSumTo(const Host& in, const Shape& target) {
   Host r;
   r.shape = target;
-  r.dtype = IsFloat(in.dtype) ? in.dtype : BC_INT64;
+  r.dtype = IsFloat(in.dtype) || !Reduces(in.shape, target) ? in.dtype : BC_INT64;
   std::vector<double> facc(static_cast<size_t>(NumelOf(target)), 0.0);
   std::vector<int64_t> iacc(facc.size(), 0);
   ForEachIndex(in.shape, [&](int64_t k, const Shape& idx) {
@@ -148,9 +161,11 @@ TEST(SumToShape, TargetMustExpandToInput) {
   EXPECT_TRUE(Fails(bc_sum_to_shape(z.get(), one, 1, &zo), BC_ERR_SHAPE_MISMATCH,
                     "size {[1]} is not expandable to size {[]}."));
   EXPECT_EQ(zo, nullptr);
+  // A negative size is not expandable either (PyTorch 2.x's text).
   int64_t neg[] = {-1, 3};
   bc_tensor* out = kPoison;
-  EXPECT_TRUE(Fails(bc_sum_to_shape(t.get(), neg, 2, &out), BC_ERR_INVALID_ARGUMENT));
+  EXPECT_TRUE(Fails(bc_sum_to_shape(t.get(), neg, 2, &out), BC_ERR_SHAPE_MISMATCH,
+                    "size {[-1, 3]} is not expandable to size {[2, 3]}."));
   EXPECT_EQ(out, nullptr);
   EXPECT_TRUE(Fails(bc_sum_to_shape(t.get(), nullptr, 2, &out), BC_ERR_INVALID_ARGUMENT));
   EXPECT_TRUE(Fails(bc_sum_to_shape(t.get(), neg, 2, nullptr), BC_ERR_INVALID_ARGUMENT));

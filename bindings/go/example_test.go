@@ -145,7 +145,7 @@ func ExampleBroadcastShapesN() {
 	fmt.Println(err)
 	// Output:
 	// [1 2 3]
-	// Shape mismatch: objects cannot be broadcast to a single shape
+	// Attempting to broadcast a dimension of length 3 at -1! Mismatching argument at index 1 had (3,); but expected shape should be broadcastable to [2]
 }
 
 func ExampleTensor_Expand() {

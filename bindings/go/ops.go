@@ -114,8 +114,9 @@ func BinaryInPlace(op Op, self, other *Tensor) error {
 }
 
 // BinaryAlpha returns a + alpha*b (OpAdd) or a - alpha*b (OpSub); other ops
-// fail with ErrInvalidArgument. For integer results alpha must be integral;
-// for Bool, 0 or 1.
+// fail with ErrInvalidArgument. For integer and Bool results alpha must be
+// integral (for Bool, nonzero is true) and fit the result dtype; NaN is fine
+// for floating results.
 func BinaryAlpha(op Op, a, b *Tensor, alpha float64) (*Tensor, error) {
 	hs, err := handles(a, b)
 	if err != nil {

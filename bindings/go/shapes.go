@@ -30,8 +30,9 @@ func BroadcastShapes(a, b []int64) ([]int64, error) {
 
 // BroadcastShapesN returns the shape all the given shapes broadcast to, as
 // torch.broadcast_shapes does; with no shapes it is the 0-dim shape. On
-// failure the message is "Shape mismatch: objects cannot be broadcast to a
-// single shape".
+// failure the message is PyTorch 2.x's, e.g. "Attempting to broadcast a
+// dimension of length 3 at -1! Mismatching argument at index 1 had (3,); but
+// expected shape should be broadcastable to [2]".
 func BroadcastShapesN(shapes ...[]int64) ([]int64, error) {
 	var flat []int64
 	ndims := make([]C.size_t, len(shapes)+1)

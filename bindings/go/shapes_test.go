@@ -14,10 +14,11 @@ func TestBroadcastShapesN(t *testing.T) {
 	wantEqual(t, got, []int64{2, 0})
 	got = must(BroadcastShapesN([]int64{7}))(t)
 	wantEqual(t, got, []int64{7})
+	// PyTorch 2.x's torch.broadcast_shapes texts.
 	_, err := BroadcastShapesN([]int64{5, 2, 4, 1}, []int64{3, 1, 1})
-	wantErr(t, err, ErrNotBroadcastable, "Shape mismatch: objects cannot be broadcast to a single shape", nil)
+	wantErr(t, err, ErrNotBroadcastable, "Attempting to broadcast a dimension of length 3 at -3! Mismatching argument at index 1 had (3, 1, 1); but expected shape should be broadcastable to [5, 2, 4, 1]", nil)
 	_, err = BroadcastShapesN([]int64{2}, []int64{1}, []int64{3})
-	wantErr(t, err, ErrNotBroadcastable, "Shape mismatch: objects cannot be broadcast to a single shape", nil)
+	wantErr(t, err, ErrNotBroadcastable, "Attempting to broadcast a dimension of length 3 at -1! Mismatching argument at index 2 had (3,); but expected shape should be broadcastable to [2]", nil)
 	_, err = BroadcastShapesN([]int64{-1})
 	wantErr(t, err, ErrInvalidArgument, "", nil)
 }

@@ -393,9 +393,13 @@ BC_API bc_status bc_tensor_copy_to(const bc_tensor* t, void* dst, size_t nbytes)
 BC_API bc_status bc_broadcast_shapes(const int64_t* a, size_t na, const int64_t* b, size_t nb,
                                      int64_t* out, size_t* nout);
 
-/** N-ary broadcast of `count` shapes, as torch.broadcast_shapes. Message
- *  on failure: "Shape mismatch: objects cannot be broadcast to a single
- *  shape".
+/** N-ary broadcast of `count` shapes, as PyTorch 2.x's
+ *  torch.broadcast_shapes: sizes are compared, never multiplied, so a
+ *  result whose element count overflows int64 is fine. Messages on failure
+ *  are PyTorch's, e.g. "Attempting to broadcast a dimension of length 4 at
+ *  -2! Mismatching argument at index 1 had (4, 3); but expected shape should
+ *  be broadcastable to [2, 3]", and "Attempting to broadcast a dimension
+ *  with negative length!" (BC_ERR_INVALID_ARGUMENT).
  *  @param[in]  shapes  `count` pointers; `shapes[i]` holds `ndims[i]` sizes
  *                      (may be NULL when ndims[i] == 0). Borrowed.
  *  @param[in]  ndims   `count` dimension counts, each 0..#BC_MAX_DIMS.
@@ -411,9 +415,14 @@ BC_API bc_status bc_broadcast_shapes(const int64_t* a, size_t na, const int64_t*
 BC_API bc_status bc_broadcast_shapes_n(const int64_t* const* shapes, const size_t* ndims,
                                        size_t count, int64_t* out, size_t* nout);
 
-/** Zero-copy view of `t` expanded to `shape`, as PyTorch's Tensor.expand:
- *  stride 0 on broadcast dimensions. The view shares `t`'s storage and
- *  keeps it alive; it may not be written (it overlaps itself).
+/** Zero-copy view of `t` expanded to `shape`, as PyTorch's Tensor.expand,
+ *  with PyTorch's strides: 0 on expanded dimensions, a size-1 dimension kept
+ *  keeps its stride, and a new leading dimension of size 1 strides over the
+ *  dimensions inside it ((6,1,5,1) expanded to (1,6,1,5,1): strides
+ *  (30,5,5,1,1)). The view shares `t`'s storage and keeps it alive; it may
+ *  not be written where it overlaps itself. Negative sizes other than -1 on
+ *  an existing dimension fail with PyTorch's "numel: integer multiplication
+ *  overflow" (BC_ERR_INVALID_ARGUMENT).
  *  @param[in]  t      The tensor to expand; borrowed.
  *  @param[in]  shape  `ndim` target sizes; -1 keeps the existing size.
  *                     Borrowed.
@@ -447,9 +456,14 @@ BC_API bc_status bc_broadcast_tensors(const bc_tensor* const* tensors, size_t co
 
 /** Sums `t` over broadcast dimensions so that the result has `shape`, which
  *  must broadcast to `t`'s shape (the gradient of broadcasting, PyTorch's
- *  sum_to_size). Integer and bool inputs sum to BC_INT64, as torch.sum does;
- *  floats keep their dtype (accumulated in double, rounded once). The
- *  result does not depend on the thread count.
+ *  sum_to_size). When something is summed (a leading dimension, a size-1
+ *  target dimension over a larger one, or an empty `shape`: the full sum),
+ *  integer and bool inputs sum to BC_INT64, as torch.sum does; when nothing
+ *  is, the result is a copy in `t`'s dtype. Floats keep their dtype
+ *  (accumulated in double, rounded once: see docs/fidelity.md). The result
+ *  does not depend on the thread count. A size that is not expandable
+ *  (negative ones included) fails with PyTorch's "size {[-1]} is not
+ *  expandable to size {[3]}." (BC_ERR_SHAPE_MISMATCH).
  *  @param[in]  t      The tensor to reduce; borrowed.
  *  @param[in]  shape  `ndim` target sizes; borrowed.
  *  @param[in]  ndim   0..t's ndim.
@@ -589,8 +603,11 @@ BC_API bc_status bc_binary_out(bc_op op, const bc_tensor* a, const bc_tensor* b,
 BC_API bc_status bc_binary_(bc_op op, bc_tensor* self, const bc_tensor* other);
 
 /** Like bc_binary() for BC_ADD/BC_SUB with a scale: a +/- alpha*b. For
- *  integer results alpha must be integral; for bool, 0 or 1. Other ops are
- *  BC_ERR_INVALID_ARGUMENT.
+ *  integer and bool results alpha must be integral (as a Python int: for
+ *  bool, nonzero is true); it must fit the common dtype (uint8 also takes
+ *  -255..-1, which wrap), with PyTorch's text "value cannot be converted to
+ *  type int8_t without overflow". NaN and infinities are fine for floating
+ *  results. Other ops are BC_ERR_INVALID_ARGUMENT.
  *  @param[in]  op     BC_ADD or BC_SUB.
  *  @param[in]  a      First operand; borrowed.
  *  @param[in]  b      Second operand; borrowed.
@@ -634,7 +651,9 @@ BC_API bc_status bc_binary_alpha_out(bc_op op, const bc_tensor* a, const bc_tens
 BC_API bc_status bc_binary_alpha_(bc_op op, bc_tensor* self, const bc_tensor* other,
                                   double alpha);
 
-/** where(cond, a, b): a where cond is true, else b; cond must be BC_BOOL.
+/** where(cond, a, b): a where cond is true, else b; cond must be BC_BOOL,
+ *  or BC_UINT8 (nonzero is true) with PyTorch's deprecation warning "where
+ *  received a uint8 condition tensor. ..." sent to the warning handler.
  *  The three shapes broadcast together; a and b promote as in bc_binary().
  *  @param[in]  cond    BC_BOOL condition; borrowed.
  *  @param[in]  a       Values where `cond` is true; borrowed.
@@ -648,7 +667,8 @@ BC_API bc_status bc_binary_alpha_(bc_op op, bc_tensor* self, const bc_tensor* ot
  *  The inputs may be read by other threads at the same time. */
 BC_API bc_status bc_where(const bc_tensor* cond, const bc_tensor* a, const bc_tensor* b,
                           bc_tensor** out);
-/** out= form of bc_where().
+/** out= form of bc_where(). `out` must have exactly the result dtype
+ *  ("Expected out type to be Float but got Double", BC_ERR_DTYPE).
  *  @param[in]     cond  BC_BOOL condition; borrowed.
  *  @param[in]     a     Values where `cond` is true; borrowed.
  *  @param[in]     b     Values where `cond` is false; borrowed.
@@ -662,7 +682,9 @@ BC_API bc_status bc_where(const bc_tensor* cond, const bc_tensor* a, const bc_te
  *  may be read by other threads at the same time. */
 BC_API bc_status bc_where_out(const bc_tensor* cond, const bc_tensor* a, const bc_tensor* b,
                               bc_tensor* out);
-/** In place: self = where(cond, self, other) (PyTorch's self.where(cond, other)).
+/** In place: self = where(cond, self, other) (PyTorch's
+ *  torch.where(cond, self, other, out=self)); the result dtype must be
+ *  self's.
  *  @param[in,out] self  First operand and result; borrowed. Its shape
  *                      and dtype do not change.
  *  @param[in]     cond  BC_BOOL condition; borrowed.
@@ -765,7 +787,10 @@ BC_API bc_status bc_addcdiv_out(const bc_tensor* self, const bc_tensor* t1, cons
 BC_API bc_status bc_addcdiv_(bc_tensor* self, const bc_tensor* t1, const bc_tensor* t2,
                              double value);
 
-/** start + weight * (end - start), floating dtypes only, all three equal.
+/** start + weight * (end - start), floating dtypes only, all three equal;
+ *  a 0-dim `weight` may have another dtype, and is then promoted with the
+ *  others (PyTorch 2.x). The out= form's tensor must have the result dtype
+ *  ("Found dtype Double but expected Float") unless the weight is 0-dim.
  *  @param[in]  start   Value at weight 0; borrowed.
  *  @param[in]  end     Value at weight 1; borrowed.
  *  @param[in]  weight  Interpolation weight; borrowed.
@@ -806,7 +831,9 @@ BC_API bc_status bc_lerp_out(const bc_tensor* start, const bc_tensor* end,
 BC_API bc_status bc_lerp_(bc_tensor* self, const bc_tensor* end, const bc_tensor* weight);
 
 /** min(max(x, lo), hi), NaN-propagating; lo or hi may be NULL (no bound,
- *  but not both).
+ *  but not both). With one bound this is PyTorch's maximum(x, lo) or
+ *  minimum(x, hi): promoted over x and the bound (an int16 x with a float32
+ *  bound gives float32), and bool is fine.
  *  @param[in]  x       Values to clamp; borrowed.
  *  @param[in]  lo      Lower bound, or NULL for none; borrowed.
  *  @param[in]  hi      Upper bound, or NULL for none; borrowed.

@@ -81,7 +81,6 @@ bc_status Binary(int op, const bc_tensor* a, const bc_tensor* b, bool has_alpha,
     if (has_alpha && op != BC_ADD && op != BC_SUB)
       Fail(BC_ERR_INVALID_ARGUMENT, "alpha is only accepted by BC_ADD and BC_SUB");
     if (!out_new) NotNull(out, inplace ? "self" : "out");
-    if (has_alpha && std::isnan(alpha)) Fail(BC_ERR_INVALID_ARGUMENT, "alpha is NaN");
     bcast::OpArgs args;
     args.op = op;
     args.nin = 2;
@@ -111,40 +110,49 @@ bc_status Ternary(int op, const bc_tensor* x, const bc_tensor* y, const bc_tenso
   });
 }
 
-// A missing clamp bound becomes a 0-dim tensor of x's dtype holding the
-// widest bound, which leaves the promotion and every result unchanged.
-bc_tensor* UnboundedLike(const bc_tensor& x, bool upper) {
-  bc_tensor* t = bcast::NewTensor(x.dtype, bcast::Shape{});
-  bcast::VisitDtype(x.dtype, [&](auto v) {
-    using T = decltype(v);
-    T bound;
-    if constexpr (std::is_same_v<T, bcast::f16> || std::is_same_v<T, bcast::bf16>) {
-      bound = bcast::Convert<T>(upper ? INFINITY : -INFINITY);
-    } else if constexpr (std::is_floating_point_v<T>) {
-      bound = upper ? std::numeric_limits<T>::infinity() : -std::numeric_limits<T>::infinity();
-    } else {
-      bound = upper ? std::numeric_limits<T>::max() : std::numeric_limits<T>::lowest();
-    }
-    std::memcpy(t->data, &bound, sizeof(T));
-  });
-  return t;
-}
-
 bc_status Clamp(const bc_tensor* x, const bc_tensor* lo, const bc_tensor* hi, bc_tensor** out_new,
                 bc_tensor* out, bool inplace) {
   if (out_new) *out_new = nullptr;
-  bc_tensor* made[2] = {nullptr, nullptr};
-  bc_status s = Guarded([&] {
-    NotNull(x, "x");
-    if (lo == nullptr && hi == nullptr)
+  if (lo == nullptr && hi == nullptr) {
+    return Guarded([&] {
+      NotNull(x, "x");
       Fail(BC_ERR_INVALID_ARGUMENT, "torch.clamp: At least one of 'min' or 'max' must not be None");
-    if (lo == nullptr) lo = made[0] = UnboundedLike(*x, false);
-    if (hi == nullptr) hi = made[1] = UnboundedLike(*x, true);
-  });
-  if (s == BC_OK) s = Ternary(bcast::kClamp, x, lo, hi, 1, out_new, out, inplace);
-  Free(made[0]);
-  Free(made[1]);
+    });
+  }
+  // One bound is PyTorch's maximum (min=) or minimum (max=) of x and the
+  // bound: promoted over the two (the result may be wider than x), and any
+  // dtype, bool included.
+  if (hi == nullptr) return Binary(BC_MAXIMUM, x, lo, false, 1, out_new, out, inplace);
+  if (lo == nullptr) return Binary(BC_MINIMUM, x, hi, false, 1, out_new, out, inplace);
+  return Ternary(bcast::kClamp, x, lo, hi, 1, out_new, out, inplace);
+}
+
+// Caller-given sizes that are only compared, never allocated: any value.
+bcast::Shape RawShape(const int64_t* shape, size_t ndim) {
+  if (ndim > BC_MAX_DIMS)
+    Fail(BC_ERR_INVALID_ARGUMENT, "ndim " + std::to_string(ndim) + " exceeds the maximum of " +
+                                      std::to_string(BC_MAX_DIMS) + " dimensions");
+  if (ndim > 0) NotNull(shape, "shape");
+  bcast::Shape s;
+  s.ndim = static_cast<int>(ndim);
+  for (size_t i = 0; i < ndim; ++i) s.d[i] = shape[i];
   return s;
+}
+
+bcast::Shape NonNegativeShape(const int64_t* shape, size_t ndim) {
+  const bcast::Shape s = RawShape(shape, ndim);
+  for (int i = 0; i < s.ndim; ++i)
+    if (s.d[i] < 0)
+      Fail(BC_ERR_INVALID_ARGUMENT, "Trying to create tensor with negative dimension " +
+                                        std::to_string(s.d[i]) + ": " + bcast::FormatShape(s));
+  return s;
+}
+
+// Python's repr of a shape tuple: "(4, 3)", "(4,)", "()".
+std::string TupleText(const bcast::Shape& s) {
+  std::string t = "(";
+  for (int i = 0; i < s.ndim; ++i) t += (i ? ", " : "") + std::to_string(s.d[i]);
+  return t + (s.ndim == 1 ? ",)" : ")");
 }
 
 }  // namespace
@@ -359,7 +367,9 @@ BC_API bc_status bc_broadcast_shapes(const int64_t* a, size_t na, const int64_t*
   return Guarded([&] {
     NotNull(out, "out");
     NotNull(nout, "nout");
-    const bcast::Shape r = bcast::Broadcast(bcast::CheckedShape(a, na), bcast::CheckedShape(b, nb));
+    // Sizes are compared, never multiplied (as at::infer_size): no element
+    // count to overflow; negative sizes are refused.
+    const bcast::Shape r = bcast::Broadcast(NonNegativeShape(a, na), NonNegativeShape(b, nb));
     for (int i = 0; i < r.ndim; ++i) out[i] = r.d[i];
     *nout = static_cast<size_t>(r.ndim);
   });
@@ -374,13 +384,33 @@ BC_API bc_status bc_broadcast_shapes_n(const int64_t* const* shapes, const size_
       NotNull(shapes, "shapes");
       NotNull(ndims, "ndims");
     }
-    bcast::Shape r;
+    // torch.broadcast_shapes (torch._refs._broadcast_shapes): sizes are
+    // compared, never multiplied, so no element count can overflow.
+    bcast::Shape r;  // all ones, as long as the longest shape
     for (size_t i = 0; i < count; ++i) {
-      const bcast::Shape s = bcast::CheckedShape(shapes[i], ndims[i]);
-      Error e;
-      if (!bcast::TryBroadcast(r, s, &r, &e)) {
-        e.message = "Shape mismatch: objects cannot be broadcast to a single shape";
-        throw e;
+      const bcast::Shape s = RawShape(shapes[i], ndims[i]);
+      for (int d = r.ndim; d < s.ndim; ++d) r.d[d] = 1;
+      if (s.ndim > r.ndim) r.ndim = s.ndim;
+    }
+    for (size_t i = 0; i < count; ++i) {
+      const bcast::Shape s = RawShape(shapes[i], ndims[i]);
+      for (int k = 1; k <= s.ndim; ++k) {
+        const int64_t want = s.d[s.ndim - k];
+        int64_t& have = r.d[r.ndim - k];
+        if (want == have) continue;
+        if (have == 1) {
+          if (want < 0)
+            Fail(BC_ERR_INVALID_ARGUMENT, "Attempting to broadcast a dimension with negative length!");
+          have = want;
+        }
+        if (want == 1 || want == have) continue;
+        bcast::FailDim(BC_ERR_NOT_BROADCASTABLE,
+                       "Attempting to broadcast a dimension of length " + std::to_string(want) +
+                           " at -" + std::to_string(k) + "! Mismatching argument at index " +
+                           std::to_string(i) + " had " + TupleText(s) +
+                           "; but expected shape should be broadcastable to " +
+                           bcast::FormatShape(r),
+                       r.ndim - k, want, have);
       }
     }
     for (int i = 0; i < r.ndim; ++i) out[i] = r.d[i];
@@ -394,17 +424,9 @@ BC_API bc_status bc_expand(const bc_tensor* t, const int64_t* shape, size_t ndim
   return Guarded([&] {
     NotNull(t, "tensor");
     NotNull(view, "view");
-    if (ndim > BC_MAX_DIMS)
-      Fail(BC_ERR_INVALID_ARGUMENT, "ndim " + std::to_string(ndim) + " exceeds the maximum of " +
-                                        std::to_string(BC_MAX_DIMS) + " dimensions");
-    if (ndim > 0) NotNull(shape, "shape");
-    bcast::Shape target;
-    target.ndim = static_cast<int>(ndim);
-    for (size_t i = 0; i < ndim; ++i) target.d[i] = shape[i];
     bcast::Shape r;
-    bcast::CheckExpand(bcast::ShapeOf(*t), t->dtype, target, &r);
     int64_t strides[BC_MAX_DIMS];
-    bcast::BroadcastStrides(*t, r, strides);
+    bcast::ExpandGeometry(*t, RawShape(shape, ndim), &r, strides);
     *view = NewView(*t, r.d, strides, r.ndim);
   });
 }
@@ -426,8 +448,9 @@ BC_API bc_status bc_broadcast_tensors(const bc_tensor* const* tensors, size_t co
     try {
       for (size_t i = 0; i < count; ++i) {
         int64_t strides[BC_MAX_DIMS];
-        bcast::BroadcastStrides(*tensors[i], r, strides);
-        views[i] = NewView(*tensors[i], r.d, strides, r.ndim);
+        bcast::Shape s;
+        bcast::ExpandGeometry(*tensors[i], r, &s, strides);
+        views[i] = NewView(*tensors[i], s.d, strides, s.ndim);
       }
     } catch (...) {
       for (size_t i = 0; i < count; ++i) {
@@ -445,7 +468,7 @@ BC_API bc_status bc_sum_to_shape(const bc_tensor* t, const int64_t* shape, size_
   return Guarded([&] {
     NotNull(t, "tensor");
     NotNull(out, "out");
-    *out = bcast::SumToShape(*t, bcast::CheckedShape(shape, ndim));
+    *out = bcast::SumToShape(*t, RawShape(shape, ndim));
   });
 }
 

@@ -12,8 +12,8 @@ const char* DtypeName(bc_dtype d) {
 
 const char* DtypeTensorName(bc_dtype d) {
   static const char* const kName[kNumDtypes] = {
-      "torch.BoolTensor", "torch.ByteTensor", "torch.CharTensor",     "torch.ShortTensor",
-      "torch.IntTensor",  "torch.LongTensor", "torch.HalfTensor",     "torch.BFloat16Tensor",
+      "CPUBoolType", "torch.ByteTensor", "torch.CharTensor",     "torch.ShortTensor",
+      "torch.IntTensor",  "torch.LongTensor", "torch.HalfTensor",     "CPUBFloat16Type",
       "torch.FloatTensor", "torch.DoubleTensor"};
   return ValidDtype(d) ? kName[d] : "torch.Tensor";
 }

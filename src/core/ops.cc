@@ -69,23 +69,28 @@ struct TensorGuard {
   }
 };
 
-// Whether an element of an integral tensor, read through its own strides, is
+// Whether an element of an integral tensor, read through its own strides and
+// converted to the integral dtype `as` (the division's: an int64 divisor of
+// an int32 division is cut to its low 32 bits, as PyTorch converts it), is
 // zero: the integer-division check, one pass over the divisor.
-bool HasZero(const bc_tensor& t) {
+bool HasZero(const bc_tensor& t, bc_dtype as) {
   const int64_t n = Numel(t);
+  const size_t bits = 8 * DtypeSize(as);
+  const uint64_t mask = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
   return VisitDtype(t.dtype, [&](auto v) {
     using T = decltype(v);
     const T* p = reinterpret_cast<const T*>(t.data);
+    auto is_zero = [mask](T x) { return (static_cast<uint64_t>(Convert<int64_t>(x)) & mask) == 0; };
     if (IsContiguous(t)) {
       bool zero = false;  // no early exit: a loop the compiler vectorises
-      for (int64_t i = 0; i < n; ++i) zero |= Convert<int64_t>(p[i]) == 0;
+      for (int64_t i = 0; i < n; ++i) zero |= is_zero(p[i]);
       return zero;
     }
     int64_t idx[BC_MAX_DIMS] = {};
     for (int64_t i = 0; i < n; ++i) {
       int64_t off = 0;
       for (int d = 0; d < t.ndim; ++d) off += idx[d] * t.strides[d];
-      if (Convert<int64_t>(p[off]) == 0) return true;
+      if (is_zero(p[off])) return true;
       for (int d = t.ndim - 1; d >= 0; --d) {
         if (++idx[d] < t.shape[d]) break;
         idx[d] = 0;
@@ -174,48 +179,62 @@ RowKernel KernelOf(const OpArgs& a, bc_dtype d) {
 
 // Small ops on operands of one shape, contiguous and already in the kernel's
 // dtypes, need no plan: nothing broadcasts, so no warning or policy applies,
-// and the whole op is one row. Returns false when the general path must run.
-bool RunSmallContiguous(const OpArgs& a, bc_tensor* out, const Types& types) {
+// no overlap or shape error can arise, and the whole op is one row. Returns
+// false when the general path must run.
+bool RunSmallContiguous(const OpArgs& a, bc_tensor* out) {
   if (out == nullptr || IsIntDivision(a.op) || !IsContiguous(*out)) return false;
   const int64_t numel = Numel(*out);
   if (numel >= kSmallOp || numel == 0) return false;
-  const RowKernel fused = FusedHalfKernel(a, *out, types);
-  const bc_dtype kd = fused != nullptr ? types.common : types.in;
-  if (out->dtype != (kd == types.in ? types.out : kd)) return false;
   const size_t nbytes = static_cast<size_t>(numel) * DtypeSize(out->dtype);
-  char* ptr[4] = {out->data};
   for (int i = 0; i < a.nin; ++i) {
     const bc_tensor& t = *a.in[i];
-    const bc_dtype want = (a.op == kWhere && i == 0) ? BC_BOOL : kd;
-    if (t.dtype != want || t.ndim != out->ndim || !IsContiguous(t)) return false;
+    if (t.ndim != out->ndim || !IsContiguous(t)) return false;
     for (int d = 0; d < t.ndim; ++d)
       if (t.shape[d] != out->shape[d]) return false;
     // Exact aliasing is fine; any other shared byte needs the general checks.
     const size_t tbytes = static_cast<size_t>(numel) * DtypeSize(t.dtype);
     if (t.data != out->data && t.data < out->data + nbytes && out->data < t.data + tbytes)
       return false;
-    ptr[i + 1] = t.data;
+    if (t.data == out->data && t.dtype != out->dtype) return false;
+  }
+  // Only dtype errors remain possible, and they come now, as in the general path.
+  const Types types = ResolveTypes(a, out);
+  const RowKernel fused = FusedHalfKernel(a, *out, types);
+  const bc_dtype kd = fused != nullptr ? types.common : types.in;
+  if (out->dtype != (kd == types.in ? types.out : kd)) return false;
+  char* ptr[4] = {out->data};
+  for (int i = 0; i < a.nin; ++i) {
+    const bc_dtype want = (a.op == kWhere && i == 0) ? BC_BOOL : kd;
+    if (a.in[i]->dtype != want) return false;
+    ptr[i + 1] = a.in[i]->data;
   }
   if (SwapsOperands(a, types)) std::swap(ptr[1], ptr[2]);
   (fused != nullptr ? fused : KernelOf(a, kd))(numel, ptr, 0, KernelScalar(a, types), false);
   return true;
 }
 
+// copy_ of a view onto itself (same data, dtype, shape and strides) does
+// nothing, before any check: PyTorch returns early, even for an expanded view.
+bool SameView(const bc_tensor& x, const bc_tensor& y) {
+  if (x.data != y.data || x.dtype != y.dtype || x.ndim != y.ndim) return false;
+  for (int d = 0; d < x.ndim; ++d)
+    if (x.shape[d] != y.shape[d] || x.strides[d] != y.strides[d]) return false;
+  return true;
+}
+
 // Everything but the small-op fast path: kept out of line so that a small op
 // does not pay for this frame (several KiB of shapes, strides and plan).
-__attribute__((noinline)) bc_tensor* RunGeneral(const OpArgs& a, bc_tensor* out, bool inplace,
-                                                const Types& types) {
+// PyTorch's order: the written tensor's overlaps, then shapes, then dtypes.
+__attribute__((noinline)) bc_tensor* RunGeneral(const OpArgs& a, bc_tensor* out, bool inplace) {
+  if (out != nullptr) {
+    if (HasInternalOverlap(*out)) FailInternalOverlap();
+    for (int i = 0; i < a.nin; ++i) CheckOverlap(*out, *a.in[i]);
+  }
   const OperandBroadcast b = BroadcastOperands(a, out);
   const Shape& result = b.result;
   const bool legacy = b.legacy;
-  if (out != nullptr) {
-    CheckOutShape(a, *out, inplace, b);
-    if (a.op != kCopy && !CanCast(types.result, out->dtype))
-      Fail(BC_ERR_DTYPE, std::string("result type ") + DtypeName(types.result) +
-                             " can't be cast to the desired output type " +
-                             DtypeName(out->dtype));
-    if (HasInternalOverlap(*out)) FailInternalOverlap();
-  }
+  if (out != nullptr) CheckOutShape(a, *out, inplace, b);
+  const Types types = ResolveTypes(a, out);
 
   // Operand strides over the result shape (legacy: each viewed as the first's shape).
   TensorGuard owned[3];
@@ -235,7 +254,7 @@ __attribute__((noinline)) bc_tensor* RunGeneral(const OpArgs& a, bc_tensor* out,
   }
 
   const int64_t numel = ShapeNumel(result);
-  if (IsIntDivision(a.op) && IsIntegral(types.in) && numel > 0 && HasZero(*ins[1]))
+  if (IsIntDivision(a.op) && IsIntegral(types.in) && numel > 0 && HasZero(*ins[1], types.in))
     Fail(BC_ERR_DIVISION_BY_ZERO, "ZeroDivisionError");
 
   for (const std::string& w : b.warnings) Warn(w);
@@ -298,9 +317,10 @@ bc_tensor* RunElementwise(const OpArgs& a, bc_tensor* out, bool inplace) {
   for (int i = 0; i < a.nin; ++i)
     if (a.in[i] == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "tensor argument is NULL");
   if (a.op == kCopy && out == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "destination is NULL");
-  const Types types = ResolveTypes(a, out);
-  if (a.op != kCopy && RunSmallContiguous(a, out, types)) return out;
-  return RunGeneral(a, out, inplace, types);
+  if (a.op == kCopy && SameView(*out, *a.in[0])) return out;
+  PreCheck(a, out);
+  if (a.op != kCopy && RunSmallContiguous(a, out)) return out;
+  return RunGeneral(a, out, inplace);
 }
 
 }  // namespace bcast

@@ -15,6 +15,9 @@ namespace bcast {
 bool HasInternalOverlap(const bc_tensor& t);
 // Throws BC_ERR_OVERLAP with PyTorch's text.
 [[noreturn]] void FailInternalOverlap();
+// Throws BC_ERR_OVERLAP unless `in` shares no memory with `out` or expands
+// to exactly `out` (checked before shapes, as PyTorch does).
+void CheckOverlap(const bc_tensor& out, const bc_tensor& in);
 // Throws BC_ERR_OVERLAP unless `in`, viewed with `in_strides` over out's
 // shape, shares no memory with `out` or is exactly `out`.
 void CheckOverlap(const bc_tensor& out, const bc_tensor& in, const int64_t* in_strides);

@@ -86,8 +86,18 @@ bc_tensor* SumToShape(const bc_tensor& t, const Shape& target) {
     Fail(BC_ERR_SHAPE_MISMATCH, "size {" + FormatShape(target) + "} is not expandable to size {" +
                                     FormatShape(ShapeOf(t)) + "}.");
   }
-  const bc_dtype rd = IsFloating(t.dtype) ? t.dtype : BC_INT64;
+  // PyTorch's sum_to: with nothing reduced the tensor comes back as it is
+  // (its dtype kept); a reduction (any leading dim, any size-1 target dim
+  // over a larger one, or the empty target: a full sum) sums integers and
+  // bool into int64.
+  bool reduces = target.ndim == 0 || target.ndim < t.ndim;
+  for (int d = 0; d < t.ndim; ++d) reduces |= aligned.d[d] == 1 && t.shape[d] != 1;
+  const bc_dtype rd = IsFloating(t.dtype) || !reduces ? t.dtype : BC_INT64;
   bc_tensor* out = NewTensor(rd, target);
+  if (!reduces) {
+    CopyElements(*out, t);
+    return out;
+  }
   if (IsFloating(t.dtype)) SumTo<double>(t, aligned, out);
   else SumTo<int64_t>(t, aligned, out);
   return out;

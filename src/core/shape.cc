@@ -139,3 +139,76 @@ void CheckExpand(const Shape& tensor, bc_dtype dtype, const Shape& target, Shape
 }
 
 }  // namespace bcast
+
+namespace bcast {
+
+void ExpandGeometry(const bc_tensor& t, const Shape& target, Shape* shape, int64_t* strides) {
+  if (target.ndim < t.ndim) {
+    Fail(BC_ERR_SHAPE_MISMATCH,
+         std::string("expand(") + DtypeTensorName(t.dtype) + "{" + FormatShape(ShapeOf(t)) +
+             "}, size=" + FormatShape(target) + "): the number of sizes provided (" +
+             std::to_string(target.ndim) +
+             ") must be greater or equal to the number of dimensions in the tensor (" +
+             std::to_string(t.ndim) + ")");
+  }
+  Shape r;
+  r.ndim = target.ndim;
+  if (t.ndim == 0) {  // a 0-dim tensor is viewed with every stride 0
+    for (int i = 0; i < target.ndim; ++i) {
+      r.d[i] = target.d[i];
+      strides[i] = 0;
+    }
+  }
+  const int lead = target.ndim - t.ndim;
+  for (int i = t.ndim == 0 ? -1 : target.ndim - 1; i >= 0; --i) {
+    const int j = i - lead;
+    int64_t size = j >= 0 ? t.shape[j] : 1;
+    // A new leading dim strides over everything inside it, as in PyTorch.
+    // (Wrapping: only absurd sizes overflow, and those fail the count below.)
+    int64_t stride = j >= 0 ? t.strides[j]
+                            : i + 1 < target.ndim
+                                  ? static_cast<int64_t>(static_cast<uint64_t>(r.d[i + 1]) *
+                                                         static_cast<uint64_t>(strides[i + 1]))
+                                  : 1;
+    int64_t want = target.d[i];
+    if (want == -1) {
+      if (j < 0)
+        Fail(BC_ERR_SHAPE_MISMATCH, "The expanded size of the tensor (-1) isn't allowed in a "
+                                    "leading, non-existing dimension " + std::to_string(i));
+      want = size;
+    }
+    if (size != want) {
+      if (size != 1) {
+        FailDim(BC_ERR_SHAPE_MISMATCH,
+                "The expanded size of the tensor (" + std::to_string(want) +
+                    ") must match the existing size (" + std::to_string(size) +
+                    ") at non-singleton dimension " + std::to_string(i) +
+                    ".  Target sizes: " + FormatShape(target) +
+                    ".  Tensor sizes: " + FormatShape(ShapeOf(t)),
+                i, want, size);
+      }
+      size = want;
+      stride = 0;
+    }
+    r.d[i] = size;
+    strides[i] = stride;
+  }
+  // PyTorch multiplies the sizes as uint64 from the first, overflow sticky,
+  // and refuses a count beyond int64 with this text; sizes left negative
+  // (other than -1 on an existing dim) fail with it too. (Where PyTorch's
+  // count happens not to overflow, e.g. a 0 next to -2, it returns a view with
+  // a negative size; bcast has no such tensors.)
+  bool negative = false, overflow = false;
+  uint64_t n = 1;
+  for (int i = 0; i < r.ndim; ++i) {
+    negative |= r.d[i] < 0;
+    overflow |= __builtin_mul_overflow(n, static_cast<uint64_t>(r.d[i]), &n);
+  }
+  overflow |= n > static_cast<uint64_t>(INT64_MAX);
+  if (negative || overflow)
+    Fail(negative ? BC_ERR_INVALID_ARGUMENT : BC_ERR_OVERFLOW,
+         "numel: integer multiplication overflow");
+  *shape = r;
+}
+
+}  // namespace bcast

@@ -33,7 +33,13 @@ Shape Broadcast(const Shape& a, const Shape& b);  // throws PyTorch's text
 // broadcast and prepended dims.
 void BroadcastStrides(const bc_tensor& t, const Shape& to, int64_t* strides);
 
-// PyTorch's expand geometry check; throws the expand text.
+// PyTorch's expand (inferExpandGeometry): the shape and strides of `t`
+// expanded to `target` (-1 keeps a size); size-1 dims keep their stride and
+// new leading dims stride over the dims inside them, as in PyTorch; expanded
+// dims get stride 0. Throws PyTorch's texts.
+void ExpandGeometry(const bc_tensor& t, const Shape& target, Shape* shape, int64_t* strides);
+
+// The older expand check (legacy in-place wording); throws the expand text.
 void CheckExpand(const Shape& tensor, bc_dtype dtype, const Shape& target, Shape* out_shape);
 
 }  // namespace bcast

@@ -6,6 +6,7 @@
 #include "core/dtype.h"
 #include "core/error.h"
 #include "core/op_info.h"
+#include "core/settings.h"
 
 namespace bcast {
 
@@ -42,51 +43,66 @@ bc_dtype ResultType(const bc_tensor* const* ts, int n) {
 
 bc_dtype ComputeType(bc_dtype d) { return IsHalf(d) ? BC_FLOAT32 : d; }
 
-void CheckIntegralScalar(bc_dtype common, double v, const char* what) {
-  if (IsFloating(common)) return;
-  if (!(std::trunc(v) == v) || std::fabs(v) > 9.2e18) {
-    Fail(BC_ERR_INVALID_ARGUMENT, std::string("For integral input tensors, argument ") + what +
-                                      " must not be a floating point number.");
-  }
+// A double alpha/value stands for a Python int when it is integral and fits
+// int64 (as a C caller of an integral op means it), for a Python float otherwise.
+bool IsIntegralNumber(double v) {
+  return std::trunc(v) == v && v >= -0x1p63 && v < 0x1p63;
 }
+
+// PyTorch's alpha_check: an integral result takes only an integral alpha.
+void CheckIntegralScalar(bc_dtype d, double v, const char* what) {
+  if (IsFloating(d) || IsIntegralNumber(v)) return;
+  Fail(BC_ERR_INVALID_ARGUMENT, std::string("For integral input tensors, argument ") + what +
+                                    " must not be a floating point number.");
+}
+
+// The C++ type PyTorch names in c10::checked_convert's message.
+const char* ScalarTypeCppName(bc_dtype d) {
+  static const char* const kName[kNumDtypes] = {
+      "bool", "uint8_t", "int8_t", "int16_t", "int", "int64_t",
+      "c10::Half", "c10::BFloat16", "float", "double"};
+  return ValidDtype(d) ? kName[d] : "unknown";
+}
+
+// c10::checked_convert of alpha/value to the kernel's scalar type `d`:
+// integers must fit (uint8 also takes -255..-1, which wrap), NaN and
+// infinities fit only floating types, finite floats must be within range.
+void CheckScalarRange(bc_dtype d, double v) {
+  bool overflow = false;
+  switch (d) {
+    case BC_BOOL: break;
+    case BC_FLOAT64: break;
+    case BC_FLOAT16:
+    case BC_BFLOAT16:
+    case BC_FLOAT32: {
+      const double max = d == BC_FLOAT16 ? 65504.0 : d == BC_BFLOAT16 ? 0x1.FEp127 : 0x1.FFFFFEp127;
+      overflow = std::isfinite(v) && std::fabs(v) > max;
+      break;
+    }
+    default: {
+      const double lo = d == BC_UINT8 ? 0 : d == BC_INT8 ? -128.0 : d == BC_INT16 ? -32768.0
+                        : d == BC_INT32 ? -2147483648.0 : -0x1p63;
+      const double hi = d == BC_UINT8 ? 255 : d == BC_INT8 ? 127.0 : d == BC_INT16 ? 32767.0
+                        : d == BC_INT32 ? 2147483647.0 : 0x1p63;
+      if (IsIntegralNumber(v))
+        overflow = v > hi || v < (d == BC_UINT8 ? -255.0 : lo) || (d == BC_INT64 && v >= hi);
+      else
+        overflow = !(v >= lo && v <= hi) || (d == BC_INT64 && v >= hi);
+    }
+  }
+  if (overflow)
+    Fail(BC_ERR_INVALID_ARGUMENT, std::string("value cannot be converted to type ") +
+                                      ScalarTypeCppName(d) + " without overflow");
+}
+
+const char kWhereUint8[] =
+    "where received a uint8 condition tensor. This behavior is deprecated and will be removed "
+    "in a future version of PyTorch. Use a boolean condition instead.";
 
 }  // namespace
 
-Types ResolveTypes(const OpArgs& a, const bc_tensor* out) {
+void PreCheck(const OpArgs& a, const bc_tensor* out) {
   const int op = a.op;
-  if (op == kCopy) {
-    const bc_dtype d = ComputeType(out->dtype);
-    return {d, d, out->dtype, out->dtype};
-  }
-  if (op == kWhere) {
-    if (a.in[0]->dtype != BC_BOOL)
-      Fail(BC_ERR_DTYPE, std::string("where expected condition to be a boolean tensor, but got "
-                                     "a tensor with dtype ") +
-                             DtypeName(a.in[0]->dtype));
-    const bc_dtype c = ResultType(a.in + 1, 2);
-    return {ComputeType(c), ComputeType(c), c, c};
-  }
-  if (op == kLerp) {
-    const char* names[3] = {"self", "end", "weight"};
-    for (int i = 1; i < 3; ++i) {
-      if (a.in[i]->dtype != a.in[0]->dtype)
-        Fail(BC_ERR_DTYPE, std::string("expected dtype ") + CppTypeName(a.in[0]->dtype) +
-                               " for `" + names[i] + "` but got dtype " +
-                               CppTypeName(a.in[i]->dtype));
-    }
-    if (!IsFloating(a.in[0]->dtype)) NotImplemented(op, a.in[0]->dtype);
-  }
-  if (op == kAddcdiv && !IsFloating(a.in[1]->dtype) && !IsFloating(a.in[2]->dtype)) {
-    Fail(BC_ERR_DTYPE,
-         "Integer division with addcdiv is no longer supported, and in a future  release "
-         "addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv "
-         "behavior can be implemented as (input + value * torch.trunc(tensor1 / "
-         "tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / "
-         "tensor2) for float inputs. The future addcdiv behavior is just the latter "
-         "implementation: (input + value * tensor1 / tensor2), for all dtypes.");
-  }
-  const OpInfo& info = InfoOf(op);
-  bc_dtype common = ResultType(a.in, a.nin);
   if (op == BC_SUB) {
     if (a.in[0]->dtype == BC_BOOL && a.in[1]->dtype == BC_BOOL)
       Fail(BC_ERR_DTYPE,
@@ -97,24 +113,84 @@ Types ResolveTypes(const OpArgs& a, const bc_tensor* out) {
            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
            "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
   }
-  if (info.alpha && a.has_alpha) {
-    CheckIntegralScalar(common, a.scalar, "alpha");
-    if (common == BC_BOOL && a.scalar != 0 && a.scalar != 1)
-      Fail(BC_ERR_INVALID_ARGUMENT, "Boolean alpha only supported for Boolean results.");
+  if (op == kWhere) {
+    // where_self_out: the out dtype, the deprecated uint8 condition (warned
+    // before anything else can fail, as PyTorch does), the condition's dtype.
+    const bc_dtype r = ResultType(a.in + 1, 2);
+    if (out != nullptr && out->dtype != r)
+      Fail(BC_ERR_DTYPE, std::string("Expected out type to be ") + DtypeName(r) + " but got " +
+                             DtypeName(out->dtype));
+    if (a.in[0]->dtype == BC_UINT8) Warn(kWhereUint8);
+    else if (a.in[0]->dtype != BC_BOOL)
+      Fail(BC_ERR_DTYPE, std::string("where expected condition to be a boolean tensor, but got "
+                                     "a tensor with dtype ") +
+                             DtypeName(a.in[0]->dtype));
+  }
+  if (op == kLerp) {
+    // A 0-dim weight is promoted with the others (PyTorch 2.x); end and a
+    // dimensioned weight must have self's dtype.
+    const char* names[3] = {"self", "end", "weight"};
+    for (int i = 1; i < 3; ++i) {
+      if (i == 2 && a.in[2]->ndim == 0) continue;
+      if (a.in[i]->dtype != a.in[0]->dtype)
+        Fail(BC_ERR_DTYPE, std::string("expected dtype ") + CppTypeName(a.in[0]->dtype) +
+                               " for `" + names[i] + "` but got dtype " +
+                               CppTypeName(a.in[i]->dtype));
+    }
+  }
+  if (op == kAddcdiv && !IsFloating(a.in[1]->dtype) && !IsFloating(a.in[2]->dtype)) {
+    Fail(BC_ERR_DTYPE,
+         "Integer division with addcdiv is no longer supported, and in a future  release "
+         "addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv "
+         "behavior can be implemented as (input + value * torch.trunc(tensor1 / "
+         "tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / "
+         "tensor2) for float inputs. The future addcdiv behavior is just the latter "
+         "implementation: (input + value * tensor1 / tensor2), for all dtypes.");
+  }
+}
+
+Types ResolveTypes(const OpArgs& a, const bc_tensor* out) {
+  const int op = a.op;
+  if (op == kCopy) {
+    const bc_dtype d = ComputeType(out->dtype);
+    return {d, d, out->dtype, out->dtype};
+  }
+  const OpInfo& info = InfoOf(op);
+  bc_dtype common;
+  bool same_dtype_out = false;  // PyTorch's check_all_same_dtype
+  if (op == kWhere) {
+    common = ResultType(a.in + 1, 2);
+  } else if (op == kLerp && a.in[2]->ndim > 0) {
+    common = a.in[0]->dtype;
+    same_dtype_out = true;
+  } else {
+    common = ResultType(a.in, a.nin);
   }
   if (info.promotion == kToFloat && !IsFloating(common)) common = BC_FLOAT32;
+  const bc_dtype result = common;
+  if (out != nullptr && op != kWhere) {
+    if (same_dtype_out && out->dtype != result)
+      Fail(BC_ERR_DTYPE, std::string("Found dtype ") + DtypeName(out->dtype) + " but expected " +
+                             DtypeName(result));
+    if (info.promotion != kCompare && info.promotion != kLogical && !CanCast(result, out->dtype))
+      Fail(BC_ERR_DTYPE, std::string("result type ") + DtypeName(result) +
+                             " can't be cast to the desired output type " +
+                             DtypeName(out->dtype));
+  }
+  // alpha_check runs on the common dtype (whatever out='s), before the
+  // kernel's dtype dispatch.
+  if (info.alpha && a.has_alpha) CheckIntegralScalar(result, a.scalar, "alpha");
   if (!InDtypeSet(info.dtypes, common)) NotImplemented(op, common);
-  // Like PyTorch, an integral addcmul truncates a fractional value, but
-  // refuses one that no int64 holds.
-  if (op == kAddcmul && !IsFloating(common) &&
-      !(a.scalar >= -9223372036854775808.0 && a.scalar < 9223372036854775808.0))
-    Fail(BC_ERR_INVALID_ARGUMENT, "value cannot be converted to type int64_t without overflow");
+  // The kernel converts alpha/value to its scalar type (addcmul and addcdiv
+  // on halves: to float, their arithmetic type).
+  if (info.alpha && a.has_alpha) CheckScalarRange(common, a.scalar);
+  if (op == kAddcmul || op == kAddcdiv) CheckScalarRange(ComputeType(common), a.scalar);
   switch (info.promotion) {
     // Logical ops, like comparisons, read the operands cast to their common
     // dtype (PyTorch 2.x: logical_and(f16 1, f64 0-dim 1e-10) is false).
     case kCompare:
     case kLogical: return {ComputeType(common), BC_BOOL, BC_BOOL, common};
-    default: return {ComputeType(common), ComputeType(common), common, common};
+    default: return {ComputeType(common), ComputeType(common), result, common};
   }
 }
 

@@ -15,8 +15,15 @@ struct Types {
   bc_dtype common;  // dtype the inputs are cast to (computed in `in` when it is a half)
 };
 
-// Throws bcast::Error (BC_ERR_DTYPE, BC_ERR_INVALID_ARGUMENT) for what the
-// op does not take; `out` is the written tensor or nullptr.
+// The checks PyTorch makes in an op's own code before its TensorIterator is
+// built, so before overlap and shape errors: sub on bool, where's out dtype,
+// uint8 condition (warned here) and condition dtype, lerp's dtypes,
+// addcdiv on integers. `out` is the written tensor or nullptr.
+void PreCheck(const OpArgs& a, const bc_tensor* out);
+
+// After overlap and shapes, in PyTorch's order: the written tensor's dtype,
+// alpha's kind, the dtype the kernel supports, then alpha/value's range.
+// Throws bcast::Error (BC_ERR_DTYPE, BC_ERR_INVALID_ARGUMENT).
 Types ResolveTypes(const OpArgs& a, const bc_tensor* out);
 
 // div_trunc, div_floor, remainder, fmod: integer division by zero is refused.

@@ -239,7 +239,11 @@ TEST(BadInputSizes, NegativeSizes) {
   EXPECT_TRUE(Is(bc_broadcast_shapes(ok, 2, neg, 2, out_shape, &nout), BC_ERR_INVALID_ARGUMENT));
   const int64_t* shapes[] = {ok, neg};
   size_t ndims[] = {2, 2};
-  EXPECT_TRUE(Is(bc_broadcast_shapes_n(shapes, ndims, 2, out_shape, &nout), BC_ERR_INVALID_ARGUMENT));
+  // torch.broadcast_shapes compares sizes: (2, -1) against (2, 3) is a mismatch.
+  EXPECT_TRUE(Is(bc_broadcast_shapes_n(shapes, ndims, 2, out_shape, &nout), BC_ERR_NOT_BROADCASTABLE));
+  const int64_t one3[] = {1, 3}, neg3[] = {-2, 3};
+  const int64_t* shapes1[] = {one3, neg3};
+  EXPECT_TRUE(Is(bc_broadcast_shapes_n(shapes1, ndims, 2, out_shape, &nout), BC_ERR_INVALID_ARGUMENT));
 
   Tensor t = Floats({2, 1});
   bc_tensor* view = kPoison;
@@ -252,7 +256,7 @@ TEST(BadInputSizes, NegativeSizes) {
   int64_t exp_min[] = {2, INT64_MIN};
   EXPECT_NE(bc_expand(t.get(), exp_min, 2, &view), BC_OK);
   EXPECT_EQ(view, nullptr);
-  EXPECT_TRUE(Is(bc_sum_to_shape(t.get(), neg, 2, &out), BC_ERR_INVALID_ARGUMENT));
+  EXPECT_TRUE(Is(bc_sum_to_shape(t.get(), neg, 2, &out), BC_ERR_SHAPE_MISMATCH));  // not expandable
   EXPECT_EQ(out, nullptr);
 }
 
@@ -491,8 +495,6 @@ TEST(BadInputEnums, AlphaOnlyForAddAndSub) {
   EXPECT_TRUE(Is(bc_binary_alpha(BC_MUL, a.get(), b.get(), 2.0, &out), BC_ERR_INVALID_ARGUMENT));
   EXPECT_EQ(out, nullptr);
   EXPECT_TRUE(Is(bc_binary_alpha_(BC_DIV, o.get(), b.get(), 2.0), BC_ERR_INVALID_ARGUMENT));
-  EXPECT_TRUE(Is(bc_binary_alpha(BC_ADD, a.get(), b.get(), std::nan(""), &out),
-                 BC_ERR_INVALID_ARGUMENT));
   EXPECT_EQ(Bytes(o.get()), before);
   // Any nonzero toggle value means on.
   bc_set_broadcast_warning(-7);

@@ -176,7 +176,8 @@ std::vector<Job> Jobs() {
   j.push_back(binary("div I234 I4", kPolicy, BC_DIV, &g.I234, &g.I4));
   j.push_back(binary("remainder I234 I4", kPolicy, BC_REMAINDER, &g.I234, &g.I4));
   j.push_back(binary("div_floor I234 IZ4", kPolicy, BC_DIV_FLOOR, &g.I234, &g.IZ4));
-  j.push_back(binary("hypot I234 I4", 0, BC_HYPOT, &g.I234, &g.I4));
+  // Shapes are checked before dtypes (PyTorch's order), so the policy decides.
+  j.push_back(binary("hypot I234 I4", kPolicy, BC_HYPOT, &g.I234, &g.I4));
   j.push_back(binary("add F F24", 0, BC_ADD, &g.F, &g.F24));
   j.push_back(binary("add F F12_2", kLegacy, BC_ADD, &g.F, &g.F12_2));
   j.push_back(binary("sub FA FB", kPolicy | kEqualNumel, BC_SUB, &g.FA, &g.FB));

@@ -32,7 +32,11 @@ pub fn broadcast_shapes(a: &[i64], b: &[i64]) -> Result<Vec<i64>> {
 /// ```
 /// assert_eq!(bcast::broadcast_shapes_n(&[&[2, 1], &[3], &[1, 1, 1]])?, [1, 2, 3]);
 /// let err = bcast::broadcast_shapes_n(&[&[2], &[3]]).unwrap_err();
-/// assert_eq!(err.message, "Shape mismatch: objects cannot be broadcast to a single shape");
+/// assert_eq!(
+///     err.message,
+///     "Attempting to broadcast a dimension of length 3 at -1! Mismatching argument at index 1 \
+///      had (3,); but expected shape should be broadcastable to [2]"
+/// );
 /// # Ok::<(), bcast::Error>(())
 /// ```
 pub fn broadcast_shapes_n(shapes: &[&[i64]]) -> Result<Vec<i64>> {

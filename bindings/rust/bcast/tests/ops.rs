@@ -655,7 +655,8 @@ fn broadcast_shapes_n_and_tensors() {
     assert_err(
         broadcast_shapes_n(&[&[5, 2, 4, 1], &[3, 1, 1]]).unwrap_err(),
         ErrorCode::NotBroadcastable,
-        "Shape mismatch: objects cannot be broadcast to a single shape",
+        "Attempting to broadcast a dimension of length 3 at -3! Mismatching argument at index 1 \
+         had (3, 1, 1); but expected shape should be broadcastable to [5, 2, 4, 1]",
     );
     let a = t(&[1i8, 2, 3], &[3]);
     let b = t(&[4i8, 5], &[2, 1]);
