@@ -352,25 +352,60 @@ C Remainder(C a, C b) {
   return mod;
 }
 
+// PyTorch's float16/bfloat16 floor division: every step rounded to the half
+// type `ct` (c10::Half arithmetic), written out from its div_floor_floating.
+inline float HalfFloorDivide(bc_dtype ct, float a, float b) {
+  auto h = [ct](float x) { return static_cast<float>(RoundFloatTo(ct, x)); };
+  if (b == 0) return a / b;
+  float mod = h(std::fmod(a, b));
+  float div = h(h(a - mod) / b);
+  if (mod != 0 && (b < 0) != (mod < 0)) div = h(div - 1.0f);
+  if (div == 0) return std::copysign(0.0f, h(a / b));
+  float floordiv = h(std::floor(div));
+  if (h(div - floordiv) > 0.5f) floordiv = h(floordiv + 1.0f);
+  return floordiv;
+}
+
+// NaN-ignoring fmax/fmin; on ties (+0, -0) PyTorch returns the first operand,
+// for bfloat16 the second.
 template <typename C>
-Val FloatOp(bc_op op, bc_dtype ct, C a, C b, double alpha) {
+C FmaxRef(bc_dtype ct, C a, C b, bool max) {
+  if (std::isnan(a)) return b;
+  if (std::isnan(b)) return a;
+  if (a == b) return ct == BC_BFLOAT16 ? b : a;
+  return (max ? a > b : a < b) ? a : b;
+}
+
+// `half_steps`: a half ct's trunc/floor division rounds each step (false for
+// a one-element second operand, computed in float32: RefBinaryAs).
+template <typename C>
+Val FloatOp(bc_op op, bc_dtype ct, C a, C b, double alpha, bool half_steps = true) {
   auto F = [&](C r) { return FVal(ct == BC_FLOAT64 ? static_cast<double>(r) : RoundFloatTo(ct, static_cast<float>(r))); };
   auto B = [](bool x) { return IVal(x); };
   bool na = std::isnan(a), nb = std::isnan(b);
+  const bool half = ct == BC_FLOAT16 || ct == BC_BFLOAT16;
+  // PyTorch: sub is add with -alpha; an alpha of 0 is the integer 0 (+0 when
+  // negated); half alpha is rounded to the half type; the multiply-add is fused.
+  const double signed_alpha = alpha == 0 ? 0.0 : op == BC_SUB ? -alpha : alpha;
+  const C al = static_cast<C>(half ? RoundTo(ct, signed_alpha) : signed_alpha);
   switch (op) {
-    case BC_ADD: return F(a + static_cast<C>(alpha) * b);
-    case BC_SUB: return F(a - static_cast<C>(alpha) * b);
+    case BC_ADD: return F(std::fma(b, al, a));
+    case BC_SUB: return F(std::fma(b, al, a));
     case BC_MUL: return F(a * b);
     case BC_DIV: return F(a / b);
-    case BC_DIV_TRUNC: return F(std::trunc(a / b));
-    case BC_DIV_FLOOR: return F(FloorDivide(a, b));
+    case BC_DIV_TRUNC:
+      if (half && half_steps) return F(std::trunc(static_cast<C>(RoundFloatTo(ct, static_cast<float>(a / b)))));
+      return F(std::trunc(a / b));
+    case BC_DIV_FLOOR:
+      if (half && half_steps) return F(HalfFloorDivide(ct, static_cast<float>(a), static_cast<float>(b)));
+      return F(FloorDivide(a, b));
     case BC_REMAINDER: return F(Remainder(a, b));
     case BC_FMOD: return F(std::fmod(a, b));
     case BC_POW: return F(std::pow(a, b));
     case BC_MAXIMUM: return F(na || nb ? std::numeric_limits<C>::quiet_NaN() : std::max(a, b));
     case BC_MINIMUM: return F(na || nb ? std::numeric_limits<C>::quiet_NaN() : std::min(a, b));
-    case BC_FMAX: return F(std::fmax(a, b));
-    case BC_FMIN: return F(std::fmin(a, b));
+    case BC_FMAX: return F(FmaxRef(ct, a, b, true));
+    case BC_FMIN: return F(FmaxRef(ct, a, b, false));
     case BC_ATAN2: return F(std::atan2(a, b));
     case BC_HYPOT: return F(std::hypot(a, b));
     case BC_COPYSIGN: return F(std::copysign(a, b));
@@ -471,9 +506,11 @@ inline Val IntOp(bc_op op, bc_dtype ct, int64_t a, int64_t b, double alpha, bool
   return Val();
 }
 
-inline Val ScalarOp(bc_op op, bc_dtype ct, Val a, Val b, double alpha, bool* zero_div) {
+inline Val ScalarOp(bc_op op, bc_dtype ct, Val a, Val b, double alpha, bool* zero_div,
+                    bool half_steps = true) {
   if (ct == BC_FLOAT64) return FloatOp<double>(op, ct, a.f, b.f, alpha);
-  if (IsFloat(ct)) return FloatOp<float>(op, ct, static_cast<float>(a.f), static_cast<float>(b.f), alpha);
+  if (IsFloat(ct))
+    return FloatOp<float>(op, ct, static_cast<float>(a.f), static_cast<float>(b.f), alpha, half_steps);
   return IntOp(op, ct, a.i, b.i, alpha, zero_div);
 }
 

@@ -689,9 +689,9 @@ TEST(Streaming, LargeOutputsMatchPlainLoops) {
         want_c = r < want_c ? r : want_c;  // min(., hi)
       }
       bad_c += !SameFloatBits(cl[k], want_c);
+      // PyTorch 2.x: (value * t1) rounded, then * t2 + self fused.
       const float prod = 0.5f * c;
-      const float prod2 = prod * r;
-      bad_m += !SameFloatBits(m[k], x + prod2);
+      bad_m += !SameFloatBits(m[k], std::fma(prod, r, x));
     }
     EXPECT_EQ(bad_w, 0);
     EXPECT_EQ(bad_c, 0);

@@ -76,11 +76,12 @@ void CheckAllOps(const char* target) {
     Host got = FromTensor(out);
     ForEachIndex({3, 129}, [&](int64_t k, const Shape& idx) {
       double s = x.v[k].f, e = y.v[idx[1]].f, wt = w.v[idx[0]].f, ref;
+      // PyTorch 2.x fuses the multiply-add (one rounding).
       if (d == BC_FLOAT64) {
-        ref = wt < 0.5 ? s + wt * (e - s) : e - (e - s) * (1 - wt);
+        ref = wt < 0.5 ? std::fma(wt, e - s, s) : std::fma(-(e - s), 1 - wt, e);
       } else {
         float fs = static_cast<float>(s), fe = static_cast<float>(e), fw = static_cast<float>(wt);
-        ref = RoundFloatTo(d, fw < 0.5f ? fs + fw * (fe - fs) : fe - (fe - fs) * (1.0f - fw));
+        ref = RoundFloatTo(d, fw < 0.5f ? std::fma(fw, fe - fs, fs) : std::fma(-(fe - fs), 1.0f - fw, fe));
       }
       EXPECT_TRUE(ValMatches(d, got.v[k], FVal(ref), Cmp::kExact, 0)) << target << " lerp " << ShortName(d) << " at " << k;
     });

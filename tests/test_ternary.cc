@@ -41,10 +41,12 @@ Host RefWhere(const Host& c, const Host& a, const Host& b) {
   return Ref3(c, a, b, conv, rt, [](Val c, Val a, Val b) { return c.i ? a : b; });
 }
 
+// PyTorch 2.x: addcdiv rounds each step; addcmul rounds value * t1, then
+// fuses * t2 + s (one rounding).
 template <typename C>
 Val FloatAddc(bool div, bc_dtype ct, C s, C t1, C t2, double value) {
   C v = static_cast<C>(value);
-  C r = div ? s + v * t1 / t2 : s + v * t1 * t2;
+  C r = div ? s + v * t1 / t2 : std::fma(v * t1, t2, s);
   return RoundVal(ct, static_cast<double>(r));
 }
 
@@ -59,9 +61,12 @@ Host RefAddc(bool div, const Host& s, const Host& t1, const Host& t2, double val
   });
 }
 
+// at::native lerp (exact at both ends), fused as PyTorch 2.x's loops:
+// end - diff * (1 - weight) in one rounding.
 template <typename C>
-C LerpScalar(C self, C end, C weight) {  // at::native lerp: exact at both ends
-  return std::abs(weight) < C(0.5) ? self + weight * (end - self) : end - (end - self) * (C(1) - weight);
+C LerpScalar(C self, C end, C weight) {
+  return std::abs(weight) < C(0.5) ? std::fma(weight, end - self, self)
+                                   : std::fma(-(end - self), C(1) - weight, end);
 }
 
 Host RefLerp(const Host& s, const Host& e, const Host& w) {

@@ -213,10 +213,14 @@ inline Host RefBinaryAs(bc_op op, const Host& a, const Host& b, bc_dtype ct, bc_
   EXPECT_TRUE(RefBroadcast(a.shape, b.shape, &r.shape));
   r.dtype = rt;
   r.v.resize(static_cast<size_t>(NumelOf(r.shape)));
+  // PyTorch's half mul/div/trunc/floor division by a one-element second
+  // operand: that operand's own value in float32, the op in float32.
+  const bool half_scalar = (ct == BC_FLOAT16 || ct == BC_BFLOAT16) && NumelOf(b.shape) == 1 &&
+                           (op == BC_MUL || op == BC_DIV || op == BC_DIV_TRUNC || op == BC_DIV_FLOOR);
   ForEachIndex(r.shape, [&](int64_t k, const Shape& idx) {
     Val x = ConvertVal(a.v[SourceIndex(a.shape, r.shape, idx)], a.dtype, ct);
-    Val y = ConvertVal(b.v[SourceIndex(b.shape, r.shape, idx)], b.dtype, ct);
-    Val z = ScalarOp(op, ct, x, y, alpha, &zd);
+    Val y = ConvertVal(b.v[SourceIndex(b.shape, r.shape, idx)], b.dtype, half_scalar ? BC_FLOAT32 : ct);
+    Val z = ScalarOp(op, ct, x, y, alpha, &zd, !half_scalar);
     bc_dtype produced = (IsComparison(op) || IsLogical(op)) ? BC_BOOL : ct;
     r.v[k] = ConvertVal(z, produced, rt);
   });

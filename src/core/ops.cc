@@ -5,6 +5,7 @@
 // core/execute.cc; the small-op fast path skips the plan.
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/compat.h"
@@ -110,18 +111,61 @@ bc_tensor* ContiguousCopy(const bc_tensor& t) {
 
 bool WantsAlpha(const OpArgs& a) { return InfoOf(a.op).alpha && a.scalar != 1; }
 
+// The scalar the kernel takes (alpha or value). For add/sub, PyTorch's alpha:
+// sub is add with -alpha, and an alpha of 0 is the integer 0 (a double alpha
+// that is integral means an integer, as bcast's callers pass it), whose
+// negation is +0, not -0; on half dtypes alpha is rounded to the half type
+// first, as alpha.to<Half>() (through float32), whether the half kernel or
+// float32 tiles compute the op. (SubAlphaF negates what it gets back.)
+double KernelScalar(const OpArgs& a, const Types& t) {
+  if (a.op != BC_ADD && a.op != BC_SUB) return a.scalar;
+  double alpha = a.scalar == 0 ? 0.0 : (a.op == BC_SUB ? -a.scalar : a.scalar);
+  if (IsHalf(t.common))
+    alpha = t.common == BC_FLOAT16 ? Convert<float>(Convert<f16>(alpha))
+                                   : Convert<float>(Convert<bf16>(alpha));
+  return a.op == BC_SUB ? -alpha : alpha;
+}
+
+// mul, div and trunc/floor division on half dtypes whose second operand is
+// one value: PyTorch (TensorIterator's is_scalar(2), original_scalar_value)
+// computes in float32 with that operand's own value, not rounded to the half
+// type (f16 [3.] * 0.1 is 0.30005, not 0.29980), and without the half
+// rounding of each division step. One value: one element of any dtype, or a
+// view of the common dtype whose every dim of more than one element has
+// stride 0 (an expanded scalar; another dtype is first converted to a
+// tensor of its own). Run in float32 tiles with that operand converted
+// straight from its dtype.
+bool HalfScalarOperand(const OpArgs& a, const Types& t) {
+  if (!(a.op == BC_MUL || a.op == BC_DIV || a.op == BC_DIV_TRUNC || a.op == BC_DIV_FLOOR) ||
+      !IsHalf(t.common))
+    return false;
+  const bc_tensor& b = *a.in[1];
+  for (int d = 0; d < b.ndim; ++d)
+    if (b.shape[d] != 1 && b.strides[d] != 0) return false;
+  return Numel(b) == 1 || b.dtype == t.common;
+}
+
+// PyTorch's bfloat16 fmax/fmin return the second operand on ties (+0 and
+// -0), its other dtypes (and bcast's kernels) the first: the operands swap.
+bool SwapsOperands(const OpArgs& a, const Types& t) {
+  return (a.op == BC_FMAX || a.op == BC_FMIN) && t.common == BC_BFLOAT16;
+}
+
 // A half-precision op runs on its own dtype (widened in registers, rounded
 // once: the same arithmetic as float32 tiles) when the table has its kernel
 // and no operand needs converting. Comparisons and logical ops, and mixed
-// dtypes, go through float32 (or bool) tiles.
+// dtypes, go through float32 (or bool) tiles; but trunc and floor division,
+// which round each step to the half type, always run the half kernel, their
+// operands and result converted to and from it.
 // Returns that kernel, or nullptr.
 RowKernel FusedHalfKernel(const OpArgs& a, const bc_tensor& out, const Types& t) {
-  if (!IsHalf(t.common) || t.result != t.common || out.dtype != t.common ||
-      t.in != BC_FLOAT32 || t.out != BC_FLOAT32)
-    return nullptr;
-  for (int i = 0; i < a.nin; ++i) {
-    const bc_dtype want = (a.op == kWhere && i == 0) ? BC_BOOL : t.common;
-    if (a.in[i]->dtype != want) return nullptr;
+  if (!IsHalf(t.common) || t.in != BC_FLOAT32 || t.out != BC_FLOAT32) return nullptr;
+  if (a.op != BC_DIV_TRUNC && a.op != BC_DIV_FLOOR) {
+    if (t.result != t.common || out.dtype != t.common) return nullptr;
+    for (int i = 0; i < a.nin; ++i) {
+      const bc_dtype want = (a.op == kWhere && i == 0) ? BC_BOOL : t.common;
+      if (a.in[i]->dtype != want) return nullptr;
+    }
   }
   return FindKernel(a.op, t.common, WantsAlpha(a));
 }
@@ -166,7 +210,8 @@ bool RunSmallContiguous(const OpArgs& a, bc_tensor* out) {
     if (a.in[i]->dtype != want) return false;
     ptr[i + 1] = a.in[i]->data;
   }
-  (fused != nullptr ? fused : KernelOf(a, kd))(numel, ptr, 0, a.scalar, false);
+  if (SwapsOperands(a, types)) std::swap(ptr[1], ptr[2]);
+  (fused != nullptr ? fused : KernelOf(a, kd))(numel, ptr, 0, KernelScalar(a, types), false);
   return true;
 }
 
@@ -224,6 +269,10 @@ __attribute__((noinline)) bc_tensor* RunGeneral(const OpArgs& a, bc_tensor* out,
   }
   for (int d = 0; d < result.ndim; ++d) strides[0][d] = out->strides[d];
 
+  if (SwapsOperands(a, types)) {
+    std::swap(ins[0], ins[1]);
+    std::swap(strides[1], strides[2]);
+  }
   bc_tensor* ts[4] = {out};
   bool aliased = false;
   for (int i = 0; i < a.nin; ++i) {
@@ -231,7 +280,7 @@ __attribute__((noinline)) bc_tensor* RunGeneral(const OpArgs& a, bc_tensor* out,
     aliased |= ins[i]->storage == out->storage;
   }
   Plan p;
-  p.scalar = a.scalar;
+  p.scalar = KernelScalar(a, types);
   p.stream = !aliased && numel * static_cast<int64_t>(DtypeSize(out->dtype)) >=
                              StreamingThreshold();
   BuildPlan(result, a.nin + 1, ts, strides, &p);
@@ -249,6 +298,9 @@ __attribute__((noinline)) bc_tensor* RunGeneral(const OpArgs& a, bc_tensor* out,
     p.kernel = CopyKernel(DtypeSize(types.in));
     // Same dtype: move bits, whatever they encode.
     if (a.in[0]->dtype == out->dtype) SetBitCopy(&p, out->dtype);
+  } else if (HalfScalarOperand(a, types)) {
+    p.via[2] = p.ktype[2];  // the operand's own value, not rounded to the half type
+    p.kernel = KernelOf(a, types.in);
   } else if (const RowKernel fused = FusedHalfKernel(a, *out, types)) {
     for (int k = 0; k < p.nops; ++k)
       if (p.ktype[k] != BC_BOOL) p.ktype[k] = p.via[k] = types.common;

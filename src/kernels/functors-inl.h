@@ -316,6 +316,59 @@ struct DivisionF {
     }
   }
 };
+// The division family's half dtypes (HalfOf): PyTorch's trunc and floor
+// division of float16/bfloat16 round every step to the half type (each
+// Vectorized<Half> operator, and each c10::Half one in its scalar loop,
+// rounds), so these forms take the half format's rounding: Fmt::Round.
+template <class Fmt, IntDiv kOp>
+struct HalfStepDivision {
+  static constexpr bool kVec = Fmt::kVec;
+  HWY_INLINE float operator()(float a, float b) const {
+    if constexpr (kOp == IntDiv::kTrunc) {
+      return std::trunc(Fmt::Round(a / b));
+    } else {
+      if (b == 0) return a / b;
+      const float mod = std::fmod(a, b);  // exact
+      float div = Fmt::Round(Fmt::Round(a - mod) / b);
+      if (mod != 0 && ((b < 0) != (mod < 0))) div = Fmt::Round(div - 1.0f);
+      if (div == 0) return std::copysign(0.0f, a / b);
+      float fl = std::floor(div);
+      if (Fmt::Round(div - fl) > 0.5f) fl = Fmt::Round(fl + 1.0f);
+      return fl;
+    }
+  }
+#if HWY_TARGET != HWY_SCALAR
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V a, V b) const {
+    if constexpr (kOp == IntDiv::kTrunc) {
+      return hn::Trunc(Fmt::Round(d, hn::Div(a, b)));
+    } else {
+      if (FmodOutsideExact(d, a, b)) return ByLane(d, *this, a, b);
+      const V mod = FmodExact(d, a, b);
+      const V zero = hn::Zero(d), one = hn::Set(d, 1.0f);
+      V div = Fmt::Round(d, hn::Div(Fmt::Round(d, hn::Sub(a, mod)), b));
+      const auto other_sign =
+          hn::AndNot(hn::Eq(mod, zero), hn::Xor(hn::Lt(b, zero), hn::Lt(mod, zero)));
+      div = hn::IfThenElse(other_sign, Fmt::Round(d, hn::Sub(div, one)), div);
+      V fl = hn::Floor(div);
+      fl = hn::IfThenElse(hn::Gt(Fmt::Round(d, hn::Sub(div, fl)), hn::Set(d, 0.5f)),
+                          Fmt::Round(d, hn::Add(fl, one)), fl);
+      return hn::IfThenElse(hn::Eq(div, zero), hn::CopySign(zero, hn::Div(a, b)), fl);
+    }
+  }
+#endif
+};
+// The functor HalfOf runs in float32 lanes for F in half format Fmt.
+template <class F, class Fmt>
+struct HalfFunctor {
+  using type = F;
+};
+template <class Fmt, IntDiv kOp>
+struct HalfFunctor<DivisionF<float, kOp>, Fmt> {
+  using type = std::conditional_t<kOp == IntDiv::kTrunc || kOp == IntDiv::kFloor,
+                                  HalfStepDivision<Fmt, kOp>, DivisionF<float, kOp>>;
+};
+
 template <typename T>
 using DivTruncF = DivisionF<T, IntDiv::kTrunc>;
 template <typename T>
@@ -879,6 +932,112 @@ BCAST_COMPARE_FUNCTOR(LogicalXorF, (a != T(0)) != (b != T(0)), hn::Xor(NonZero(a
                       kLogicalLanes<T>);
 #undef BCAST_COMPARE_FUNCTOR
 
+// ---- a * b + c rounded once ----
+// PyTorch's CPU loops fuse the multiply-add of add/sub with alpha
+// (vec::fmadd(b, alpha, a)), addcmul (fmadd(value * t1, t2, self)) and lerp
+// (fmadd(weight or weight - 1, end - start, start or end)); its FMA builds
+// contract the scalar loops the same way (docs/numerics.md). Targets with
+// FMA use the instruction; the others compute the same correctly rounded
+// result, so that every target gives the same bits. Scalar forms use
+// std::fma (exact everywhere).
+#if HWY_TARGET != HWY_SCALAR && !HWY_NATIVE_FMA
+// Round to odd: s = RN(x) with x - s = err exactly; where err != 0 and s is
+// even, the neighbour of s toward x, which is odd. Rounding the result to
+// fewer bits afterwards is then a single correct rounding (Boldo and
+// Melquiond).
+template <class DD, class VD>
+HWY_INLINE VD RoundToOdd(DD dd, VD s, VD err) {
+  const hn::RebindToSigned<DD> di;
+  const auto bits = hn::BitCast(di, s);
+  const auto one = hn::Set(di, 1);
+  const auto even = hn::Eq(hn::And(bits, one), hn::Zero(di));
+  const auto inexact = hn::And(hn::Not(hn::Eq(err, hn::Zero(dd))), hn::IsFinite(s));
+  const auto toward_zero = hn::Xor(hn::Lt(err, hn::Zero(dd)), hn::Lt(s, hn::Zero(dd)));
+  const auto step = hn::IfThenElse(hn::RebindMask(di, toward_zero), hn::Neg(one), one);
+  const auto move = hn::And(even, hn::RebindMask(di, inexact));
+  return hn::BitCast(dd, hn::IfThenElse(move, hn::Add(bits, step), bits));
+}
+// s = a + b and its exact error (Knuth's TwoSum).
+template <class VD>
+HWY_INLINE VD TwoSum(VD a, VD b, VD& err) {
+  const VD s = hn::Add(a, b);
+  const VD bv = hn::Sub(s, a);
+  err = hn::Add(hn::Sub(a, hn::Sub(s, bv)), hn::Sub(b, bv));
+  return s;
+}
+// float64 a * b + c without FMA: the product exact as p + e (Dekker's
+// TwoProduct with Veltkamp's split), the three-term sum as vh + rh + rl, rh
+// rounded to odd, then one rounding. Lanes where a split or product could
+// overflow or underflow (or any lane is not finite) take std::fma.
+template <class DD, class VD>
+HWY_INLINE VD FusedMulAddF64(DD dd, VD a, VD b, VD c) {
+  const VD p = hn::Mul(a, b);
+  const VD big = hn::Set(dd, 0x1p996), huge = hn::Set(dd, 0x1p1000), tiny = hn::Set(dd, 0x1p-900);
+  const VD ap = hn::Abs(p);
+  const auto zero_product = hn::Or(hn::Eq(a, hn::Zero(dd)), hn::Eq(b, hn::Zero(dd)));
+  const auto ok = hn::And(
+      hn::And(hn::Lt(hn::Abs(a), big), hn::Lt(hn::Abs(b), big)),
+      hn::And(hn::Lt(hn::Abs(c), huge),
+              hn::Or(zero_product, hn::And(hn::Ge(ap, tiny), hn::Lt(ap, huge)))));
+  if (!hn::AllTrue(dd, ok)) {
+    using T = hn::TFromD<DD>;
+    constexpr size_t kN = hn::MaxLanes(dd);
+    alignas(64) T x[kN], y[kN], z[kN];
+    hn::Store(a, dd, x);
+    hn::Store(b, dd, y);
+    hn::Store(c, dd, z);
+    for (size_t i = 0; i < hn::Lanes(dd); ++i) x[i] = std::fma(x[i], y[i], z[i]);
+    return hn::Load(dd, x);
+  }
+  const VD k = hn::Set(dd, 134217729.0);  // 2^27 + 1
+  auto split = [&](VD x, VD& lo) {
+    const VD t = hn::Mul(x, k);
+    const VD hi = hn::Sub(t, hn::Sub(t, x));
+    lo = hn::Sub(x, hi);
+    return hi;
+  };
+  VD al, bl;
+  const VD ah = split(a, al), bh = split(b, bl);
+  const VD e = hn::Add(hn::Add(hn::Add(hn::Sub(hn::Mul(ah, bh), p), hn::Mul(ah, bl)),
+                               hn::Mul(al, bh)),
+                       hn::Mul(al, bl));
+  VD t1, t2, vl, rl;
+  const VD s1 = TwoSum(p, c, t1);
+  const VD s2 = TwoSum(t1, e, t2);
+  const VD vh = TwoSum(s1, s2, vl);
+  const VD rh = TwoSum(vl, t2, rl);
+  const VD r = hn::Add(vh, RoundToOdd(dd, rh, rl));
+  // A zero result is exact: p + c has its sign (-0 only when both are -0).
+  return hn::IfThenElse(hn::Eq(r, hn::Zero(dd)), hn::Add(p, c), r);
+}
+#endif
+template <class D, class V>
+HWY_INLINE V FusedMulAdd(D d, V a, V b, V c) {
+#if HWY_TARGET == HWY_SCALAR
+  return hn::Set(d, std::fma(hn::GetLane(a), hn::GetLane(b), hn::GetLane(c)));
+#elif HWY_NATIVE_FMA
+  (void)d;
+  return hn::MulAdd(a, b, c);
+#else
+  if constexpr (sizeof(hn::TFromD<D>) == 8) {
+    return FusedMulAddF64(d, a, b, c);
+  } else {
+    // float32: the product is exact in float64; the sum, rounded to odd
+    // there, rounds once to float32.
+    const hn::Half<D> dh;
+    const hn::Repartition<double, D> dd;
+    auto half = [&](auto x, auto y, auto z) {
+      const auto pz = hn::PromoteTo(dd, z);
+      auto err = pz;
+      const auto s = TwoSum(hn::Mul(hn::PromoteTo(dd, x), hn::PromoteTo(dd, y)), pz, err);
+      return hn::DemoteTo(dh, RoundToOdd(dd, s, err));
+    };
+    return hn::Combine(d, half(hn::UpperHalf(dh, a), hn::UpperHalf(dh, b), hn::UpperHalf(dh, c)),
+                       half(hn::LowerHalf(dh, a), hn::LowerHalf(dh, b), hn::LowerHalf(dh, c)));
+  }
+#endif
+}
+
 // Highway's Add/Sub wrap for integers, exactly as scalar::Add/Sub do.
 template <typename T>
 struct AddF {
@@ -894,24 +1053,37 @@ struct SubF {
   template <class D, class V>
   HWY_INLINE V Vec(D, V a, V b) const { return hn::Sub(a, b); }
 };
-// a + alpha*b and a - alpha*b: the product is rounded before the sum.
+// a + alpha*b and a - alpha*b: floats fused (b * alpha + a, one rounding, as
+// PyTorch's fmadd; sub is add with -alpha there); integers wrap.
 template <typename T>
 struct AddAlphaF {
   T alpha;
   explicit AddAlphaF(double s) : alpha(CastScalar<T>(s)) {}
   static constexpr bool kVec = kFloat<T> || kMulLanes<T>;
-  HWY_INLINE T operator()(T a, T b) const { return scalar::Add(a, scalar::Mul(alpha, b)); }
+  HWY_INLINE T operator()(T a, T b) const {
+    if constexpr (kFloat<T>) return std::fma(b, alpha, a);
+    else return scalar::Add(a, scalar::Mul(alpha, b));
+  }
   template <class D, class V>
-  HWY_INLINE V Vec(D d, V a, V b) const { return hn::Add(a, hn::Mul(hn::Set(d, alpha), b)); }
+  HWY_INLINE V Vec(D d, V a, V b) const {
+    if constexpr (kFloat<T>) return FusedMulAdd(d, b, hn::Set(d, alpha), a);
+    else return hn::Add(a, hn::Mul(hn::Set(d, alpha), b));
+  }
 };
 template <typename T>
 struct SubAlphaF {
   T alpha;
   explicit SubAlphaF(double s) : alpha(CastScalar<T>(s)) {}
   static constexpr bool kVec = kFloat<T> || kMulLanes<T>;
-  HWY_INLINE T operator()(T a, T b) const { return scalar::Sub(a, scalar::Mul(alpha, b)); }
+  HWY_INLINE T operator()(T a, T b) const {
+    if constexpr (kFloat<T>) return std::fma(b, -alpha, a);
+    else return scalar::Sub(a, scalar::Mul(alpha, b));
+  }
   template <class D, class V>
-  HWY_INLINE V Vec(D d, V a, V b) const { return hn::Sub(a, hn::Mul(hn::Set(d, alpha), b)); }
+  HWY_INLINE V Vec(D d, V a, V b) const {
+    if constexpr (kFloat<T>) return FusedMulAdd(d, b, hn::Set(d, -alpha), a);
+    else return hn::Sub(a, hn::Mul(hn::Set(d, alpha), b));
+  }
 };
 template <typename T>
 struct MulF {
@@ -955,23 +1127,30 @@ template <typename T>
 using MaximumF = ExtremumF<T, true>;
 template <typename T>
 using MinimumF = ExtremumF<T, false>;
-// fmax/fmin: integers as Max/Min; floats through libm (the sign of zero
-// follows it).
+// fmax/fmin: NaN-ignoring; the first operand on ties, so fmax(0, -0) is 0
+// and fmax(-0, 0) is -0, as PyTorch (bfloat16 takes the second: the driver
+// swaps its operands). Integers as Max/Min.
 template <typename T>
 struct FmaxF {
-  static constexpr bool kVec = kIntT<T>;
+  static constexpr bool kVec = kFloat<T> || kIntT<T>;
   static constexpr bool kBoolAsBytes = true;
   HWY_INLINE T operator()(T a, T b) const { return scalar::Fmax(a, b); }
   template <class D, class V>
-  HWY_INLINE V Vec(D, V a, V b) const { return hn::Max(a, b); }
+  HWY_INLINE V Vec(D, V a, V b) const {
+    if constexpr (kFloat<T>) return hn::IfThenElse(hn::Or(hn::Lt(a, b), hn::IsNaN(a)), b, a);
+    else return hn::Max(a, b);
+  }
 };
 template <typename T>
 struct FminF {
-  static constexpr bool kVec = kIntT<T>;
+  static constexpr bool kVec = kFloat<T> || kIntT<T>;
   static constexpr bool kBoolAsBytes = true;
   HWY_INLINE T operator()(T a, T b) const { return scalar::Fmin(a, b); }
   template <class D, class V>
-  HWY_INLINE V Vec(D, V a, V b) const { return hn::Min(a, b); }
+  HWY_INLINE V Vec(D, V a, V b) const {
+    if constexpr (kFloat<T>) return hn::IfThenElse(hn::Or(hn::Lt(b, a), hn::IsNaN(a)), b, a);
+    else return hn::Min(a, b);
+  }
 };
 
 // ---- ternary ops ----
@@ -1008,7 +1187,8 @@ struct WhereF {
   template <class D, class M, class V>
   HWY_INLINE V Vec(D, M m, V a, V b) const { return hn::IfThenElse(m, a, b); }
 };
-// (value * a) * b, rounded step by step, then added: no fused multiply-add.
+// s + value * a * b: floats as PyTorch, (value * a) rounded, then * b + s
+// fused; integers wrap.
 template <typename T>
 struct AddcmulF : LoadFirst {
   T value;
@@ -1016,14 +1196,17 @@ struct AddcmulF : LoadFirst {
   static constexpr bool kVec = kFloat<T> || kMulLanes<T>;
   static constexpr bool kPrefetch = true;
   HWY_INLINE T operator()(T s, T a, T b) const {
-    return scalar::Add(s, scalar::Mul(scalar::Mul(value, a), b));
+    if constexpr (kFloat<T>) return std::fma(value * a, b, s);
+    else return scalar::Add(s, scalar::Mul(scalar::Mul(value, a), b));
   }
   template <class D, class V>
   HWY_INLINE V Vec(D d, V s, V a, V b) const {
-    return hn::Add(s, hn::Mul(hn::Mul(hn::Set(d, value), a), b));
+    if constexpr (kFloat<T>) return FusedMulAdd(d, hn::Mul(hn::Set(d, value), a), b, s);
+    else return hn::Add(s, hn::Mul(hn::Mul(hn::Set(d, value), a), b));
   }
 };
-// s + (value * a) / b, each step rounded.
+// s + (value * a) / b, each step rounded (nothing to fuse: PyTorch 2.x
+// computes the same).
 template <typename T>
 struct AddcdivF : LoadFirst {
   T value;
@@ -1036,7 +1219,8 @@ struct AddcdivF : LoadFirst {
     return hn::Add(s, hn::Div(hn::Mul(hn::Set(d, value), a), b));
   }
 };
-// scalar::Lerp lane by lane: both sides computed, the weight's size picks.
+// scalar::Lerp lane by lane: the weight's size picks the factors and the
+// base, then one fused multiply-add.
 template <typename T>
 struct LerpF : LoadFirst {
   static constexpr bool kVec = kFloat<T>;
@@ -1044,10 +1228,11 @@ struct LerpF : LoadFirst {
   HWY_INLINE T operator()(T s, T e, T w) const { return scalar::Lerp(s, e, w); }
   template <class D, class V>
   HWY_INLINE V Vec(D d, V s, V e, V w) const {
+    const auto small = hn::Lt(hn::Abs(w), hn::Set(d, T(0.5)));
     const V diff = hn::Sub(e, s);
-    const V lo = hn::Add(s, hn::Mul(w, diff));
-    const V hi = hn::Sub(e, hn::Mul(diff, hn::Sub(hn::Set(d, T(1)), w)));
-    return hn::IfThenElse(hn::Lt(hn::Abs(w), hn::Set(d, T(0.5))), lo, hi);
+    const V coeff = hn::IfThenElse(small, w, hn::Sub(hn::Set(d, T(1)), w));
+    return FusedMulAdd(d, coeff, hn::IfThenElse(small, diff, hn::Neg(diff)),
+                       hn::IfThenElse(small, s, e));
   }
 };
 // scalar::Clamp lane by lane: NaN anywhere gives NaN, else min(max(x, lo), hi)
@@ -1082,6 +1267,17 @@ struct BF16Format {
   static constexpr bool kVec = HWY_TARGET != HWY_SCALAR;
   static HWY_INLINE float Widen(uint16_t h) { return BF16ToF32(h); }
   static HWY_INLINE uint16_t Narrow(float f) { return F32ToBF16(f); }
+  // f rounded to the nearest bfloat16 (even on ties), as a float; in vectors
+  // within the lanes (NaN stays NaN).
+  static HWY_INLINE float Round(float f) { return Widen(Narrow(f)); }
+  template <class DF>
+  static HWY_INLINE hn::Vec<DF> Round(DF df, hn::Vec<DF> v) {
+    const hn::RebindToUnsigned<DF> du;
+    const auto u = hn::BitCast(du, v);
+    const auto lsb = hn::And(hn::ShiftRight<16>(u), hn::Set(du, 1u));
+    const auto r = hn::And(hn::Add(u, hn::Add(hn::Set(du, 0x7FFFu), lsb)), hn::Set(du, 0xFFFF0000u));
+    return hn::IfThenElse(hn::IsNaN(v), v, hn::BitCast(df, r));
+  }
   template <class DF, class VH>
   static HWY_INLINE hn::Vec<DF> Widen(DF df, VH h) { return WidenBF16(df, h); }
   template <class DF>
@@ -1091,6 +1287,9 @@ struct F16Format {
   static constexpr bool kVec = HWY_TARGET != HWY_SCALAR && HWY_TARGET <= HWY_AVX2;
   static HWY_INLINE float Widen(uint16_t h) { return F16ToF32(h); }
   static HWY_INLINE uint16_t Narrow(float f) { return F32ToF16(f); }
+  static HWY_INLINE float Round(float f) { return Widen(Narrow(f)); }
+  template <class DF>
+  static HWY_INLINE hn::Vec<DF> Round(DF df, hn::Vec<DF> v) { return Widen(df, Narrow(df, v)); }
   template <class DF, class VH>
   static HWY_INLINE hn::Vec<DF> Widen(DF df, VH h) {
     const hn::Rebind<hwy::float16_t, DF> d16;
@@ -1107,8 +1306,9 @@ struct F16Format {
 
 // A float32 functor on half storage: operands widen exactly, the result
 // rounds once, as PyTorch computes half ops. One pass, no float32 tiles.
-template <class F, class Fmt>
+template <class F0, class Fmt>
 struct HalfOf {
+  using F = typename HalfFunctor<F0, Fmt>::type;
   F f;
   explicit HalfOf(double s) : f(MakeFunctor<F>(s)) {}
   // Functors without a vector form still get vector conversions: their

@@ -144,14 +144,16 @@ inline T Minimum(T a, T b) {
   }
   return b < a ? b : a;
 }
+// NaN-ignoring; on ties (+0 and -0) the first operand, as PyTorch's float,
+// double and half kernels (not libm's fmax, which may pick either).
 template <typename T>
 inline T Fmax(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) return std::fmax(a, b);
+  if constexpr (std::is_floating_point_v<T>) return (a < b || std::isnan(a)) ? b : a;
   else return a < b ? b : a;
 }
 template <typename T>
 inline T Fmin(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) return std::fmin(a, b);
+  if constexpr (std::is_floating_point_v<T>) return (b < a || std::isnan(a)) ? b : a;
   else return b < a ? b : a;
 }
 
@@ -182,11 +184,15 @@ inline T Clamp(T x, T lo, T hi) {
   return hi < m ? hi : m;
 }
 
-// PyTorch's lerp: two-sided so that lerp(a, b, 1) == b exactly.
+// PyTorch's lerp: two-sided so that lerp(a, b, 1) == b exactly, each side
+// one fused multiply-add, as its (FMA-contracted) scalar loop: end - diff *
+// (1 - weight). (Its vector loop computes end + (weight - 1) * diff: the same
+// value, but at weight 1 a zero result can take the other sign.)
 template <typename T>
 inline T Lerp(T start, T end, T weight) {
-  T diff = end - start;
-  return std::abs(weight) < T(0.5) ? start + weight * diff : end - diff * (T(1) - weight);
+  const T diff = end - start;
+  return std::abs(weight) < T(0.5) ? std::fma(weight, diff, start)
+                                   : std::fma(-diff, T(1) - weight, end);
 }
 
 }  // namespace scalar
