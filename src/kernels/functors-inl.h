@@ -461,6 +461,13 @@ constexpr bool kFmaTarget = HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2;
 template <typename T>
 constexpr bool kF64MathVec = std::is_same_v<T, float> && HWY_TARGET != HWY_SCALAR;
 
+// s = a + b and its exact error through *err (Knuth's TwoSum).
+template <class DD, class VD>
+HWY_INLINE VD TwoSum(DD, VD a, VD b, VD* err) {
+  const VD s = hn::Add(a, b), bb = hn::Sub(s, a);
+  *err = hn::Add(hn::Sub(a, hn::Sub(s, bb)), hn::Sub(b, bb));
+  return s;
+}
 // The polynomial c[0] x^(N-1) + ... + c[N-1] (highest degree first), by
 // Horner's rule with multiply-adds.
 template <class DD, class VD, size_t N>
@@ -562,12 +569,6 @@ constexpr double kPowExponentLimit = 80.0;
 // fit: relative error below 1e-17), and the octant's multiple of pi/4 added
 // as a double-double before the one final rounding: within 1 ulp of the
 // correctly rounded result (tested against atan2l).
-template <class DD, class VD>
-HWY_INLINE VD TwoSum(DD, VD a, VD b, VD* err) {
-  const VD s = hn::Add(a, b), bb = hn::Sub(s, a);
-  *err = hn::Add(hn::Sub(a, hn::Sub(s, bb)), hn::Sub(b, bb));
-  return s;
-}
 template <class DD, class VD>
 HWY_INLINE VD Atan2F64(DD dd, VD y, VD x) {
   const VD zero = hn::Zero(dd), one = hn::Set(dd, 1.0);
@@ -957,14 +958,6 @@ HWY_INLINE VD RoundToOdd(DD dd, VD s, VD err) {
   const auto move = hn::And(even, hn::RebindMask(di, inexact));
   return hn::BitCast(dd, hn::IfThenElse(move, hn::Add(bits, step), bits));
 }
-// s = a + b and its exact error (Knuth's TwoSum).
-template <class VD>
-HWY_INLINE VD TwoSum(VD a, VD b, VD& err) {
-  const VD s = hn::Add(a, b);
-  const VD bv = hn::Sub(s, a);
-  err = hn::Add(hn::Sub(a, hn::Sub(s, bv)), hn::Sub(b, bv));
-  return s;
-}
 // float64 a * b + c without FMA: the product exact as p + e (Dekker's
 // TwoProduct with Veltkamp's split), the three-term sum as vh + rh + rl, rh
 // rounded to odd, then one rounding. Lanes where a split or product could
@@ -1002,10 +995,10 @@ HWY_INLINE VD FusedMulAddF64(DD dd, VD a, VD b, VD c) {
                                hn::Mul(al, bh)),
                        hn::Mul(al, bl));
   VD t1, t2, vl, rl;
-  const VD s1 = TwoSum(p, c, t1);
-  const VD s2 = TwoSum(t1, e, t2);
-  const VD vh = TwoSum(s1, s2, vl);
-  const VD rh = TwoSum(vl, t2, rl);
+  const VD s1 = TwoSum(dd, p, c, &t1);
+  const VD s2 = TwoSum(dd, t1, e, &t2);
+  const VD vh = TwoSum(dd, s1, s2, &vl);
+  const VD rh = TwoSum(dd, vl, t2, &rl);
   const VD r = hn::Add(vh, RoundToOdd(dd, rh, rl));
   // A zero result is exact: p + c has its sign (-0 only when both are -0).
   return hn::IfThenElse(hn::Eq(r, hn::Zero(dd)), hn::Add(p, c), r);
@@ -1029,7 +1022,7 @@ HWY_INLINE V FusedMulAdd(D d, V a, V b, V c) {
     auto half = [&](auto x, auto y, auto z) {
       const auto pz = hn::PromoteTo(dd, z);
       auto err = pz;
-      const auto s = TwoSum(hn::Mul(hn::PromoteTo(dd, x), hn::PromoteTo(dd, y)), pz, err);
+      const auto s = TwoSum(dd, hn::Mul(hn::PromoteTo(dd, x), hn::PromoteTo(dd, y)), pz, &err);
       return hn::DemoteTo(dh, RoundToOdd(dd, s, err));
     };
     return hn::Combine(d, half(hn::UpperHalf(dh, a), hn::UpperHalf(dh, b), hn::UpperHalf(dh, c)),
