@@ -51,7 +51,7 @@ common=(-G Ninja -DCMAKE_C_COMPILER=$CC -DCMAKE_CXX_COMPILER=$CXX
 # packaging_dlpack_numpy), and packaging_install_consume and
 # packaging_fresh_* build outside projects (C, cargo, Go) without the
 # sanitizer runtime.
-asan_exclude='differential\.|_numpy$|packaging_install_consume|packaging_fresh_'
+asan_exclude='differential\.|_numpy$|_numpy2$|packaging_install_consume|packaging_fresh_'
 
 run_asan() {
   local dir=${BCAST_ASAN_DIR:-build-asan}

@@ -512,16 +512,13 @@ RowKernel CopyKernel(size_t size) {
   }
 }
 
-void Execute(const Plan& p) {
-  int64_t numel = 1;
-  for (int d = 0; d < p.ndim; ++d) numel *= p.shape[d];
-  if (numel == 0) return;
-  const bool convert = NeedsConversion(p);
-  int64_t threads = std::min<int64_t>(NumThreads(), numel / kGrain);
-  if (threads <= 1 || omp_in_parallel()) {
-    RunRange(p, convert, 0, numel);
-    return;
-  }
+namespace {
+// The threaded run, out of line: a function holding an OpenMP region calls
+// into the OpenMP runtime on entry (clang's code does), and a forked child,
+// which runs serially, must not (LLVM's runtime may hold a lock another
+// thread of the parent had taken: the child would wait forever).
+__attribute__((noinline)) void RunThreaded(const Plan& p, bool convert, int64_t numel,
+                                           int64_t threads) {
   // Chunk boundaries on 64-element multiples keep threads off each other's cache lines.
   int64_t chunk = (numel + threads - 1) / threads;
   chunk = (chunk + 63) / 64 * 64;
@@ -532,6 +529,20 @@ void Execute(const Plan& p) {
     const int64_t end = std::min(numel, begin + chunk);
     if (begin < end) RunRange(p, convert, begin, end);
   }
+}
+}  // namespace
+
+void Execute(const Plan& p) {
+  int64_t numel = 1;
+  for (int d = 0; d < p.ndim; ++d) numel *= p.shape[d];
+  if (numel == 0) return;
+  const bool convert = NeedsConversion(p);
+  const int64_t threads = std::min<int64_t>(NumThreads(), numel / kGrain);
+  if (threads <= 1 || omp_in_parallel()) {
+    RunRange(p, convert, 0, numel);
+    return;
+  }
+  RunThreaded(p, convert, numel, threads);
 }
 
 }  // namespace bcast
