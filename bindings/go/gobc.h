@@ -69,18 +69,22 @@ static inline gobc_result gobc_broadcast_shapes(const int64_t* a, size_t na, con
                                          int64_t* out, size_t out_capacity, size_t* nout) {
 	GOBC_DO(bc_broadcast_shapes(a, na, b, nb, out, out_capacity, nout));
 }
+// The result of a wrapper whose own allocation failed.
+static inline gobc_result gobc_out_of_memory(void) {
+	gobc_result r;
+	memset(&r, 0, sizeof r);
+	r.status = BC_ERR_OUT_OF_MEMORY;
+	r.detail.code = BC_ERR_OUT_OF_MEMORY;
+	r.detail.dim = -1; r.detail.size_a = -1; r.detail.size_b = -1;
+	return r;
+}
 // Go may not hand C an array of Go pointers, so the shapes arrive flattened
 // and the pointer array is built here.
 static inline gobc_result gobc_broadcast_shapes_n(const int64_t* flat, const size_t* ndims, size_t count,
                                            int64_t* out, size_t out_capacity, size_t* nout) {
 	const int64_t** ptrs = (const int64_t**)malloc((count ? count : 1) * sizeof(*ptrs));
 	if (ptrs == NULL) {
-		gobc_result r;
-		memset(&r, 0, sizeof r);
-		r.status = BC_ERR_OUT_OF_MEMORY;
-		r.detail.code = BC_ERR_OUT_OF_MEMORY;
-		r.detail.dim = -1; r.detail.size_a = -1; r.detail.size_b = -1;
-		return r;
+		return gobc_out_of_memory();
 	}
 	size_t off = 0;
 	for (size_t i = 0; i < count; i++) { ptrs[i] = flat + off; off += ndims[i]; }
@@ -100,12 +104,7 @@ static inline gobc_result gobc_result_type(const bc_tensor* const* ts, size_t nt
                                            int32_t* out) {
 	bc_scalar* ss = (bc_scalar*)malloc((ns ? ns : 1) * sizeof(*ss));
 	if (ss == NULL) {
-		gobc_result r;
-		memset(&r, 0, sizeof r);
-		r.status = BC_ERR_OUT_OF_MEMORY;
-		r.detail.code = BC_ERR_OUT_OF_MEMORY;
-		r.detail.dim = -1; r.detail.size_a = -1; r.detail.size_b = -1;
-		return r;
+		return gobc_out_of_memory();
 	}
 	for (size_t i = 0; i < ns; i++) {
 		if (kinds[i] == BC_SCALAR_BOOL) ss[i] = bc_scalar_bool(ints[i] != 0);

@@ -94,7 +94,9 @@ void BroadcastStrides(const bc_tensor& t, const Shape& to, int64_t* strides) {
   }
 }
 
-void CheckExpand(const Shape& tensor, bc_dtype dtype, const Shape& target, Shape* out_shape) {
+namespace {
+// expand's first check, with PyTorch's text: no fewer sizes than dims.
+void CheckExpandRank(const Shape& tensor, bc_dtype dtype, const Shape& target) {
   if (target.ndim < tensor.ndim) {
     Fail(BC_ERR_SHAPE_MISMATCH,
          std::string("expand(") + DtypeTensorName(dtype) + "{" + FormatShape(tensor) +
@@ -103,6 +105,11 @@ void CheckExpand(const Shape& tensor, bc_dtype dtype, const Shape& target, Shape
              ") must be greater or equal to the number of dimensions in the tensor (" +
              std::to_string(tensor.ndim) + ")");
   }
+}
+}  // namespace
+
+void CheckExpand(const Shape& tensor, bc_dtype dtype, const Shape& target, Shape* out_shape) {
+  CheckExpandRank(tensor, dtype, target);
   Shape r;
   r.ndim = target.ndim;
   int lead = target.ndim - tensor.ndim;
@@ -143,14 +150,7 @@ void CheckExpand(const Shape& tensor, bc_dtype dtype, const Shape& target, Shape
 namespace bcast {
 
 void ExpandGeometry(const bc_tensor& t, const Shape& target, Shape* shape, int64_t* strides) {
-  if (target.ndim < t.ndim) {
-    Fail(BC_ERR_SHAPE_MISMATCH,
-         std::string("expand(") + DtypeTensorName(t.dtype) + "{" + FormatShape(ShapeOf(t)) +
-             "}, size=" + FormatShape(target) + "): the number of sizes provided (" +
-             std::to_string(target.ndim) +
-             ") must be greater or equal to the number of dimensions in the tensor (" +
-             std::to_string(t.ndim) + ")");
-  }
+  CheckExpandRank(ShapeOf(t), t.dtype, target);
   Shape r;
   r.ndim = target.ndim;
   if (t.ndim == 0) {  // a 0-dim tensor is viewed with every stride 0
