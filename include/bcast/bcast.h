@@ -1026,6 +1026,194 @@ BC_API bc_status bc_clamp_(bc_tensor* self, const bc_tensor* lo, const bc_tensor
  *  may be read by other threads at the same time. */
 BC_API bc_status bc_copy_(bc_tensor* dst, const bc_tensor* src);
 
+/** @name Scalar operands
+ *  A ::bc_scalar operand is what PyTorch makes of a Python number: a 0-dim
+ *  tensor flagged as a *wrapped number* (int64 for BC_SCALAR_INT, float64
+ *  for BC_SCALAR_FLOAT, bool for BC_SCALAR_BOOL) whose tier in type
+ *  promotion is the weakest (see bc_result_type()): it decides the result
+ *  dtype only when it is of a higher category than every tensor, a float
+ *  then giving float32. So an int32 tensor times 0.5 is float32, a float16
+ *  tensor plus 2.5 is float16, a uint8 tensor plus 300 is uint8. Its value
+ *  is converted from int64 or double straight to the op's common dtype, as
+ *  PyTorch's TensorIterator does (uint8 + 300 adds 44, wrapping); on float16
+ *  and bfloat16, mul, div, div_trunc, div_floor with the number second and
+ *  lerp's weight use the number unrounded, in float32 (PyTorch 2.x's
+ *  original_scalar_value / opmath), the others round it to the half type.
+ *  pow with a number exponent is PyTorch's pow(Tensor, Scalar): 0 gives
+ *  ones and 1 a copy on every dtype; on float32, float64 and bfloat16
+ *  0.5, -0.5 and -1 are exact sqrt, 1/sqrt and reciprocal, 2, 3 and -2
+ *  products (x*x, x*x*x, 1/(x*x); bfloat16 compares the exponent rounded to
+ *  bfloat16); float16 and other exponents run pow; integer tensors with a
+ *  negative integer exponent fail ("Integers to negative integer powers are
+ *  not allowed."). A number base of 1 (pow(Scalar, Tensor)) gives ones.
+ *  Every op taking tensors takes bc_tensor_from_scalar()'s tensors in any
+ *  position with the same meaning; the direct forms below avoid the
+ *  allocation. The reflected forms compute op(number, tensor), i.e. torch's
+ *  functional form `torch.sub(2, x)`; note that Python's `2 / x` operator
+ *  is `x.reciprocal() * 2` instead, which may round differently.
+ *  @{ */
+
+/** A new 0-dim wrapped-number tensor holding `s` (int64, float64 or bool),
+ *  usable as any operand of any op, where it promotes as a number. Only
+ *  this handle is a wrapped number: views of it (bc_tensor_view(),
+ *  bc_expand()) and clones are ordinary 0-dim or expanded tensors, as in
+ *  PyTorch.
+ *  @param[in]  s    The number; its kind must be a ::bc_scalar_kind value.
+ *  @param[out] out  Receives a new tensor owned by the caller, to be
+ *                   released with bc_tensor_free(); NULL on failure.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (`out` NULL or an unknown kind);
+ *          BC_ERR_OUT_OF_MEMORY.
+ *  @par Thread safety
+ *  Any thread may call it at any time. */
+BC_API bc_status bc_tensor_from_scalar(bc_scalar s, bc_tensor** out);
+/** Whether `t` is a wrapped number (made by bc_tensor_from_scalar()).
+ *  @param[in] t  The tensor; borrowed. NULL gives 0.
+ *  @return 1 or 0.
+ *  @par Thread safety
+ *  `t` may be used by other threads at the same time. */
+BC_API int bc_tensor_is_wrapped_number(const bc_tensor* t);
+
+/** out = op(a, b) with `b` a number (PyTorch's `op(a, b)` with a Python
+ *  number b: `a * 0.5`, `a ** 2`); nothing is allocated but the result.
+ *  @param[in]  op   The operation (any ::bc_op).
+ *  @param[in]  a    Tensor operand; borrowed.
+ *  @param[in]  b    Number operand.
+ *  @param[out] out  Receives a new tensor owned by the caller, to be
+ *                   released with bc_tensor_free(); NULL on failure.
+ *  @return As bc_binary(); BC_ERR_INVALID_ARGUMENT also for an unknown
+ *          scalar kind or an integer pow exponent below 0 on an integer or
+ *          bool tensor.
+ *  @par Thread safety
+ *  The inputs may be read by other threads at the same time. */
+BC_API bc_status bc_binary_scalar(bc_op op, const bc_tensor* a, bc_scalar b, bc_tensor** out);
+/** Writes op(a, b), `b` a number, into `out`, converting to out's dtype.
+ *  @param[in]     op   The operation.
+ *  @param[in]     a    Tensor operand; borrowed. May be `out` itself.
+ *  @param[in]     b    Number operand.
+ *  @param[in,out] out  Tensor written with the result; borrowed. Its shape
+ *                      must equal a's.
+ *  @return As bc_binary_out(); BC_ERR_INVALID_ARGUMENT also for an unknown
+ *          scalar kind.
+ *  @par Thread safety
+ *  No other thread may use the written tensor during the call; the inputs
+ *  may be read by other threads at the same time. */
+BC_API bc_status bc_binary_scalar_out(bc_op op, const bc_tensor* a, bc_scalar b, bc_tensor* out);
+/** self = op(self, b) in place, `b` a number (`x *= 0.5`); the result
+ *  dtype must be castable to self's ("result type Float can't be cast to
+ *  the desired output type Int").
+ *  @param[in]     op    The operation.
+ *  @param[in,out] self  Tensor operand and result; borrowed.
+ *  @param[in]     b     Number operand.
+ *  @return As bc_binary_(); BC_ERR_INVALID_ARGUMENT also for an unknown
+ *          scalar kind.
+ *  @par Thread safety
+ *  No other thread may use the written tensor during the call. */
+BC_API bc_status bc_binary_scalar_(bc_op op, bc_tensor* self, bc_scalar b);
+/** out = op(a, b) with `a` a number: the reflected form (`torch.sub(2, x)`,
+ *  `torch.pow(2, x)`, `torch.div(1, x)`).
+ *  @param[in]  op   The operation.
+ *  @param[in]  a    Number operand.
+ *  @param[in]  b    Tensor operand; borrowed.
+ *  @param[out] out  Receives a new tensor owned by the caller, to be
+ *                   released with bc_tensor_free(); NULL on failure.
+ *  @return As bc_binary_scalar().
+ *  @par Thread safety
+ *  The inputs may be read by other threads at the same time. */
+BC_API bc_status bc_binary_rscalar(bc_op op, bc_scalar a, const bc_tensor* b, bc_tensor** out);
+/** Writes op(a, b), `a` a number, into `out`.
+ *  @param[in]     op   The operation.
+ *  @param[in]     a    Number operand.
+ *  @param[in]     b    Tensor operand; borrowed. May be `out` itself.
+ *  @param[in,out] out  Tensor written with the result; borrowed. Its shape
+ *                      must equal b's.
+ *  @return As bc_binary_scalar_out().
+ *  @par Thread safety
+ *  No other thread may use the written tensor during the call; the inputs
+ *  may be read by other threads at the same time. */
+BC_API bc_status bc_binary_rscalar_out(bc_op op, bc_scalar a, const bc_tensor* b,
+                                       bc_tensor* out);
+
+/** PyTorch's clamp(Tensor, Scalar? min, Scalar? max): lo or hi may be NULL
+ *  (not both). A floating x keeps its dtype; otherwise x and the bounds
+ *  promote as numbers (an int32 x with 2.5 gives float32). Bounds are
+ *  converted to that dtype: floats must fit it ("value cannot be converted
+ *  to type c10::Half without overflow"); on integer dtypes a lower bound
+ *  above the dtype's range ("Clamp min value 300 is outside the
+ *  representable range of Byte"), or an upper bound below it, fails, one
+ *  past the other side limits nothing. A NaN bound gives NaN everywhere.
+ *  Bool is refused ("clamp_scalar_cpu" not implemented for 'Bool').
+ *  @param[in]  x    Values to clamp; borrowed.
+ *  @param[in]  lo   Lower bound, or NULL for none; read during the call.
+ *  @param[in]  hi   Upper bound, or NULL for none; read during the call.
+ *  @param[out] out  Receives a new tensor owned by the caller, to be
+ *                   released with bc_tensor_free(); NULL on failure.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (also both bounds NULL, an unknown
+ *          scalar kind, a bound out of range); BC_ERR_DTYPE; BC_ERR_OVERFLOW;
+ *          BC_ERR_OUT_OF_MEMORY (see @ref ops).
+ *  @par Thread safety
+ *  The inputs may be read by other threads at the same time. */
+BC_API bc_status bc_clamp_scalar(const bc_tensor* x, const bc_scalar* lo, const bc_scalar* hi,
+                                 bc_tensor** out);
+/** out= form of bc_clamp_scalar().
+ *  @param[in]     x    Values to clamp; borrowed. May be `out` itself.
+ *  @param[in]     lo   Lower bound, or NULL for none.
+ *  @param[in]     hi   Upper bound, or NULL for none.
+ *  @param[in,out] out  Tensor written with the result; borrowed. Its shape
+ *                      must equal x's.
+ *  @return As bc_clamp_scalar(); BC_ERR_SHAPE_MISMATCH; BC_ERR_OVERLAP.
+ *  @par Thread safety
+ *  No other thread may use the written tensor during the call; the inputs
+ *  may be read by other threads at the same time. */
+BC_API bc_status bc_clamp_scalar_out(const bc_tensor* x, const bc_scalar* lo,
+                                     const bc_scalar* hi, bc_tensor* out);
+/** In-place form of bc_clamp_scalar(); the result dtype must be self's.
+ *  @param[in,out] self  Values to clamp and result; borrowed.
+ *  @param[in]     lo    Lower bound, or NULL for none.
+ *  @param[in]     hi    Upper bound, or NULL for none.
+ *  @return As bc_clamp_scalar_out().
+ *  @par Thread safety
+ *  No other thread may use the written tensor during the call. */
+BC_API bc_status bc_clamp_scalar_(bc_tensor* self, const bc_scalar* lo, const bc_scalar* hi);
+
+/** PyTorch's lerp(Tensor start, Tensor end, Scalar weight): start and end
+ *  of one floating dtype, the weight a number used unrounded (in float32 on
+ *  float16 and bfloat16). Other dtypes fail with "lerp_kernel_scalar" not
+ *  implemented for 'Long'.
+ *  @param[in]  start   Value at weight 0; borrowed.
+ *  @param[in]  end     Value at weight 1; borrowed.
+ *  @param[in]  weight  Interpolation weight.
+ *  @param[out] out     Receives a new tensor owned by the caller, to be
+ *                      released with bc_tensor_free(); NULL on failure.
+ *  @return As bc_lerp(); BC_ERR_INVALID_ARGUMENT also for an unknown scalar
+ *          kind.
+ *  @par Thread safety
+ *  The inputs may be read by other threads at the same time. */
+BC_API bc_status bc_lerp_scalar(const bc_tensor* start, const bc_tensor* end, bc_scalar weight,
+                                bc_tensor** out);
+/** out= form of bc_lerp_scalar().
+ *  @param[in]     start   Value at weight 0; borrowed.
+ *  @param[in]     end     Value at weight 1; borrowed.
+ *  @param[in]     weight  Interpolation weight.
+ *  @param[in,out] out     Tensor written with the result; borrowed. Its
+ *                         shape must equal the broadcast shape.
+ *  @return As bc_lerp_out().
+ *  @par Thread safety
+ *  No other thread may use the written tensor during the call; the inputs
+ *  may be read by other threads at the same time. */
+BC_API bc_status bc_lerp_scalar_out(const bc_tensor* start, const bc_tensor* end,
+                                    bc_scalar weight, bc_tensor* out);
+/** In-place form of bc_lerp_scalar(): self += weight * (end - self).
+ *  @param[in,out] self    Start value and result; borrowed.
+ *  @param[in]     end     Value at weight 1; borrowed.
+ *  @param[in]     weight  Interpolation weight.
+ *  @return As bc_lerp_().
+ *  @par Thread safety
+ *  No other thread may use the written tensor during the call; `end` may be
+ *  read by other threads at the same time. */
+BC_API bc_status bc_lerp_scalar_(bc_tensor* self, const bc_tensor* end, bc_scalar weight);
+
+/** @} */
+
 /** @} */
 
 /**

@@ -5,6 +5,7 @@
 #include <exception>
 #include <limits>
 #include <new>
+#include <optional>
 #include <string>
 
 #include "bcast/bcast.h"
@@ -13,6 +14,7 @@
 #include "core/op_info.h"
 #include "core/ops.h"
 #include "core/reduce.h"
+#include "core/scalar.h"
 #include "core/shape.h"
 #include "core/tensor.h"
 #include "hwy/targets.h"
@@ -132,12 +134,61 @@ bc_status Clamp(const bc_tensor* x, const bc_tensor* lo, const bc_tensor* hi, bc
       Fail(BC_ERR_INVALID_ARGUMENT, "torch.clamp: At least one of 'min' or 'max' must not be None");
     });
   }
+  // Number bounds are PyTorch's clamp(Tensor, Scalar?, Scalar?).
+  if ((lo == nullptr || lo->wrapped_number) && (hi == nullptr || hi->wrapped_number)) {
+    return Guarded([&] {
+      if (!out_new) NotNull(out, inplace ? "self" : "out");
+      if (out != nullptr) bcast::CheckWritable(*out, inplace ? "self" : "out");
+      bc_tensor* r = bcast::RunClampScalar(x, lo, hi, out, inplace);
+      if (out_new) *out_new = r;
+    });
+  }
   // One bound is PyTorch's maximum (min=) or minimum (max=) of x and the
   // bound: promoted over the two (the result may be wider than x), and any
   // dtype, bool included.
   if (hi == nullptr) return Binary(BC_MAXIMUM, x, lo, false, 1, out_new, out, inplace);
   if (lo == nullptr) return Binary(BC_MINIMUM, x, hi, false, 1, out_new, out, inplace);
   return Ternary(bcast::kClamp, x, lo, hi, 1, out_new, out, inplace);
+}
+
+// The direct scalar forms: the number as a wrapped number on the stack.
+bc_status CheckedScalar(const bc_scalar* s, const char* what) {
+  return Guarded([&] {
+    NotNull(s, what);
+    bcast::CheckScalarKind(*s, what);
+  });
+}
+
+bc_status BinaryScalar(int op, const bc_tensor* t, const bc_scalar& s, bool reflected,
+                       bc_tensor** out_new, bc_tensor* out, bool inplace) {
+  if (out_new) *out_new = nullptr;
+  if (const bc_status st = CheckedScalar(&s, reflected ? "a" : "b")) return st;
+  const bcast::StackScalar w(s);
+  return reflected ? Binary(op, w.get(), t, false, 1, out_new, out, inplace)
+                   : Binary(op, t, w.get(), false, 1, out_new, out, inplace);
+}
+
+bc_status ClampScalar(const bc_tensor* x, const bc_scalar* lo, const bc_scalar* hi,
+                      bc_tensor** out_new, bc_tensor* out, bool inplace) {
+  if (out_new) *out_new = nullptr;
+  std::optional<bcast::StackScalar> wlo, whi;
+  if (lo != nullptr) {
+    if (const bc_status st = CheckedScalar(lo, "lo")) return st;
+    wlo.emplace(*lo);
+  }
+  if (hi != nullptr) {
+    if (const bc_status st = CheckedScalar(hi, "hi")) return st;
+    whi.emplace(*hi);
+  }
+  return Clamp(x, wlo ? wlo->get() : nullptr, whi ? whi->get() : nullptr, out_new, out, inplace);
+}
+
+bc_status LerpScalar(const bc_tensor* start, const bc_tensor* end, const bc_scalar& w,
+                     bc_tensor** out_new, bc_tensor* out, bool inplace) {
+  if (out_new) *out_new = nullptr;
+  if (const bc_status st = CheckedScalar(&w, "weight")) return st;
+  const bcast::StackScalar ww(w);
+  return Ternary(bcast::kLerp, start, end, ww.get(), 1, out_new, out, inplace);
 }
 
 // Caller-given sizes that are only compared, never allocated: any value.
@@ -563,6 +614,58 @@ BC_API bc_status bc_clamp_out(const bc_tensor* x, const bc_tensor* lo, const bc_
 }
 BC_API bc_status bc_clamp_(bc_tensor* self, const bc_tensor* lo, const bc_tensor* hi) {
   return Clamp(self, lo, hi, nullptr, self, true);
+}
+
+// ---- scalar operands ----
+
+BC_API bc_status bc_tensor_from_scalar(bc_scalar s, bc_tensor** out) {
+  if (out) *out = nullptr;
+  return Guarded([&] {
+    NotNull(out, "out");
+    bcast::CheckScalarKind(s, "s");
+    *out = bcast::NewWrappedScalar(s);
+  });
+}
+BC_API int bc_tensor_is_wrapped_number(const bc_tensor* t) {
+  return t != nullptr && t->wrapped_number ? 1 : 0;
+}
+BC_API bc_status bc_binary_scalar(bc_op op, const bc_tensor* a, bc_scalar b, bc_tensor** out) {
+  return BinaryScalar(RawEnum(op), a, b, false, out, nullptr, false);
+}
+BC_API bc_status bc_binary_scalar_out(bc_op op, const bc_tensor* a, bc_scalar b, bc_tensor* out) {
+  return BinaryScalar(RawEnum(op), a, b, false, nullptr, out, false);
+}
+BC_API bc_status bc_binary_scalar_(bc_op op, bc_tensor* self, bc_scalar b) {
+  return BinaryScalar(RawEnum(op), self, b, false, nullptr, self, true);
+}
+BC_API bc_status bc_binary_rscalar(bc_op op, bc_scalar a, const bc_tensor* b, bc_tensor** out) {
+  return BinaryScalar(RawEnum(op), b, a, true, out, nullptr, false);
+}
+BC_API bc_status bc_binary_rscalar_out(bc_op op, bc_scalar a, const bc_tensor* b,
+                                       bc_tensor* out) {
+  return BinaryScalar(RawEnum(op), b, a, true, nullptr, out, false);
+}
+BC_API bc_status bc_clamp_scalar(const bc_tensor* x, const bc_scalar* lo, const bc_scalar* hi,
+                                 bc_tensor** out) {
+  return ClampScalar(x, lo, hi, out, nullptr, false);
+}
+BC_API bc_status bc_clamp_scalar_out(const bc_tensor* x, const bc_scalar* lo,
+                                     const bc_scalar* hi, bc_tensor* out) {
+  return ClampScalar(x, lo, hi, nullptr, out, false);
+}
+BC_API bc_status bc_clamp_scalar_(bc_tensor* self, const bc_scalar* lo, const bc_scalar* hi) {
+  return ClampScalar(self, lo, hi, nullptr, self, true);
+}
+BC_API bc_status bc_lerp_scalar(const bc_tensor* start, const bc_tensor* end, bc_scalar weight,
+                                bc_tensor** out) {
+  return LerpScalar(start, end, weight, out, nullptr, false);
+}
+BC_API bc_status bc_lerp_scalar_out(const bc_tensor* start, const bc_tensor* end,
+                                    bc_scalar weight, bc_tensor* out) {
+  return LerpScalar(start, end, weight, nullptr, out, false);
+}
+BC_API bc_status bc_lerp_scalar_(bc_tensor* self, const bc_tensor* end, bc_scalar weight) {
+  return LerpScalar(self, end, weight, nullptr, self, true);
 }
 
 BC_API bc_status bc_copy_(bc_tensor* dst, const bc_tensor* src) {

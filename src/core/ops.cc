@@ -14,6 +14,7 @@
 #include "core/op_info.h"
 #include "core/overlap.h"
 #include "core/plan.h"
+#include "core/scalar.h"
 #include "core/settings.h"
 #include "core/shape.h"
 #include "core/types.h"
@@ -134,15 +135,18 @@ double KernelScalar(const OpArgs& a, const Types& t) {
 // view of the common dtype whose every dim of more than one element has
 // stride 0 (an expanded scalar; another dtype is first converted to a
 // tensor of its own). Run in float32 tiles with that operand converted
-// straight from its dtype.
-bool HalfScalarOperand(const OpArgs& a, const Types& t) {
-  if (!(a.op == BC_MUL || a.op == BC_DIV || a.op == BC_DIV_TRUNC || a.op == BC_DIV_FLOOR) ||
-      !IsHalf(t.common))
-    return false;
+// straight from its dtype. lerp's weight given as a number likewise
+// (lerp.Scalar reads weight.to<opmath_t>()).
+// Returns the operand's index in a.in, or -1.
+int HalfScalarOperand(const OpArgs& a, const Types& t) {
+  if (!IsHalf(t.common)) return -1;
+  if (a.op == kLerp && a.in[2]->wrapped_number) return 2;
+  if (!(a.op == BC_MUL || a.op == BC_DIV || a.op == BC_DIV_TRUNC || a.op == BC_DIV_FLOOR))
+    return -1;
   const bc_tensor& b = *a.in[1];
   for (int d = 0; d < b.ndim; ++d)
-    if (b.shape[d] != 1 && b.strides[d] != 0) return false;
-  return Numel(b) == 1 || b.dtype == t.common;
+    if (b.shape[d] != 1 && b.strides[d] != 0) return -1;
+  return Numel(b) == 1 || b.dtype == t.common ? 1 : -1;
 }
 
 // PyTorch's bfloat16 fmax/fmin return the second operand on ties (+0 and
@@ -298,8 +302,8 @@ __attribute__((noinline)) bc_tensor* RunGeneral(const OpArgs& a, bc_tensor* out,
     p.kernel = CopyKernel(DtypeSize(types.in));
     // Same dtype: move bits, whatever they encode.
     if (a.in[0]->dtype == out->dtype) SetBitCopy(&p, out->dtype);
-  } else if (HalfScalarOperand(a, types)) {
-    p.via[2] = p.ktype[2];  // the operand's own value, not rounded to the half type
+  } else if (const int k = HalfScalarOperand(a, types); k >= 0) {
+    p.via[k + 1] = p.ktype[k + 1];  // the operand's own value, not rounded to the half type
     p.kernel = KernelOf(a, types.in);
   } else if (const RowKernel fused = FusedHalfKernel(a, *out, types)) {
     for (int k = 0; k < p.nops; ++k)
@@ -320,6 +324,9 @@ bc_tensor* RunElementwise(const OpArgs& a, bc_tensor* out, bool inplace) {
     if (a.in[i] == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "tensor argument is NULL");
   if (a.op == kCopy && out == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "destination is NULL");
   if (a.op == kCopy && SameView(*out, *a.in[0])) return out;
+  if (a.op == BC_POW && (a.in[0]->wrapped_number || a.in[1]->wrapped_number)) {
+    if (bc_tensor* r = RunPowScalar(a, out, inplace)) return r;
+  }
   PreCheck(a, out);
   if (a.op != kCopy && RunSmallContiguous(a, out)) return out;
   return RunGeneral(a, out, inplace);

@@ -34,7 +34,12 @@ inline bc_dtype ScalarDtype(bc_scalar_kind k) {
   return k == BC_SCALAR_BOOL ? BC_BOOL : k == BC_SCALAR_INT ? BC_INT64 : BC_FLOAT32;
 }
 
-// torch.result_type over tensors and wrapped numbers; the caller checked
+// The dtype a wrapped-number tensor stands for: its own, but float64 (a
+// Python float) is the default dtype.
+inline bc_dtype WrappedDtype(bc_dtype d) { return d == BC_FLOAT64 ? BC_FLOAT32 : d; }
+
+// torch.result_type over tensors (wrapped-number tensors in the scalar tier)
+// and wrapped numbers; the caller checked
 // that there is at least one operand and that every scalar kind is valid.
 bc_dtype ResultTypeOf(const bc_tensor* const* ts, size_t nt, const bc_scalar* ss, size_t ns);
 

@@ -43,6 +43,10 @@ struct bc_tensor {
   int ndim = 0;
   int64_t shape[BC_MAX_DIMS] = {};
   int64_t strides[BC_MAX_DIMS] = {};
+  // A Python number as PyTorch wraps it (bc_tensor_from_scalar): a 0-dim
+  // int64, float64 or bool tensor of the weakest tier in type promotion. As
+  // in PyTorch, only the operand itself is one: views of it are not.
+  bool wrapped_number = false;
 };
 
 namespace bcast {

@@ -55,9 +55,8 @@ const char* ScalarTypeCppName(bc_dtype d) {
   return ValidDtype(d) ? kName[d] : "unknown";
 }
 
-// c10::checked_convert of alpha/value to the kernel's scalar type `d`:
-// integers must fit (uint8 also takes -255..-1, which wrap), NaN and
-// infinities fit only floating types, finite floats must be within range.
+}  // namespace
+
 void CheckScalarRange(bc_dtype d, double v) {
   bool overflow = false;
   switch (d) {
@@ -85,6 +84,8 @@ void CheckScalarRange(bc_dtype d, double v) {
     Fail(BC_ERR_INVALID_ARGUMENT, std::string("value cannot be converted to type ") +
                                       ScalarTypeCppName(d) + " without overflow");
 }
+
+namespace {
 
 const char kWhereUint8[] =
     "where received a uint8 condition tensor. This behavior is deprecated and will be removed "
@@ -171,7 +172,13 @@ Types ResolveTypes(const OpArgs& a, const bc_tensor* out) {
   // alpha_check runs on the common dtype (whatever out='s), before the
   // kernel's dtype dispatch.
   if (info.alpha && a.has_alpha) CheckIntegralScalar(result, a.scalar, "alpha");
-  if (!InDtypeSet(info.dtypes, common)) NotImplemented(op, common);
+  if (!InDtypeSet(info.dtypes, common)) {
+    // lerp with a number weight is PyTorch's lerp.Scalar, another kernel.
+    if (op == kLerp && a.in[2]->wrapped_number)
+      Fail(BC_ERR_DTYPE,
+           std::string("\"lerp_kernel_scalar\" not implemented for '") + DtypeName(common) + "'");
+    NotImplemented(op, common);
+  }
   // The kernel converts alpha/value to its scalar type (addcmul and addcdiv
   // on halves: to float, their arithmetic type).
   if (info.alpha && a.has_alpha) CheckScalarRange(common, a.scalar);

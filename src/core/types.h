@@ -26,6 +26,12 @@ void PreCheck(const OpArgs& a, const bc_tensor* out);
 // Throws bcast::Error (BC_ERR_DTYPE, BC_ERR_INVALID_ARGUMENT).
 Types ResolveTypes(const OpArgs& a, const bc_tensor* out);
 
+// c10::checked_convert of a scalar (alpha, value, a clamp bound, pow's
+// exponent) to the kernel's scalar type `d`: integers must fit (uint8 also
+// takes -255..-1, which wrap), NaN and infinities fit only floating types,
+// finite floats must be within range. Throws BC_ERR_INVALID_ARGUMENT.
+void CheckScalarRange(bc_dtype d, double v);
+
 // div_trunc, div_floor, remainder, fmod: integer division by zero is refused.
 inline bool IsIntDivision(int op) {
   return op == BC_DIV_TRUNC || op == BC_DIV_FLOOR || op == BC_REMAINDER || op == BC_FMOD;

@@ -1,0 +1,270 @@
+#include "core/scalar.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+
+#include "core/compat.h"
+#include "core/dtype.h"
+#include "core/error.h"
+#include "core/op_info.h"
+#include "core/overlap.h"
+#include "core/result_type.h"
+#include "core/shape.h"
+#include "core/types.h"
+#include "kernels/kernels.h"
+
+namespace bcast {
+
+void CheckScalarKind(const bc_scalar& s, const char* what) {
+  int k;
+  std::memcpy(&k, &s.kind, sizeof k);
+  if (k != BC_SCALAR_BOOL && k != BC_SCALAR_INT && k != BC_SCALAR_FLOAT)
+    Fail(BC_ERR_INVALID_ARGUMENT,
+         std::string(what) + " has unknown scalar kind " + std::to_string(k));
+}
+
+namespace {
+
+// The dtype and bytes of a wrapped number: Python's bool, int, float.
+bc_dtype StoreScalar(const bc_scalar& s, unsigned char* bytes) {
+  switch (s.kind) {
+    case BC_SCALAR_BOOL: bytes[0] = s.v.b != 0; return BC_BOOL;
+    case BC_SCALAR_INT: std::memcpy(bytes, &s.v.i, 8); return BC_INT64;
+    default: std::memcpy(bytes, &s.v.f, 8); return BC_FLOAT64;
+  }
+}
+
+}  // namespace
+
+StackScalar::StackScalar(const bc_scalar& s) {
+  storage_.data = value_;
+  storage_.nbytes = sizeof value_;
+  t_.storage = &storage_;
+  t_.data = reinterpret_cast<char*>(value_);
+  t_.dtype = StoreScalar(s, value_);
+  t_.wrapped_number = true;
+}
+
+bc_tensor* NewWrappedScalar(const bc_scalar& s) {
+  unsigned char bytes[8] = {};
+  const bc_dtype d = StoreScalar(s, bytes);
+  bc_tensor* t = NewTensor(d, Shape{});
+  std::memcpy(t->data, bytes, DtypeSize(d));
+  t->wrapped_number = true;
+  return t;
+}
+
+double WrappedValue(const bc_tensor& t) {
+  return VisitDtype(t.dtype, [&](auto v) {
+    using T = decltype(v);
+    T x;
+    std::memcpy(&x, t.data, sizeof x);
+    return Convert<double>(x);
+  });
+}
+
+namespace {
+
+bc_tensor* Copy(const bc_tensor& src, bc_tensor* dst) {
+  OpArgs c;
+  c.op = kCopy;
+  c.nin = 1;
+  c.in[0] = &src;
+  return RunElementwise(c, dst, false);
+}
+
+bc_tensor* Binary(int op, const bc_tensor& x, const bc_tensor& y, bc_tensor* out, bool inplace) {
+  OpArgs b;
+  b.op = op;
+  b.nin = 2;
+  b.in[0] = &x;
+  b.in[1] = &y;
+  return RunElementwise(b, out, inplace);
+}
+
+// Owns an intermediate tensor.
+struct Owned {
+  bc_tensor* t = nullptr;
+  Owned() = default;
+  explicit Owned(bc_tensor* p) : t(p) {}
+  Owned(const Owned&) = delete;
+  ~Owned() {
+    if (t) {
+      StorageRelease(t->storage);
+      delete t;
+    }
+  }
+};
+
+// The checks PyTorch's TensorIterator makes of out= for a unary op of
+// result dtype `common` over x (overlaps, shape, castability).
+void CheckUnaryOut(const OpArgs& a, const bc_tensor& out, bool inplace, bc_dtype common) {
+  if (HasInternalOverlap(out)) FailInternalOverlap();
+  CheckOverlap(out, *a.in[0]);
+  const OperandBroadcast b = BroadcastOperands(a, &out);
+  CheckOutShape(a, out, inplace, b);
+  if (!CanCast(common, out.dtype))
+    Fail(BC_ERR_DTYPE, std::string("result type ") + DtypeName(common) +
+                           " can't be cast to the desired output type " + DtypeName(out.dtype));
+}
+
+// x converted to `common` (x itself when it has that dtype).
+const bc_tensor* Converted(const bc_tensor& x, bc_dtype common, Owned* keep) {
+  if (x.dtype == common) return &x;
+  keep->t = NewTensor(common, ShapeOf(x));
+  Copy(x, keep->t);
+  return keep->t;
+}
+
+// f(x) elementwise, computed in float32 for float32 and bfloat16 (rounded
+// once to bfloat16), in float64 for float64: PyTorch's sqrt, rsqrt and
+// reciprocal kernels, whose vector forms are exact IEEE operations.
+template <class F>
+bc_tensor* MapFloat(const bc_tensor& x, bc_dtype common, bc_tensor* out, F f) {
+  Owned r(NewTensor(common, ShapeOf(x)));
+  Copy(x, r.t);
+  const int64_t n = Numel(*r.t);
+  if (common == BC_FLOAT64) {
+    double* p = reinterpret_cast<double*>(r.t->data);
+    for (int64_t i = 0; i < n; ++i) p[i] = f(p[i]);
+  } else if (common == BC_FLOAT32) {
+    float* p = reinterpret_cast<float*>(r.t->data);
+    for (int64_t i = 0; i < n; ++i) p[i] = f(p[i]);
+  } else {
+    uint16_t* p = reinterpret_cast<uint16_t*>(r.t->data);
+    for (int64_t i = 0; i < n; ++i) p[i] = F32ToBF16(f(BF16ToF32(p[i])));
+  }
+  if (out == nullptr) {
+    bc_tensor* t = r.t;
+    r.t = nullptr;
+    return t;
+  }
+  return Copy(*r.t, out);
+}
+
+bool IsIntegralOrBool(bc_dtype d) { return !IsFloating(d); }
+
+}  // namespace
+
+bc_tensor* RunPowScalar(const OpArgs& a, bc_tensor* out, bool inplace) {
+  const bc_tensor& x = *a.in[0];
+  const bc_tensor& s = *a.in[1];
+  if (x.wrapped_number && !s.wrapped_number) {
+    // pow(Scalar, Tensor): a base of 1 gives ones, whatever out='s dtype.
+    if (WrappedValue(x) != 1) return nullptr;
+    const StackScalar one(bc_scalar_int(1));
+    if (out != nullptr) return Copy(*one.get(), out);
+    const bc_dtype common = ResultTypeOf(a.in, 2, nullptr, 0);
+    Owned r(NewTensor(common, ShapeOf(s)));
+    Copy(*one.get(), r.t);
+    bc_tensor* t = r.t;
+    r.t = nullptr;
+    return t;
+  }
+  if (!s.wrapped_number || x.wrapped_number) return nullptr;
+
+  const double e = WrappedValue(s);
+  if (IsIntegralOrBool(x.dtype) && s.dtype == BC_INT64 && e < 0)
+    Fail(BC_ERR_INVALID_ARGUMENT, "Integers to negative integer powers are not allowed.");
+  const bc_dtype common = ResultTypeOf(a.in, 2, nullptr, 0);
+  if (out != nullptr) CheckUnaryOut(a, *out, inplace, common);
+
+  auto fresh_or_out = [&]() { return out != nullptr ? out : NewTensor(common, ShapeOf(x)); };
+  if (e == 0) {
+    const StackScalar one(bc_scalar_int(1));
+    Owned r(out == nullptr ? fresh_or_out() : nullptr);
+    Copy(*one.get(), out != nullptr ? out : r.t);
+    if (out != nullptr) return out;
+    bc_tensor* t = r.t;
+    r.t = nullptr;
+    return t;
+  }
+  if (e == 1) {
+    Owned r(out == nullptr ? fresh_or_out() : nullptr);
+    Copy(x, out != nullptr ? out : r.t);
+    if (out != nullptr) return out;
+    bc_tensor* t = r.t;
+    r.t = nullptr;
+    return t;
+  }
+  const bool specialised = common == BC_FLOAT32 || common == BC_FLOAT64 || common == BC_BFLOAT16;
+  if (specialised) {
+    // PyTorch compares the exponent unrounded here.
+    if (e == 0.5) return MapFloat(x, common, out, [](auto v) { return std::sqrt(v); });
+    if (e == -0.5)
+      return MapFloat(x, common, out, [](auto v) { return decltype(v)(1) / std::sqrt(v); });
+    if (e == -1) return MapFloat(x, common, out, [](auto v) { return decltype(v)(1) / v; });
+    // ... and here, on bfloat16, the exponent rounded to bfloat16.
+    const double r = common == BC_BFLOAT16 ? Convert<double>(Convert<bf16>(e)) : e;
+    if (r == 2 || r == 3 || r == -2) {
+      Owned keep, square;
+      const bc_tensor* xc = Converted(x, common, &keep);
+      if (r == 2) return Binary(BC_MUL, *xc, *xc, out, inplace);
+      square.t = Binary(BC_MUL, *xc, *xc, nullptr, false);
+      if (r == 3) return Binary(BC_MUL, *square.t, *xc, out, inplace);
+      const StackScalar one(bc_scalar_int(1));
+      return Binary(BC_DIV, *one.get(), *square.t, out, inplace);
+    }
+  }
+  // pow(x, e) with e converted to the kernel's type: c10::checked_convert
+  // for integers; the general path rounds it to the common dtype.
+  if (IsIntegral(common)) CheckScalarRange(common, e);
+  return nullptr;
+}
+
+bc_tensor* RunClampScalar(const bc_tensor* x, const bc_tensor* lo, const bc_tensor* hi,
+                          bc_tensor* out, bool inplace) {
+  if (x == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "tensor argument is NULL");
+  const bc_tensor* ts[3] = {x, lo != nullptr ? lo : hi, hi};
+  const int n = lo != nullptr && hi != nullptr ? 3 : 2;
+  const bc_dtype common = IsFloating(x->dtype) ? x->dtype : ResultTypeOf(ts, n, nullptr, 0);
+  if (inplace && common != x->dtype)
+    Fail(BC_ERR_DTYPE, std::string("result type ") + DtypeName(common) +
+                           " can't be cast to the desired output type " + DtypeName(x->dtype));
+  if (common == BC_BOOL)
+    Fail(BC_ERR_DTYPE, std::string("\"") +
+                           (n == 3 ? "clamp_scalar_cpu" : lo ? "clamp_min_scalar_cpu"
+                                                             : "clamp_max_scalar_cpu") +
+                           "\" not implemented for 'Bool'");
+  // A bound beyond an integer dtype's range: past the side it limits is an
+  // error, past the other side it limits nothing (and is taken as the
+  // dtype's extreme, not converted with wrap-around).
+  bc_scalar bound[2];
+  const bc_tensor* given[2] = {lo, hi};
+  for (int i = 0; i < 2; ++i) {
+    if (given[i] == nullptr) continue;
+    const double v = WrappedValue(*given[i]);
+    bound[i] = given[i]->dtype == BC_FLOAT64 ? bc_scalar_float(v)
+                                             : bc_scalar_int(given[i]->dtype == BC_BOOL
+                                                                 ? static_cast<int64_t>(v)
+                                                                 : *reinterpret_cast<const int64_t*>(given[i]->data));
+    if (IsIntegral(common) && common != BC_INT64) {
+      const int64_t bits = 8 * static_cast<int64_t>(DtypeSize(common));
+      const int64_t mn = common == BC_UINT8 ? 0 : -(int64_t{1} << (bits - 1));
+      const int64_t mx = common == BC_UINT8 ? 255 : (int64_t{1} << (bits - 1)) - 1;
+      const int64_t b = bound[i].v.i;
+      if ((i == 0 && b > mx) || (i == 1 && b < mn))
+        Fail(BC_ERR_INVALID_ARGUMENT, std::string("Clamp ") + (i == 0 ? "min" : "max") +
+                                          " value " + std::to_string(b) +
+                                          " is outside the representable range of " +
+                                          DtypeName(common));
+      bound[i].v.i = b < mn ? mn : b > mx ? mx : b;
+    } else if (IsFloating(common)) {
+      CheckScalarRange(common, v);
+    }
+  }
+  const StackScalar slo(lo ? bound[0] : bc_scalar_int(0)), shi(hi ? bound[1] : bc_scalar_int(0));
+  if (hi == nullptr) return Binary(BC_MAXIMUM, *x, *slo.get(), out, inplace);
+  if (lo == nullptr) return Binary(BC_MINIMUM, *x, *shi.get(), out, inplace);
+  OpArgs c;
+  c.op = kClamp;
+  c.nin = 3;
+  c.in[0] = x;
+  c.in[1] = slo.get();
+  c.in[2] = shi.get();
+  return RunElementwise(c, out, inplace);
+}
+
+}  // namespace bcast
