@@ -152,8 +152,9 @@ bc_tensor* RunPowScalar(const OpArgs& a, bc_tensor* out, bool inplace) {
   const bc_tensor& x = *a.in[0];
   const bc_tensor& s = *a.in[1];
   if (x.wrapped_number && !s.wrapped_number) {
-    // pow(Scalar, Tensor): a base of 1 gives ones, whatever out='s dtype.
-    if (WrappedValue(x) != 1) return nullptr;
+    // pow(Scalar, Tensor): a base of 1 gives ones, whatever out='s dtype
+    // (a bool True is not 1 to Scalar::equal).
+    if (x.dtype == BC_BOOL || WrappedValue(x) != 1) return nullptr;
     const StackScalar one(bc_scalar_int(1));
     if (out != nullptr) return Copy(*one.get(), out);
     const bc_dtype common = ResultTypeOf(a.in, 2, nullptr, 0);
@@ -189,6 +190,8 @@ bc_tensor* RunPowScalar(const OpArgs& a, bc_tensor* out, bool inplace) {
     r.t = nullptr;
     return t;
   }
+  // Half and integer kernels convert the exponent with c10::checked_convert.
+  if (IsHalf(common) || IsIntegral(common)) CheckScalarRange(common, e);
   const bool specialised = common == BC_FLOAT32 || common == BC_FLOAT64 || common == BC_BFLOAT16;
   if (specialised) {
     // PyTorch compares the exponent unrounded here.
@@ -208,9 +211,7 @@ bc_tensor* RunPowScalar(const OpArgs& a, bc_tensor* out, bool inplace) {
       return Binary(BC_DIV, *one.get(), *square.t, out, inplace);
     }
   }
-  // pow(x, e) with e converted to the kernel's type: c10::checked_convert
-  // for integers; the general path rounds it to the common dtype.
-  if (IsIntegral(common)) CheckScalarRange(common, e);
+  // pow(x, e), e converted to the common dtype on the general path.
   return nullptr;
 }
 

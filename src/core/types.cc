@@ -152,6 +152,8 @@ Types ResolveTypes(const OpArgs& a, const bc_tensor* out) {
   bool same_dtype_out = false;  // PyTorch's check_all_same_dtype
   if (op == kWhere) {
     common = ResultType(a.in + 1, 2);
+  } else if (op == kLerp && a.in[2]->wrapped_number) {
+    common = ResultType(a.in, 2);  // lerp.Scalar: a binary op over self and end
   } else if (op == kLerp && a.in[2]->ndim > 0) {
     common = a.in[0]->dtype;
     same_dtype_out = true;

@@ -1,0 +1,177 @@
+"""Writes tests/data/scalar_ops.txt: PyTorch's answers for ops with a Python
+number operand, which tests/test_scalar_ops.cc replays through the C API
+(bc_binary_scalar, bc_binary_rscalar, their out= and in-place forms, and
+bc_tensor_from_scalar's tensors in bc_binary, bc_where, bc_clamp, bc_lerp).
+
+    PY=$(bash scripts/venv.sh); $PY tests/gen_scalar_ops.py          # rewrite
+    PY=$(bash scripts/venv.sh); $PY tests/gen_scalar_ops.py --check  # compare
+
+Every binary op of src/op_table.def on a small tensor of each of the 10
+dtypes, with a number (bool, int, float; tricky values, and pow's special
+exponents for pow) second ("L": torch.op(x, s)) and first ("R":
+torch.op(s, x)). Where PyTorch's Python API refuses a number for that
+position (maximum, hypot, logical_and, 2 < x, ...) the row starts with
+"be" instead of "b" and PyTorch's answer is computed as TensorIterator
+treats a wrapped number: result_type(x, s), and the number, as an int64,
+float64 or bool 0-dim tensor, cast to that dtype. Lines:
+
+    in <dtype> <element bits in hex>...         the tensor x of that dtype
+    b  <op> <dtype> <L|R> <number> = <dtype> <bits>...   a result
+    b  <op> <dtype> <L|R> <number> ! <PyTorch's error text>
+    t  <op> <dtype> <arg> <arg> = ... / ! ...   where(cond, a, b), clamp(x,
+       lo, hi), lerp(x, flip(x), w); an arg is X (the tensor), - (None) or a
+       number
+
+Numbers: b:0/b:1, i:<int>, f:<float.hex()>.
+"""
+import math
+import os
+import struct
+import sys
+
+import torch
+
+DTYPES = [("bool", torch.bool), ("uint8", torch.uint8), ("int8", torch.int8),
+          ("int16", torch.int16), ("int32", torch.int32), ("int64", torch.int64),
+          ("float16", torch.float16), ("bfloat16", torch.bfloat16),
+          ("float32", torch.float32), ("float64", torch.float64)]
+NAME = {d: n for n, d in DTYPES}
+
+# bc_op order (src/op_table.def); div_trunc/div_floor are torch.div with a rounding mode.
+OPS = ["add", "sub", "mul", "div", "div_trunc", "div_floor", "remainder", "fmod", "pow",
+       "maximum", "minimum", "fmax", "fmin", "atan2", "hypot", "copysign", "eq", "ne", "lt",
+       "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "bitwise_and",
+       "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift"]
+
+VALUES = {
+    "bool": [True, False, True, True, False, True],
+    "uint8": [1, 2, 3, 7, 100, 255],
+    "int8": [1, 2, -3, 7, 100, -128],
+    "int16": [1, 2, -3, 7, 1000, -32768],
+    "int32": [1, 2, -3, 7, 100000, -2**31],
+    "int64": [1, 2, -3, 7, 2**40, -2**63],
+}
+# Seven elements: PyTorch's scalar loop for every dtype (its vector loop may
+# differ on ties of maximum/minimum, see docs/fidelity.md).
+FLOATS = [1.0, -2.5, 0.1, -0.0, math.nan, -math.inf, 0.0]
+
+NUMBERS = [True, False, 0, 3, -7, 300, 2**40, 2.5, -0.0, 0.1, 1e10, math.nan, math.inf]
+POW_NUMBERS = NUMBERS + [1, 2, -1, -2, 0.5, -0.5, -1.0, 2.0, 3.0, -2.0, 0.0, 1.0, 1.5]
+
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "scalar_ops.txt")
+
+
+def tensor(dtype):
+    vals = VALUES.get(NAME[dtype], FLOATS)
+    return torch.tensor(vals, dtype=dtype)
+
+
+def bits(t):
+    t = t.contiguous()
+    if t.dtype == torch.bool:
+        return " ".join(str(int(v)) for v in t.tolist())
+    size = t.element_size()
+    raw = t.view({1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}[size])
+    mask = (1 << (8 * size)) - 1
+    return " ".join(format(v & mask, "x") for v in raw.tolist())
+
+
+def number(v):
+    if isinstance(v, bool):
+        return f"b:{int(v)}"
+    if isinstance(v, int):
+        return f"i:{v}"
+    return f"f:{float.hex(v)}"
+
+
+def call(op, a, b):
+    if op in ("div_trunc", "div_floor"):
+        return torch.div(a, b, rounding_mode=op[4:])
+    return getattr(torch, op)(a, b)
+
+
+def wrapped_as_tensor(op, v, like):
+    """A number as TensorIterator sees it: its own dtype cast to the common one
+    (float32 where the op promotes integers to float)."""
+    common = torch.result_type(like, v)
+    if op in ("atan2", "copysign") and not common.is_floating_point:
+        common = torch.float32
+    own = torch.bool if isinstance(v, bool) else torch.int64 if isinstance(v, int) else torch.float64
+    return torch.tensor(v, dtype=own).to(common)
+
+
+def outcome(fn):
+    try:
+        r = fn()
+    except TypeError:
+        raise
+    except Exception as e:  # PyTorch's RuntimeError, NotImplementedError, ...
+        return "! " + str(e).split("\n")[0]
+    return f"= {NAME[r.dtype]} {bits(r)}"
+
+
+def binary_row(op, dtype, pos, v):
+    x = tensor(dtype)
+    args = (x, v) if pos == "L" else (v, x)
+    try:
+        return "b", outcome(lambda: call(op, *args))
+    except TypeError:
+        pass
+    try:
+        z = wrapped_as_tensor(op, v, x)
+    except Exception as e:
+        return "be", "! " + str(e).split("\n")[0]
+    args = (x, z) if pos == "L" else (z, x)
+    return "be", outcome(lambda: call(op, *args))
+
+
+def ternary_rows(dtype):
+    rows = []
+    x = tensor(dtype)
+    cond = torch.tensor([True, False, True, False, True, False, True, False][:x.numel()])
+    for a, b in [("X", 2.5), ("X", 3), ("X", True), (2.5, "X"), (-7, "X"), (2, 3.5), (True, 0)]:
+        def fn(a=a, b=b):
+            return torch.where(cond, x if a == "X" else a, x if b == "X" else b)
+        rows.append(("where", a, b, fn))
+    for lo, hi in [(2, None), (None, 2), (-1, 5), (0.5, 2.5), (300, None), (None, -300),
+                   (True, None), (math.nan, None), (None, math.nan), (1, math.nan), (1e10, None),
+                   (-1e10, 1e10), (5, 1)]:
+        rows.append(("clamp", lo, hi, lambda lo=lo, hi=hi: torch.clamp(x, lo, hi)))
+    for w in [0.5, 0.1, 2, 1e10, -0.0, True]:
+        rows.append(("lerp", "X", w, lambda w=w: torch.lerp(x, x.flip(0), w)))
+    out = []
+    for op, a, b, fn in rows:
+        def arg(v):
+            return "X" if v == "X" else "-" if v is None else number(v)
+        out.append(f"t {op} {NAME[dtype]} {arg(a)} {arg(b)} {outcome(fn)}")
+    return out
+
+
+def main():
+    assert torch.get_default_dtype() == torch.float32
+    lines = [f"# torch {torch.__version__}: written by tests/gen_scalar_ops.py; do not edit"]
+    for _, d in DTYPES:
+        lines.append(f"in {NAME[d]} {bits(tensor(d))}")
+    for op in OPS:
+        for _, d in DTYPES:
+            for pos in "LR":
+                for v in POW_NUMBERS if op == "pow" else NUMBERS:
+                    kind, res = binary_row(op, d, pos, v)
+                    lines.append(f"{kind} {op} {NAME[d]} {pos} {number(v)} {res}")
+    for _, d in DTYPES:
+        lines += ternary_rows(d)
+    text = "\n".join(lines) + "\n"
+    if "--check" in sys.argv:
+        with open(OUT) as f:
+            old = f.read()
+        if old.split("\n", 1)[1] != text.split("\n", 1)[1]:
+            sys.exit(f"{OUT} differs from this PyTorch's answers: run {sys.argv[0]}")
+        print(f"{OUT}: agrees with torch {torch.__version__}")
+        return
+    with open(OUT, "w") as f:
+        f.write(text)
+    print(f"wrote {len(lines) - 1} rows ({len(text)} bytes) to {OUT}")
+
+
+if __name__ == "__main__":
+    main()
