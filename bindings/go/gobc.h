@@ -186,6 +186,69 @@ static inline gobc_result gobc_clamp_out(const bc_tensor* x, const bc_tensor* lo
 static inline gobc_result gobc_clamp_(bc_tensor* x, const bc_tensor* lo, const bc_tensor* hi) {
 	GOBC_DO(bc_clamp_(x, lo, hi));
 }
+// Scalar operands: Go passes a Scalar as kind and bits (bc_scalar's union
+// has no Go spelling); an unknown kind is passed through for the library to
+// refuse.
+static inline bc_scalar gobc_scalar(int32_t kind, int64_t i, double f) {
+	bc_scalar s;
+	if (kind == BC_SCALAR_BOOL) s = bc_scalar_bool(i != 0);
+	else if (kind == BC_SCALAR_INT) s = bc_scalar_int(i);
+	else if (kind == BC_SCALAR_FLOAT) s = bc_scalar_float(f);
+	else { s = bc_scalar_int(0); memcpy(&s.kind, &kind, sizeof kind); }
+	return s;
+}
+static inline gobc_result gobc_from_scalar(int32_t k, int64_t i, double f) {
+	GOBC_MAKE(bc_tensor_from_scalar(gobc_scalar(k, i, f), &out_));
+}
+static inline gobc_result gobc_binary_scalar(bc_op op, const bc_tensor* a, int32_t k, int64_t i, double f) {
+	GOBC_MAKE(bc_binary_scalar(op, a, gobc_scalar(k, i, f), &out_));
+}
+static inline gobc_result gobc_binary_scalar_out(bc_op op, const bc_tensor* a, int32_t k, int64_t i, double f,
+                                                 bc_tensor* out) {
+	GOBC_DO(bc_binary_scalar_out(op, a, gobc_scalar(k, i, f), out));
+}
+static inline gobc_result gobc_binary_scalar_(bc_op op, bc_tensor* self, int32_t k, int64_t i, double f) {
+	GOBC_DO(bc_binary_scalar_(op, self, gobc_scalar(k, i, f)));
+}
+static inline gobc_result gobc_binary_rscalar(bc_op op, int32_t k, int64_t i, double f, const bc_tensor* b) {
+	GOBC_MAKE(bc_binary_rscalar(op, gobc_scalar(k, i, f), b, &out_));
+}
+static inline gobc_result gobc_binary_rscalar_out(bc_op op, int32_t k, int64_t i, double f, const bc_tensor* b,
+                                                  bc_tensor* out) {
+	GOBC_DO(bc_binary_rscalar_out(op, gobc_scalar(k, i, f), b, out));
+}
+// Clamp bounds: has_lo/has_hi 0 means no bound (NULL).
+#define GOBC_BOUNDS \
+	bc_scalar lo_ = gobc_scalar(klo, ilo, flo), hi_ = gobc_scalar(khi, ihi, fhi); \
+	const bc_scalar* plo_ = has_lo ? &lo_ : NULL; \
+	const bc_scalar* phi_ = has_hi ? &hi_ : NULL
+static inline gobc_result gobc_clamp_scalar(const bc_tensor* x, int has_lo, int32_t klo, int64_t ilo, double flo,
+                                            int has_hi, int32_t khi, int64_t ihi, double fhi) {
+	GOBC_BOUNDS;
+	GOBC_MAKE(bc_clamp_scalar(x, plo_, phi_, &out_));
+}
+static inline gobc_result gobc_clamp_scalar_out(const bc_tensor* x, int has_lo, int32_t klo, int64_t ilo,
+                                                double flo, int has_hi, int32_t khi, int64_t ihi, double fhi,
+                                                bc_tensor* out) {
+	GOBC_BOUNDS;
+	GOBC_DO(bc_clamp_scalar_out(x, plo_, phi_, out));
+}
+static inline gobc_result gobc_clamp_scalar_(bc_tensor* x, int has_lo, int32_t klo, int64_t ilo, double flo,
+                                             int has_hi, int32_t khi, int64_t ihi, double fhi) {
+	GOBC_BOUNDS;
+	GOBC_DO(bc_clamp_scalar_(x, plo_, phi_));
+}
+#undef GOBC_BOUNDS
+static inline gobc_result gobc_lerp_scalar(const bc_tensor* s, const bc_tensor* e, int32_t k, int64_t i, double f) {
+	GOBC_MAKE(bc_lerp_scalar(s, e, gobc_scalar(k, i, f), &out_));
+}
+static inline gobc_result gobc_lerp_scalar_out(const bc_tensor* s, const bc_tensor* e, int32_t k, int64_t i,
+                                               double f, bc_tensor* out) {
+	GOBC_DO(bc_lerp_scalar_out(s, e, gobc_scalar(k, i, f), out));
+}
+static inline gobc_result gobc_lerp_scalar_(bc_tensor* s, const bc_tensor* e, int32_t k, int64_t i, double f) {
+	GOBC_DO(bc_lerp_scalar_(s, e, gobc_scalar(k, i, f)));
+}
 static inline gobc_result gobc_copy_(bc_tensor* dst, const bc_tensor* src) { GOBC_DO(bc_copy_(dst, src)); }
 
 static inline gobc_result gobc_set_broadcast_policy(int p) { GOBC_DO(bc_set_broadcast_policy((bc_policy)p)); }

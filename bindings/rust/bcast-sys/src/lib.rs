@@ -303,6 +303,34 @@ functions! {
     /// dst = src broadcast to dst's shape, converted to dst's dtype.
     pub fn bc_copy_(dst: *mut bc_tensor, src: *const bc_tensor) -> bc_status;
 
+    // scalar operands
+    /// A new 0-dim wrapped-number tensor holding `s`.
+    pub fn bc_tensor_from_scalar(s: bc_scalar, out: *mut *mut bc_tensor) -> bc_status;
+    /// 1 when `t` is a wrapped number, else 0.
+    pub fn bc_tensor_is_wrapped_number(t: *const bc_tensor) -> c_int;
+    /// op(a, b) with `b` a number, allocated.
+    pub fn bc_binary_scalar(op: bc_op, a: *const bc_tensor, b: bc_scalar, out: *mut *mut bc_tensor) -> bc_status;
+    /// out= form of bc_binary_scalar().
+    pub fn bc_binary_scalar_out(op: bc_op, a: *const bc_tensor, b: bc_scalar, out: *mut bc_tensor) -> bc_status;
+    /// In-place form of bc_binary_scalar().
+    pub fn bc_binary_scalar_(op: bc_op, self_: *mut bc_tensor, b: bc_scalar) -> bc_status;
+    /// op(a, b) with `a` a number, allocated.
+    pub fn bc_binary_rscalar(op: bc_op, a: bc_scalar, b: *const bc_tensor, out: *mut *mut bc_tensor) -> bc_status;
+    /// out= form of bc_binary_rscalar().
+    pub fn bc_binary_rscalar_out(op: bc_op, a: bc_scalar, b: *const bc_tensor, out: *mut bc_tensor) -> bc_status;
+    /// clamp with number bounds (NULL: none), allocated.
+    pub fn bc_clamp_scalar(x: *const bc_tensor, lo: *const bc_scalar, hi: *const bc_scalar, out: *mut *mut bc_tensor) -> bc_status;
+    /// out= form of bc_clamp_scalar().
+    pub fn bc_clamp_scalar_out(x: *const bc_tensor, lo: *const bc_scalar, hi: *const bc_scalar, out: *mut bc_tensor) -> bc_status;
+    /// In-place form of bc_clamp_scalar().
+    pub fn bc_clamp_scalar_(self_: *mut bc_tensor, lo: *const bc_scalar, hi: *const bc_scalar) -> bc_status;
+    /// lerp with a number weight, allocated.
+    pub fn bc_lerp_scalar(start: *const bc_tensor, end: *const bc_tensor, weight: bc_scalar, out: *mut *mut bc_tensor) -> bc_status;
+    /// out= form of bc_lerp_scalar().
+    pub fn bc_lerp_scalar_out(start: *const bc_tensor, end: *const bc_tensor, weight: bc_scalar, out: *mut bc_tensor) -> bc_status;
+    /// In-place form of bc_lerp_scalar().
+    pub fn bc_lerp_scalar_(self_: *mut bc_tensor, end: *const bc_tensor, weight: bc_scalar) -> bc_status;
+
     // compat
     /// Turns the backwards-compatibility broadcast warning on or off.
     pub fn bc_set_broadcast_warning(enabled: c_int);

@@ -2,9 +2,10 @@
 //!
 //! Every owned/borrowed combination works (`a + b`, `a + &b`, `&a + b`,
 //! `&a + &b`, for [`Tensor`], [`TensorView`], [`TensorViewMut`] and
-//! `&TensorRef`), and so does a scalar on either side (see [`Operand`] for
-//! the dtype a scalar takes; on the left a scalar is a `bool`, `i64` or `f64`,
-//! so that plain literals work: `1.0 - &t`, `2 * &t`). Semantics are PyTorch's: `/` is true division
+//! `&TensorRef`), and so does a number on either side, as PyTorch's Python
+//! number (see [`Operand`]; on the left a number is a `bool`, `i64` or `f64`,
+//! so that plain literals work: `1.0 - &t`, `2 * &t`, computed as
+//! `torch.sub(1.0, t)`, `torch.mul(2, t)`). Semantics are PyTorch's: `/` is true division
 //! (integers give `Float32`) and `%` is Python's remainder (the sign of the
 //! divisor), not Rust's.
 //!
@@ -40,7 +41,7 @@ use std::ops::{
 };
 
 use crate::error::Result;
-use crate::ops::{scalar_tensor, BinaryOp, Operand};
+use crate::ops::{BinaryOp, Operand};
 use crate::tensor::{Tensor, TensorRef, TensorView, TensorViewMut};
 
 // No closure here: `#[track_caller]` does not reach into one, and a panic
@@ -76,8 +77,7 @@ macro_rules! scalar_lhs {
             /// Panics with the library's message if the operation fails.
             #[track_caller]
             fn $method(self, rhs: $rhs) -> Tensor {
-                let lhs = unwrap(scalar_tensor(self, rhs.dtype()));
-                unwrap(lhs.binary(BinaryOp::$op, &*rhs))
+                unwrap(TensorRef::rbinary(&rhs, BinaryOp::$op, self))
             }
         }
     )*};

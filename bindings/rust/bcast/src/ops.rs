@@ -7,9 +7,10 @@ use std::ptr;
 
 use bcast_sys as sys;
 
-use crate::dtype::{Category, DType, Element, BF16, F16};
+use crate::dtype::{BF16, F16};
 use crate::error::{check, static_str, Result};
 use crate::tensor::{new_tensor, Tensor, TensorRef, TensorView, TensorViewMut};
+use crate::types::Scalar;
 
 /// The binary operations (`bc_op`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -112,13 +113,16 @@ mod sealed {
 }
 
 /// Something usable as an operand: any tensor (owned or borrowed) or a
-/// scalar of an [`Element`] type.
+/// number (an [`Element`](crate::Element) value or a [`Scalar`]).
 ///
-/// A scalar becomes a 0-dim tensor of the other tensor's dtype, unless its
-/// kind is higher (bool < integer < floating), in which case it takes the
-/// default dtype of its kind (`Int64` for integers, `Float32` for floats) —
-/// the way PyTorch treats a Python number. So `int_tensor + 2` stays an
-/// integer tensor and `int_tensor + 2.5` gives `Float32`.
+/// A number is what PyTorch makes of a Python number: the library's
+/// wrapped-number operand (`bc_binary_scalar`, `bc_tensor_from_scalar`), of
+/// the weakest tier in type promotion. `bool` is a Python bool, the integer
+/// types a Python int (int64), the floating types a Python float (float64,
+/// the default dtype `Float32` when it decides the result). So
+/// `int_tensor + 2` stays an integer tensor, `int_tensor * 0.5` gives
+/// `Float32`, `f16_tensor + 2.5` stays `Float16`, and `u8_tensor + 300` wraps
+/// as in PyTorch.
 ///
 /// ```
 /// use bcast::{DType, Tensor};
@@ -128,17 +132,22 @@ mod sealed {
 /// # Ok::<(), bcast::Error>(())
 /// ```
 pub trait Operand: Sized + sealed::Sealed {
-    /// Runs `f` with this operand as a tensor; `like` is the dtype of the
-    /// tensor it meets (it decides a scalar's dtype).
+    /// Runs `f` with this operand as a tensor (a number as a new
+    /// wrapped-number tensor).
     #[doc(hidden)]
-    fn with_tensor<R>(self, like: DType, f: impl FnOnce(&TensorRef) -> Result<R>) -> Result<R>;
+    fn with_tensor<R>(self, f: impl FnOnce(&TensorRef) -> Result<R>) -> Result<R>;
+    /// The number, when this operand is one.
+    #[doc(hidden)]
+    fn scalar(&self) -> Option<Scalar> {
+        None
+    }
 }
 
 macro_rules! tensor_operand {
     ($($t:ty),*) => {$(
         impl sealed::Sealed for $t {}
         impl Operand for $t {
-            fn with_tensor<R>(self, _: DType, f: impl FnOnce(&TensorRef) -> Result<R>) -> Result<R> {
+            fn with_tensor<R>(self, f: impl FnOnce(&TensorRef) -> Result<R>) -> Result<R> {
                 f(&self)
             }
         }
@@ -147,40 +156,47 @@ macro_rules! tensor_operand {
 
 tensor_operand!(&TensorRef, &Tensor, &TensorView<'_>, &TensorViewMut<'_>, Tensor, TensorView<'_>, TensorViewMut<'_>);
 
-/// The dtype a scalar of dtype `scalar` takes next to a tensor of dtype `like`.
-pub(crate) fn scalar_dtype(scalar: DType, like: DType) -> DType {
-    if scalar.category() <= like.category() {
-        like
-    } else if scalar.category() == Category::Floating {
-        DType::Float32
-    } else {
-        DType::Int64
-    }
-}
-
-pub(crate) fn scalar_tensor<T: Element>(value: T, like: DType) -> Result<Tensor> {
-    let s = Tensor::scalar(value)?;
-    let target = scalar_dtype(T::DTYPE, like);
-    if target == T::DTYPE {
-        Ok(s)
-    } else {
-        s.to_dtype(target)
-    }
+/// A new wrapped-number tensor holding `s` (`bc_tensor_from_scalar`).
+pub(crate) fn wrapped_number(s: Scalar) -> Result<Tensor> {
+    let mut out = ptr::null_mut();
+    // SAFETY: a valid out pointer; the scalar is passed by value.
+    let status = unsafe { sys::bc_tensor_from_scalar(s.raw(), &mut out) };
+    new_tensor(status, out)
 }
 
 macro_rules! scalar_operand {
-    ($($t:ty),*) => {$(
+    ($($t:ty => |$v:ident| $e:expr),*) => {$(
         impl sealed::Sealed for $t {}
         impl Operand for $t {
-            fn with_tensor<R>(self, like: DType, f: impl FnOnce(&TensorRef) -> Result<R>) -> Result<R> {
-                let t = scalar_tensor(self, like)?;
+            fn with_tensor<R>(self, f: impl FnOnce(&TensorRef) -> Result<R>) -> Result<R> {
+                let t = wrapped_number(self.scalar().expect("a number"))?;
                 f(&t)
+            }
+            fn scalar(&self) -> Option<Scalar> {
+                let $v = *self;
+                Some($e)
             }
         }
     )*};
 }
 
-scalar_operand!(bool, u8, i8, i16, i32, i64, F16, BF16, f32, f64);
+scalar_operand!(
+    bool => |v| Scalar::Bool(v),
+    u8 => |v| Scalar::Int(v.into()),
+    i8 => |v| Scalar::Int(v.into()),
+    i16 => |v| Scalar::Int(v.into()),
+    i32 => |v| Scalar::Int(v.into()),
+    i64 => |v| Scalar::Int(v),
+    F16 => |v| Scalar::Float(v.to_f32().into()),
+    BF16 => |v| Scalar::Float(v.to_f32().into()),
+    f32 => |v| Scalar::Float(v.into()),
+    f64 => |v| Scalar::Float(v),
+    Scalar => |v| v
+);
+
+fn opt_ptr(s: &Option<sys::bc_scalar>) -> *const sys::bc_scalar {
+    s.as_ref().map_or(ptr::null(), |v| v as *const sys::bc_scalar)
+}
 
 fn out_ptr() -> *mut sys::bc_tensor {
     ptr::null_mut()
@@ -189,7 +205,13 @@ fn out_ptr() -> *mut sys::bc_tensor {
 impl TensorRef {
     /// `op(self, other)` in a new tensor of the broadcast shape and promoted dtype.
     pub fn binary(&self, op: BinaryOp, other: impl Operand) -> Result<Tensor> {
-        other.with_tensor(self.dtype(), |o| {
+        if let Some(s) = other.scalar() {
+            let mut out = out_ptr();
+            // SAFETY: a live handle and a valid out pointer.
+            let status = unsafe { sys::bc_binary_scalar(op.raw(), self.as_ptr(), s.raw(), &mut out) };
+            return new_tensor(status, out);
+        }
+        other.with_tensor(|o| {
             let mut out = out_ptr();
             // SAFETY: live handles and a valid out pointer.
             let status = unsafe { sys::bc_binary(op.raw(), self.as_ptr(), o.as_ptr(), &mut out) };
@@ -200,7 +222,11 @@ impl TensorRef {
     /// Writes `op(self, other)` into `out`, which must have the broadcast
     /// shape and a dtype the result can be cast to.
     pub fn binary_out(&self, op: BinaryOp, other: impl Operand, out: &mut TensorRef) -> Result<()> {
-        other.with_tensor(self.dtype(), |o| {
+        if let Some(s) = other.scalar() {
+            // SAFETY: live handles; `out` is exclusively borrowed.
+            return check(unsafe { sys::bc_binary_scalar_out(op.raw(), self.as_ptr(), s.raw(), out.as_mut_ptr()) });
+        }
+        other.with_tensor(|o| {
             // SAFETY: live handles; `out` is exclusively borrowed.
             check(unsafe { sys::bc_binary_out(op.raw(), self.as_ptr(), o.as_ptr(), out.as_mut_ptr()) })
         })
@@ -208,7 +234,11 @@ impl TensorRef {
 
     /// `self = op(self, other)`; `other` must broadcast to `self`'s shape.
     pub fn binary_(&mut self, op: BinaryOp, other: impl Operand) -> Result<()> {
-        other.with_tensor(self.dtype(), |o| {
+        if let Some(s) = other.scalar() {
+            // SAFETY: a live handle, exclusively borrowed.
+            return check(unsafe { sys::bc_binary_scalar_(op.raw(), self.as_mut_ptr(), s.raw()) });
+        }
+        other.with_tensor(|o| {
             // SAFETY: live handles; `self` is exclusively borrowed.
             check(unsafe { sys::bc_binary_(op.raw(), self.as_mut_ptr(), o.as_ptr()) })
         })
@@ -217,7 +247,7 @@ impl TensorRef {
     /// `self + alpha * other` ([`BinaryOp::Add`]) or `self - alpha * other`
     /// ([`BinaryOp::Sub`]); other ops are [`ErrorCode::InvalidArgument`](crate::ErrorCode).
     pub fn binary_alpha(&self, op: BinaryOp, other: impl Operand, alpha: f64) -> Result<Tensor> {
-        other.with_tensor(self.dtype(), |o| {
+        other.with_tensor(|o| {
             let mut out = out_ptr();
             // SAFETY: live handles and a valid out pointer.
             let status = unsafe { sys::bc_binary_alpha(op.raw(), self.as_ptr(), o.as_ptr(), alpha, &mut out) };
@@ -227,7 +257,7 @@ impl TensorRef {
 
     /// out= form of [`TensorRef::binary_alpha`].
     pub fn binary_alpha_out(&self, op: BinaryOp, other: impl Operand, alpha: f64, out: &mut TensorRef) -> Result<()> {
-        other.with_tensor(self.dtype(), |o| {
+        other.with_tensor(|o| {
             // SAFETY: live handles; `out` is exclusively borrowed.
             check(unsafe { sys::bc_binary_alpha_out(op.raw(), self.as_ptr(), o.as_ptr(), alpha, out.as_mut_ptr()) })
         })
@@ -235,7 +265,7 @@ impl TensorRef {
 
     /// In-place form of [`TensorRef::binary_alpha`].
     pub fn binary_alpha_(&mut self, op: BinaryOp, other: impl Operand, alpha: f64) -> Result<()> {
-        other.with_tensor(self.dtype(), |o| {
+        other.with_tensor(|o| {
             // SAFETY: live handles; `self` is exclusively borrowed.
             check(unsafe { sys::bc_binary_alpha_(op.raw(), self.as_mut_ptr(), o.as_ptr(), alpha) })
         })
@@ -339,9 +369,8 @@ impl TensorRef {
     /// # Ok::<(), bcast::Error>(())
     /// ```
     pub fn where_cond(&self, cond: impl Operand, other: impl Operand) -> Result<Tensor> {
-        let like = self.dtype();
-        cond.with_tensor(DType::Bool, |c| {
-            other.with_tensor(like, |o| {
+        cond.with_tensor(|c| {
+            other.with_tensor(|o| {
                 let mut out = out_ptr();
                 // SAFETY: live handles and a valid out pointer.
                 let status = unsafe { sys::bc_where(c.as_ptr(), self.as_ptr(), o.as_ptr(), &mut out) };
@@ -352,9 +381,8 @@ impl TensorRef {
 
     /// out= form of [`TensorRef::where_cond`].
     pub fn where_cond_out(&self, cond: impl Operand, other: impl Operand, out: &mut TensorRef) -> Result<()> {
-        let like = self.dtype();
-        cond.with_tensor(DType::Bool, |c| {
-            other.with_tensor(like, |o| {
+        cond.with_tensor(|c| {
+            other.with_tensor(|o| {
                 // SAFETY: live handles; `out` is exclusively borrowed.
                 check(unsafe { sys::bc_where_out(c.as_ptr(), self.as_ptr(), o.as_ptr(), out.as_mut_ptr()) })
             })
@@ -363,9 +391,8 @@ impl TensorRef {
 
     /// In place: `self = where(cond, self, other)`.
     pub fn where_cond_(&mut self, cond: impl Operand, other: impl Operand) -> Result<()> {
-        let like = self.dtype();
-        cond.with_tensor(DType::Bool, |c| {
-            other.with_tensor(like, |o| {
+        cond.with_tensor(|c| {
+            other.with_tensor(|o| {
                 // SAFETY: live handles; `self` is exclusively borrowed.
                 check(unsafe { sys::bc_where_(self.as_mut_ptr(), c.as_ptr(), o.as_ptr()) })
             })
@@ -414,9 +441,8 @@ impl TensorRef {
         t2: impl Operand,
         value: f64,
     ) -> Result<Tensor> {
-        let like = self.dtype();
-        t1.with_tensor(like, |a| {
-            t2.with_tensor(like, |b| {
+        t1.with_tensor(|a| {
+            t2.with_tensor(|b| {
                 let mut out = out_ptr();
                 // SAFETY: f is one of the library's allocating ternary ops;
                 // live handles and a valid out pointer.
@@ -434,9 +460,8 @@ impl TensorRef {
         value: f64,
         out: &mut TensorRef,
     ) -> Result<()> {
-        let like = self.dtype();
-        t1.with_tensor(like, |a| {
-            t2.with_tensor(like, |b| {
+        t1.with_tensor(|a| {
+            t2.with_tensor(|b| {
                 // SAFETY: f is one of the library's out= ternary ops; live
                 // handles; `out` is exclusively borrowed.
                 check(unsafe { f(self.as_ptr(), a.as_ptr(), b.as_ptr(), value, out.as_mut_ptr()) })
@@ -451,9 +476,8 @@ impl TensorRef {
         t2: impl Operand,
         value: f64,
     ) -> Result<()> {
-        let like = self.dtype();
-        t1.with_tensor(like, |a| {
-            t2.with_tensor(like, |b| {
+        t1.with_tensor(|a| {
+            t2.with_tensor(|b| {
                 // SAFETY: f is one of the library's in-place ternary ops; live
                 // handles; `self` is exclusively borrowed.
                 check(unsafe { f(self.as_mut_ptr(), a.as_ptr(), b.as_ptr(), value) })
@@ -471,9 +495,16 @@ impl TensorRef {
     /// # Ok::<(), bcast::Error>(())
     /// ```
     pub fn lerp(&self, end: impl Operand, weight: impl Operand) -> Result<Tensor> {
-        let like = self.dtype();
-        end.with_tensor(like, |e| {
-            weight.with_tensor(like, |w| {
+        if let Some(w) = weight.scalar() {
+            return end.with_tensor(|e| {
+                let mut out = out_ptr();
+                // SAFETY: live handles and a valid out pointer.
+                let status = unsafe { sys::bc_lerp_scalar(self.as_ptr(), e.as_ptr(), w.raw(), &mut out) };
+                new_tensor(status, out)
+            });
+        }
+        end.with_tensor(|e| {
+            weight.with_tensor(|w| {
                 let mut out = out_ptr();
                 // SAFETY: live handles and a valid out pointer.
                 let status = unsafe { sys::bc_lerp(self.as_ptr(), e.as_ptr(), w.as_ptr(), &mut out) };
@@ -484,9 +515,14 @@ impl TensorRef {
 
     /// out= form of [`TensorRef::lerp`].
     pub fn lerp_out(&self, end: impl Operand, weight: impl Operand, out: &mut TensorRef) -> Result<()> {
-        let like = self.dtype();
-        end.with_tensor(like, |e| {
-            weight.with_tensor(like, |w| {
+        if let Some(w) = weight.scalar() {
+            return end.with_tensor(|e| {
+                // SAFETY: live handles; `out` is exclusively borrowed.
+                check(unsafe { sys::bc_lerp_scalar_out(self.as_ptr(), e.as_ptr(), w.raw(), out.as_mut_ptr()) })
+            });
+        }
+        end.with_tensor(|e| {
+            weight.with_tensor(|w| {
                 // SAFETY: live handles; `out` is exclusively borrowed.
                 check(unsafe { sys::bc_lerp_out(self.as_ptr(), e.as_ptr(), w.as_ptr(), out.as_mut_ptr()) })
             })
@@ -495,9 +531,14 @@ impl TensorRef {
 
     /// In-place form of [`TensorRef::lerp`].
     pub fn lerp_(&mut self, end: impl Operand, weight: impl Operand) -> Result<()> {
-        let like = self.dtype();
-        end.with_tensor(like, |e| {
-            weight.with_tensor(like, |w| {
+        if let Some(w) = weight.scalar() {
+            return end.with_tensor(|e| {
+                // SAFETY: live handles; `self` is exclusively borrowed.
+                check(unsafe { sys::bc_lerp_scalar_(self.as_mut_ptr(), e.as_ptr(), w.raw()) })
+            });
+        }
+        end.with_tensor(|e| {
+            weight.with_tensor(|w| {
                 // SAFETY: live handles; `self` is exclusively borrowed.
                 check(unsafe { sys::bc_lerp_(self.as_mut_ptr(), e.as_ptr(), w.as_ptr()) })
             })
@@ -516,42 +557,120 @@ impl TensorRef {
     /// # Ok::<(), bcast::Error>(())
     /// ```
     pub fn clamp(&self, lo: impl Operand, hi: impl Operand) -> Result<Tensor> {
-        let like = self.dtype();
-        lo.with_tensor(like, |l| hi.with_tensor(like, |h| self.clamp_raw(l.as_ptr(), h.as_ptr())))
+        if let (Some(l), Some(h)) = (lo.scalar(), hi.scalar()) {
+            return self.clamp_scalar(Some(l), Some(h));
+        }
+        lo.with_tensor(|l| hi.with_tensor(|h| self.clamp_raw(l.as_ptr(), h.as_ptr())))
     }
     /// out= form of [`TensorRef::clamp`].
     pub fn clamp_out(&self, lo: impl Operand, hi: impl Operand, out: &mut TensorRef) -> Result<()> {
-        let like = self.dtype();
-        lo.with_tensor(like, |l| hi.with_tensor(like, |h| self.clamp_raw_out(l.as_ptr(), h.as_ptr(), out)))
+        if let (Some(l), Some(h)) = (lo.scalar(), hi.scalar()) {
+            return self.clamp_scalar_out(Some(l), Some(h), out);
+        }
+        lo.with_tensor(|l| hi.with_tensor(|h| self.clamp_raw_out(l.as_ptr(), h.as_ptr(), out)))
     }
     /// In-place form of [`TensorRef::clamp`].
     pub fn clamp_(&mut self, lo: impl Operand, hi: impl Operand) -> Result<()> {
-        let like = self.dtype();
-        lo.with_tensor(like, |l| hi.with_tensor(like, |h| self.clamp_raw_(l.as_ptr(), h.as_ptr())))
+        if let (Some(l), Some(h)) = (lo.scalar(), hi.scalar()) {
+            return self.clamp_scalar_(Some(l), Some(h));
+        }
+        lo.with_tensor(|l| hi.with_tensor(|h| self.clamp_raw_(l.as_ptr(), h.as_ptr())))
     }
     /// `max(self, lo)` (clamp with no upper bound).
     pub fn clamp_min(&self, lo: impl Operand) -> Result<Tensor> {
-        lo.with_tensor(self.dtype(), |l| self.clamp_raw(l.as_ptr(), ptr::null()))
+        if let Some(l) = lo.scalar() {
+            return self.clamp_scalar(Some(l), None);
+        }
+        lo.with_tensor(|l| self.clamp_raw(l.as_ptr(), ptr::null()))
     }
     /// out= form of [`TensorRef::clamp_min`].
     pub fn clamp_min_out(&self, lo: impl Operand, out: &mut TensorRef) -> Result<()> {
-        lo.with_tensor(self.dtype(), |l| self.clamp_raw_out(l.as_ptr(), ptr::null(), out))
+        if let Some(l) = lo.scalar() {
+            return self.clamp_scalar_out(Some(l), None, out);
+        }
+        lo.with_tensor(|l| self.clamp_raw_out(l.as_ptr(), ptr::null(), out))
     }
     /// In-place form of [`TensorRef::clamp_min`].
     pub fn clamp_min_(&mut self, lo: impl Operand) -> Result<()> {
-        lo.with_tensor(self.dtype(), |l| self.clamp_raw_(l.as_ptr(), ptr::null()))
+        if let Some(l) = lo.scalar() {
+            return self.clamp_scalar_(Some(l), None);
+        }
+        lo.with_tensor(|l| self.clamp_raw_(l.as_ptr(), ptr::null()))
     }
     /// `min(self, hi)` (clamp with no lower bound).
     pub fn clamp_max(&self, hi: impl Operand) -> Result<Tensor> {
-        hi.with_tensor(self.dtype(), |h| self.clamp_raw(ptr::null(), h.as_ptr()))
+        if let Some(h) = hi.scalar() {
+            return self.clamp_scalar(None, Some(h));
+        }
+        hi.with_tensor(|h| self.clamp_raw(ptr::null(), h.as_ptr()))
     }
     /// out= form of [`TensorRef::clamp_max`].
     pub fn clamp_max_out(&self, hi: impl Operand, out: &mut TensorRef) -> Result<()> {
-        hi.with_tensor(self.dtype(), |h| self.clamp_raw_out(ptr::null(), h.as_ptr(), out))
+        if let Some(h) = hi.scalar() {
+            return self.clamp_scalar_out(None, Some(h), out);
+        }
+        hi.with_tensor(|h| self.clamp_raw_out(ptr::null(), h.as_ptr(), out))
     }
     /// In-place form of [`TensorRef::clamp_max`].
     pub fn clamp_max_(&mut self, hi: impl Operand) -> Result<()> {
-        hi.with_tensor(self.dtype(), |h| self.clamp_raw_(ptr::null(), h.as_ptr()))
+        if let Some(h) = hi.scalar() {
+            return self.clamp_scalar_(None, Some(h));
+        }
+        hi.with_tensor(|h| self.clamp_raw_(ptr::null(), h.as_ptr()))
+    }
+
+    /// PyTorch's `clamp(Tensor, Scalar? min, Scalar? max)` (`bc_clamp_scalar`):
+    /// number bounds, `None` for none (not both).
+    ///
+    /// ```
+    /// use bcast::{DType, Scalar, Tensor};
+    /// let x = Tensor::from_slice(&[-5i32, 0, 5], &[3])?;
+    /// let r = x.clamp_scalar(Some(Scalar::Float(-0.5)), None)?;
+    /// assert_eq!(r.dtype(), DType::Float32);
+    /// assert_eq!(r.to_vec::<f32>()?, [-0.5, 0.0, 5.0]);
+    /// # Ok::<(), bcast::Error>(())
+    /// ```
+    pub fn clamp_scalar(&self, lo: Option<Scalar>, hi: Option<Scalar>) -> Result<Tensor> {
+        let (l, h) = (lo.map(Scalar::raw), hi.map(Scalar::raw));
+        let mut out = out_ptr();
+        // SAFETY: a live handle, pointers to locals (or NULL) read during the
+        // call, and a valid out pointer.
+        let status = unsafe { sys::bc_clamp_scalar(self.as_ptr(), opt_ptr(&l), opt_ptr(&h), &mut out) };
+        new_tensor(status, out)
+    }
+    /// out= form of [`TensorRef::clamp_scalar`].
+    pub fn clamp_scalar_out(&self, lo: Option<Scalar>, hi: Option<Scalar>, out: &mut TensorRef) -> Result<()> {
+        let (l, h) = (lo.map(Scalar::raw), hi.map(Scalar::raw));
+        // SAFETY: live handles, pointers to locals (or NULL); `out` is
+        // exclusively borrowed.
+        check(unsafe { sys::bc_clamp_scalar_out(self.as_ptr(), opt_ptr(&l), opt_ptr(&h), out.as_mut_ptr()) })
+    }
+    /// In-place form of [`TensorRef::clamp_scalar`].
+    pub fn clamp_scalar_(&mut self, lo: Option<Scalar>, hi: Option<Scalar>) -> Result<()> {
+        let (l, h) = (lo.map(Scalar::raw), hi.map(Scalar::raw));
+        // SAFETY: a live handle, exclusively borrowed; pointers to locals (or NULL).
+        check(unsafe { sys::bc_clamp_scalar_(self.as_mut_ptr(), opt_ptr(&l), opt_ptr(&h)) })
+    }
+
+    /// `op(s, self)`: the reflected form with a number first
+    /// (`bc_binary_rscalar`; PyTorch's `torch.sub(2, x)`).
+    ///
+    /// ```
+    /// use bcast::{BinaryOp, Tensor};
+    /// let x = Tensor::from_slice(&[1i32, 2], &[2])?;
+    /// assert_eq!(x.rbinary(BinaryOp::Sub, 10)?.to_vec::<i32>()?, [9, 8]);
+    /// # Ok::<(), bcast::Error>(())
+    /// ```
+    pub fn rbinary(&self, op: BinaryOp, s: impl Into<Scalar>) -> Result<Tensor> {
+        let mut out = out_ptr();
+        // SAFETY: a live handle and a valid out pointer.
+        let status = unsafe { sys::bc_binary_rscalar(op.raw(), s.into().raw(), self.as_ptr(), &mut out) };
+        new_tensor(status, out)
+    }
+    /// out= form of [`TensorRef::rbinary`].
+    pub fn rbinary_out(&self, op: BinaryOp, s: impl Into<Scalar>, out: &mut TensorRef) -> Result<()> {
+        // SAFETY: live handles; `out` is exclusively borrowed.
+        check(unsafe { sys::bc_binary_rscalar_out(op.raw(), s.into().raw(), self.as_ptr(), out.as_mut_ptr()) })
     }
 
     // lo/hi: live handles or NULL (the callers pass borrowed handles).
