@@ -9,6 +9,8 @@
 
 #include "bcast/bcast.h"
 #include "core/dtype.h"
+#include "capi/guard.h"
+#include "core/context.h"
 #include "core/error.h"
 #include "core/op_info.h"
 #include "core/ops.h"
@@ -20,39 +22,11 @@
 
 using bcast::Error;
 using bcast::Fail;
+using bcast::Guarded;
+using bcast::NotNull;
+using bcast::RawEnum;
 
 namespace {
-
-template <class F>
-bc_status Guarded(F&& f) noexcept {
-  try {
-    f();
-    return BC_OK;
-  } catch (const Error& e) {
-    return bcast::SetLastError(e);
-  } catch (const std::bad_alloc&) {
-    return bcast::SetLastError({BC_ERR_OUT_OF_MEMORY, "out of memory"});
-  } catch (const std::exception& e) {
-    return bcast::SetLastError({BC_ERR_INTERNAL, std::string("internal error: ") + e.what()});
-  } catch (...) {
-    return bcast::SetLastError({BC_ERR_INTERNAL, "internal error"});
-  }
-}
-
-void NotNull(const void* p, const char* what) {
-  if (p == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, std::string(what) + " is NULL");
-}
-
-// The integer a caller passed for an enum. C callers may pass any int; in
-// C++ reading an enum object outside its range is undefined, so parameters
-// are looked at through their bytes until validated.
-template <typename E>
-int RawEnum(const E& e) {
-  static_assert(sizeof(E) == sizeof(int), "bcast's enums are int-sized");
-  int v;
-  std::memcpy(&v, &e, sizeof v);
-  return v;
-}
 
 void CheckDtype(const bc_dtype& d) {
   const int raw = RawEnum(d);
@@ -83,10 +57,10 @@ bc_tensor* NewView(const bc_tensor& t, const int64_t* shape, const int64_t* stri
   return v;
 }
 
-bc_status Binary(int op, const bc_tensor* a, const bc_tensor* b, bool has_alpha, double alpha,
+bc_status Binary(bc_ctx* ctx, int op, const bc_tensor* a, const bc_tensor* b, bool has_alpha, double alpha,
                  bc_tensor** out_new, bc_tensor* out, bool inplace) {
   if (out_new) *out_new = nullptr;
-  return Guarded([&] {
+  return Guarded(ctx, [&] {
     if (out != nullptr) bcast::CheckWritable(*out, inplace ? "self" : "out");
     if (static_cast<unsigned>(op) >= BC_OP_COUNT)
       Fail(BC_ERR_INVALID_ARGUMENT, "unknown op " + std::to_string(op));
@@ -94,6 +68,7 @@ bc_status Binary(int op, const bc_tensor* a, const bc_tensor* b, bool has_alpha,
       Fail(BC_ERR_INVALID_ARGUMENT, "alpha is only accepted by BC_ADD and BC_SUB");
     if (!out_new) NotNull(out, inplace ? "self" : "out");
     bcast::OpArgs args;
+    args.ctx = &bcast::Resolve(ctx);
     args.op = op;
     args.nin = 2;
     args.in[0] = a;
@@ -105,13 +80,14 @@ bc_status Binary(int op, const bc_tensor* a, const bc_tensor* b, bool has_alpha,
   });
 }
 
-bc_status Ternary(int op, const bc_tensor* x, const bc_tensor* y, const bc_tensor* z, double value,
+bc_status Ternary(bc_ctx* ctx, int op, const bc_tensor* x, const bc_tensor* y, const bc_tensor* z, double value,
                   bc_tensor** out_new, bc_tensor* out, bool inplace) {
   if (out_new) *out_new = nullptr;
-  return Guarded([&] {
+  return Guarded(ctx, [&] {
     if (!out_new) NotNull(out, inplace ? "self" : "out");
     if (out != nullptr) bcast::CheckWritable(*out, inplace ? "self" : "out");
     bcast::OpArgs args;
+    args.ctx = &bcast::Resolve(ctx);
     args.op = op;
     args.nin = 3;
     args.in[0] = x;
@@ -123,11 +99,11 @@ bc_status Ternary(int op, const bc_tensor* x, const bc_tensor* y, const bc_tenso
   });
 }
 
-bc_status Clamp(const bc_tensor* x, const bc_tensor* lo, const bc_tensor* hi, bc_tensor** out_new,
+bc_status Clamp(bc_ctx* ctx, const bc_tensor* x, const bc_tensor* lo, const bc_tensor* hi, bc_tensor** out_new,
                 bc_tensor* out, bool inplace) {
   if (out_new) *out_new = nullptr;
   if (lo == nullptr && hi == nullptr) {
-    return Guarded([&] {
+    return Guarded(ctx, [&] {
       NotNull(x, "x");
       Fail(BC_ERR_INVALID_ARGUMENT, "torch.clamp: At least one of 'min' or 'max' must not be None");
     });
@@ -135,9 +111,9 @@ bc_status Clamp(const bc_tensor* x, const bc_tensor* lo, const bc_tensor* hi, bc
   // One bound is PyTorch's maximum (min=) or minimum (max=) of x and the
   // bound: promoted over the two (the result may be wider than x), and any
   // dtype, bool included.
-  if (hi == nullptr) return Binary(BC_MAXIMUM, x, lo, false, 1, out_new, out, inplace);
-  if (lo == nullptr) return Binary(BC_MINIMUM, x, hi, false, 1, out_new, out, inplace);
-  return Ternary(bcast::kClamp, x, lo, hi, 1, out_new, out, inplace);
+  if (hi == nullptr) return Binary(ctx, BC_MAXIMUM, x, lo, false, 1, out_new, out, inplace);
+  if (lo == nullptr) return Binary(ctx, BC_MINIMUM, x, hi, false, 1, out_new, out, inplace);
+  return Ternary(ctx, bcast::kClamp, x, lo, hi, 1, out_new, out, inplace);
 }
 
 // Caller-given sizes that are only compared, never allocated: any value.
@@ -170,7 +146,9 @@ std::string TupleText(const bcast::Shape& s) {
 
 }  // namespace
 
-extern "C" {
+// Entry points are defined at global scope: they keep the C linkage of their
+// declarations in bcast.h. Each fallible one is written once, as Do_x taking
+// the context; BC_FORMS at the end defines bc_x and bc_ctx_x from it.
 
 BC_API const char* bc_status_string(bc_status code) {
   switch (RawEnum(code)) {
@@ -195,7 +173,7 @@ BC_API const char* bc_version_string(void) { return BC_VERSION_STRING; }
 BC_API const char* bc_simd_target(void) { return bcast::ChosenTargetName(); }
 
 BC_API bc_status bc_set_simd_cap(const char* target_name) {
-  return Guarded([&] { bcast::CapSimdTargets(target_name); });
+  return Guarded(nullptr, [&] { bcast::CapSimdTargets(target_name); });
 }
 
 BC_API size_t bc_dtype_size(bc_dtype dtype) {
@@ -214,20 +192,20 @@ BC_API const char* bc_op_name(bc_op op) {
 
 // ---- tensors ----
 
-BC_API bc_status bc_tensor_empty(bc_dtype dtype, const int64_t* shape, size_t ndim,
+static bc_status Do_tensor_empty(bc_ctx* ctx, bc_dtype dtype, const int64_t* shape, size_t ndim,
                                  bc_tensor** out) {
   if (out) *out = nullptr;
-  return Guarded([&] {
+  return Guarded(ctx, [&] {
     NotNull(out, "out");
     CheckDtype(dtype);
     *out = bcast::NewTensor(dtype, bcast::CheckedShape(shape, ndim));
   });
 }
 
-BC_API bc_status bc_tensor_zeros(bc_dtype dtype, const int64_t* shape, size_t ndim,
+static bc_status Do_tensor_zeros(bc_ctx* ctx, bc_dtype dtype, const int64_t* shape, size_t ndim,
                                  bc_tensor** out) {
   if (out) *out = nullptr;
-  return Guarded([&] {
+  return Guarded(ctx, [&] {
     NotNull(out, "out");
     CheckDtype(dtype);
     bc_tensor* t = bcast::NewTensor(dtype, bcast::CheckedShape(shape, ndim));
@@ -236,10 +214,10 @@ BC_API bc_status bc_tensor_zeros(bc_dtype dtype, const int64_t* shape, size_t nd
   });
 }
 
-BC_API bc_status bc_tensor_from_data(bc_dtype dtype, const int64_t* shape, size_t ndim,
+static bc_status Do_tensor_from_data(bc_ctx* ctx, bc_dtype dtype, const int64_t* shape, size_t ndim,
                                      const void* data, bc_tensor** out) {
   if (out) *out = nullptr;
-  return Guarded([&] {
+  return Guarded(ctx, [&] {
     NotNull(out, "out");
     CheckDtype(dtype);
     bc_tensor* t = bcast::NewTensor(dtype, bcast::CheckedShape(shape, ndim));
@@ -252,11 +230,11 @@ BC_API bc_status bc_tensor_from_data(bc_dtype dtype, const int64_t* shape, size_
   });
 }
 
-BC_API bc_status bc_tensor_wrap(bc_dtype dtype, const int64_t* shape, const int64_t* strides,
+static bc_status Do_tensor_wrap(bc_ctx* ctx, bc_dtype dtype, const int64_t* shape, const int64_t* strides,
                                 size_t ndim, void* data, size_t nbytes, bc_deleter deleter,
-                                void* ctx, bc_tensor** out) {
+                                void* deleter_ctx, bc_tensor** out) {
   if (out) *out = nullptr;
-  return Guarded([&] {
+  return Guarded(ctx, [&] {
     NotNull(out, "out");
     CheckDtype(dtype);
     const bcast::Shape s = bcast::CheckedShape(shape, ndim);
@@ -305,7 +283,7 @@ BC_API bc_status bc_tensor_wrap(bc_dtype dtype, const int64_t* shape, const int6
     storage->data = data;
     storage->nbytes = nbytes;
     storage->deleter = deleter;
-    storage->ctx = ctx;
+    storage->ctx = deleter_ctx;
     t->storage = storage;
     t->data = static_cast<char*>(data);
     t->dtype = dtype;
@@ -320,22 +298,22 @@ BC_API bc_status bc_tensor_wrap(bc_dtype dtype, const int64_t* shape, const int6
 
 BC_API void bc_tensor_free(bc_tensor* t) { Free(t); }
 
-BC_API bc_status bc_tensor_view(const bc_tensor* t, bc_tensor** out) {
+static bc_status Do_tensor_view(bc_ctx* ctx, const bc_tensor* t, bc_tensor** out) {
   if (out) *out = nullptr;
-  return Guarded([&] {
+  return Guarded(ctx, [&] {
     NotNull(t, "tensor");
     NotNull(out, "out");
     *out = NewView(*t, t->shape, t->strides, t->ndim);
   });
 }
 
-BC_API bc_status bc_tensor_clone(const bc_tensor* t, bc_tensor** out) {
+static bc_status Do_tensor_clone(bc_ctx* ctx, const bc_tensor* t, bc_tensor** out) {
   if (out) *out = nullptr;
-  return Guarded([&] {
+  return Guarded(ctx, [&] {
     NotNull(t, "tensor");
     NotNull(out, "out");
     bc_tensor* c = bcast::NewTensor(t->dtype, bcast::ShapeOf(*t));
-    bcast::CopyElements(*c, *t);
+    bcast::CopyElements(bcast::Resolve(ctx), *c, *t);
     *out = c;
   });
 }
@@ -350,8 +328,8 @@ BC_API int bc_tensor_is_contiguous(const bc_tensor* t) {
   return t && bcast::IsContiguous(*t) ? 1 : 0;
 }
 
-BC_API bc_status bc_tensor_copy_to(const bc_tensor* t, void* dst, size_t nbytes) {
-  return Guarded([&] {
+static bc_status Do_tensor_copy_to(bc_ctx* ctx, const bc_tensor* t, void* dst, size_t nbytes) {
+  return Guarded(ctx, [&] {
     NotNull(t, "tensor");
     const int64_t numel = bcast::Numel(*t);
     size_t need = 0;
@@ -369,15 +347,15 @@ BC_API bc_status bc_tensor_copy_to(const bc_tensor* t, void* dst, size_t nbytes)
     d.ndim = t->ndim;
     for (int i = 0; i < t->ndim; ++i) d.shape[i] = t->shape[i];
     bcast::RowMajorStrides(d.shape, d.ndim, d.strides);
-    bcast::CopyElements(d, *t);
+    bcast::CopyElements(bcast::Resolve(ctx), d, *t);
   });
 }
 
 // ---- shapes ----
 
-BC_API bc_status bc_broadcast_shapes(const int64_t* a, size_t na, const int64_t* b, size_t nb,
+static bc_status Do_broadcast_shapes(bc_ctx* ctx, const int64_t* a, size_t na, const int64_t* b, size_t nb,
                                      int64_t* out, size_t out_capacity, size_t* nout) {
-  return Guarded([&] {
+  return Guarded(ctx, [&] {
     if (out_capacity > 0) NotNull(out, "out");
     NotNull(nout, "nout");
     // Sizes are compared, never multiplied (as at::infer_size): no element
@@ -387,10 +365,10 @@ BC_API bc_status bc_broadcast_shapes(const int64_t* a, size_t na, const int64_t*
   });
 }
 
-BC_API bc_status bc_broadcast_shapes_n(const int64_t* const* shapes, const size_t* ndims,
+static bc_status Do_broadcast_shapes_n(bc_ctx* ctx, const int64_t* const* shapes, const size_t* ndims,
                                        size_t count, int64_t* out, size_t out_capacity,
                                        size_t* nout) {
-  return Guarded([&] {
+  return Guarded(ctx, [&] {
     if (out_capacity > 0) NotNull(out, "out");
     NotNull(nout, "nout");
     if (count > 0) {
@@ -430,10 +408,10 @@ BC_API bc_status bc_broadcast_shapes_n(const int64_t* const* shapes, const size_
   });
 }
 
-BC_API bc_status bc_expand(const bc_tensor* t, const int64_t* shape, size_t ndim,
+static bc_status Do_expand(bc_ctx* ctx, const bc_tensor* t, const int64_t* shape, size_t ndim,
                            bc_tensor** view) {
   if (view) *view = nullptr;
-  return Guarded([&] {
+  return Guarded(ctx, [&] {
     NotNull(t, "tensor");
     NotNull(view, "view");
     bcast::Shape r;
@@ -443,11 +421,11 @@ BC_API bc_status bc_expand(const bc_tensor* t, const int64_t* shape, size_t ndim
   });
 }
 
-BC_API bc_status bc_broadcast_tensors(const bc_tensor* const* tensors, size_t count,
+static bc_status Do_broadcast_tensors(bc_ctx* ctx, const bc_tensor* const* tensors, size_t count,
                                       bc_tensor** views, size_t views_capacity) {
   if (views && (tensors || count == 0) && views_capacity >= count)
     for (size_t i = 0; i < count; ++i) views[i] = nullptr;
-  return Guarded([&] {
+  return Guarded(ctx, [&] {
     if (count == 0) return;
     if (views_capacity < count)
       Fail(BC_ERR_INVALID_ARGUMENT, "views has room for " + std::to_string(views_capacity) +
@@ -477,99 +455,100 @@ BC_API bc_status bc_broadcast_tensors(const bc_tensor* const* tensors, size_t co
   });
 }
 
-BC_API bc_status bc_sum_to_shape(const bc_tensor* t, const int64_t* shape, size_t ndim,
+static bc_status Do_sum_to_shape(bc_ctx* ctx, const bc_tensor* t, const int64_t* shape, size_t ndim,
                                  bc_tensor** out) {
   if (out) *out = nullptr;
-  return Guarded([&] {
+  return Guarded(ctx, [&] {
     NotNull(t, "tensor");
     NotNull(out, "out");
-    *out = bcast::SumToShape(*t, RawShape(shape, ndim));
+    *out = bcast::SumToShape(bcast::Resolve(ctx), *t, RawShape(shape, ndim));
   });
 }
 
 // ---- ops ----
 
-BC_API bc_status bc_binary(bc_op op, const bc_tensor* a, const bc_tensor* b, bc_tensor** out) {
-  return Binary(RawEnum(op), a, b, false, 1, out, nullptr, false);
+static bc_status Do_binary(bc_ctx* ctx, bc_op op, const bc_tensor* a, const bc_tensor* b, bc_tensor** out) {
+  return Binary(ctx, RawEnum(op), a, b, false, 1, out, nullptr, false);
 }
-BC_API bc_status bc_binary_out(bc_op op, const bc_tensor* a, const bc_tensor* b, bc_tensor* out) {
-  return Binary(RawEnum(op), a, b, false, 1, nullptr, out, false);
+static bc_status Do_binary_out(bc_ctx* ctx, bc_op op, const bc_tensor* a, const bc_tensor* b, bc_tensor* out) {
+  return Binary(ctx, RawEnum(op), a, b, false, 1, nullptr, out, false);
 }
-BC_API bc_status bc_binary_(bc_op op, bc_tensor* self, const bc_tensor* other) {
-  return Binary(RawEnum(op), self, other, false, 1, nullptr, self, true);
+static bc_status Do_binary_(bc_ctx* ctx, bc_op op, bc_tensor* self, const bc_tensor* other) {
+  return Binary(ctx, RawEnum(op), self, other, false, 1, nullptr, self, true);
 }
-BC_API bc_status bc_binary_alpha(bc_op op, const bc_tensor* a, const bc_tensor* b, double alpha,
+static bc_status Do_binary_alpha(bc_ctx* ctx, bc_op op, const bc_tensor* a, const bc_tensor* b, double alpha,
                                  bc_tensor** out) {
-  return Binary(RawEnum(op), a, b, true, alpha, out, nullptr, false);
+  return Binary(ctx, RawEnum(op), a, b, true, alpha, out, nullptr, false);
 }
-BC_API bc_status bc_binary_alpha_out(bc_op op, const bc_tensor* a, const bc_tensor* b,
+static bc_status Do_binary_alpha_out(bc_ctx* ctx, bc_op op, const bc_tensor* a, const bc_tensor* b,
                                      double alpha, bc_tensor* out) {
-  return Binary(RawEnum(op), a, b, true, alpha, nullptr, out, false);
+  return Binary(ctx, RawEnum(op), a, b, true, alpha, nullptr, out, false);
 }
-BC_API bc_status bc_binary_alpha_(bc_op op, bc_tensor* self, const bc_tensor* other,
+static bc_status Do_binary_alpha_(bc_ctx* ctx, bc_op op, bc_tensor* self, const bc_tensor* other,
                                   double alpha) {
-  return Binary(RawEnum(op), self, other, true, alpha, nullptr, self, true);
+  return Binary(ctx, RawEnum(op), self, other, true, alpha, nullptr, self, true);
 }
 
-BC_API bc_status bc_where(const bc_tensor* cond, const bc_tensor* a, const bc_tensor* b,
+static bc_status Do_where(bc_ctx* ctx, const bc_tensor* cond, const bc_tensor* a, const bc_tensor* b,
                           bc_tensor** out) {
-  return Ternary(bcast::kWhere, cond, a, b, 1, out, nullptr, false);
+  return Ternary(ctx, bcast::kWhere, cond, a, b, 1, out, nullptr, false);
 }
-BC_API bc_status bc_where_out(const bc_tensor* cond, const bc_tensor* a, const bc_tensor* b,
+static bc_status Do_where_out(bc_ctx* ctx, const bc_tensor* cond, const bc_tensor* a, const bc_tensor* b,
                               bc_tensor* out) {
-  return Ternary(bcast::kWhere, cond, a, b, 1, nullptr, out, false);
+  return Ternary(ctx, bcast::kWhere, cond, a, b, 1, nullptr, out, false);
 }
-BC_API bc_status bc_where_(bc_tensor* self, const bc_tensor* cond, const bc_tensor* other) {
+static bc_status Do_where_(bc_ctx* ctx, bc_tensor* self, const bc_tensor* cond, const bc_tensor* other) {
   // self is the written tensor but the second operand of where(cond, self, other).
-  return Ternary(bcast::kWhere, cond, self, other, 1, nullptr, self, false);
+  return Ternary(ctx, bcast::kWhere, cond, self, other, 1, nullptr, self, false);
 }
 
-#define BC_TERNARY_FORMS(NAME, OP)                                                            \
-  BC_API bc_status bc_##NAME(const bc_tensor* self, const bc_tensor* t1, const bc_tensor* t2, \
-                             double value, bc_tensor** out) {                                 \
-    return Ternary(OP, self, t1, t2, value, out, nullptr, false);                             \
-  }                                                                                           \
-  BC_API bc_status bc_##NAME##_out(const bc_tensor* self, const bc_tensor* t1,                \
-                                   const bc_tensor* t2, double value, bc_tensor* out) {       \
-    return Ternary(OP, self, t1, t2, value, nullptr, out, false);                             \
-  }                                                                                           \
-  BC_API bc_status bc_##NAME##_(bc_tensor* self, const bc_tensor* t1, const bc_tensor* t2,    \
-                                double value) {                                               \
-    return Ternary(OP, self, t1, t2, value, nullptr, self, true);                             \
+#define BC_TERNARY_FORMS(NAME, OP)                                                          \
+  static bc_status Do_##NAME(bc_ctx* ctx, const bc_tensor* self, const bc_tensor* t1,                \
+                      const bc_tensor* t2, double value, bc_tensor** out) {                   \
+    return Ternary(ctx, OP, self, t1, t2, value, out, nullptr, false);                        \
+  }                                                                                         \
+  static bc_status Do_##NAME##_out(bc_ctx* ctx, const bc_tensor* self, const bc_tensor* t1,          \
+                            const bc_tensor* t2, double value, bc_tensor* out) {              \
+    return Ternary(ctx, OP, self, t1, t2, value, nullptr, out, false);                        \
+  }                                                                                         \
+  static bc_status Do_##NAME##_(bc_ctx* ctx, bc_tensor* self, const bc_tensor* t1, const bc_tensor* t2, \
+                         double value) {                                                    \
+    return Ternary(ctx, OP, self, t1, t2, value, nullptr, self, true);                        \
   }
 BC_TERNARY_FORMS(addcmul, bcast::kAddcmul)
 BC_TERNARY_FORMS(addcdiv, bcast::kAddcdiv)
 #undef BC_TERNARY_FORMS
 
-BC_API bc_status bc_lerp(const bc_tensor* start, const bc_tensor* end, const bc_tensor* weight,
+static bc_status Do_lerp(bc_ctx* ctx, const bc_tensor* start, const bc_tensor* end, const bc_tensor* weight,
                          bc_tensor** out) {
-  return Ternary(bcast::kLerp, start, end, weight, 1, out, nullptr, false);
+  return Ternary(ctx, bcast::kLerp, start, end, weight, 1, out, nullptr, false);
 }
-BC_API bc_status bc_lerp_out(const bc_tensor* start, const bc_tensor* end,
+static bc_status Do_lerp_out(bc_ctx* ctx, const bc_tensor* start, const bc_tensor* end,
                              const bc_tensor* weight, bc_tensor* out) {
-  return Ternary(bcast::kLerp, start, end, weight, 1, nullptr, out, false);
+  return Ternary(ctx, bcast::kLerp, start, end, weight, 1, nullptr, out, false);
 }
-BC_API bc_status bc_lerp_(bc_tensor* self, const bc_tensor* end, const bc_tensor* weight) {
-  return Ternary(bcast::kLerp, self, end, weight, 1, nullptr, self, true);
+static bc_status Do_lerp_(bc_ctx* ctx, bc_tensor* self, const bc_tensor* end, const bc_tensor* weight) {
+  return Ternary(ctx, bcast::kLerp, self, end, weight, 1, nullptr, self, true);
 }
 
-BC_API bc_status bc_clamp(const bc_tensor* x, const bc_tensor* lo, const bc_tensor* hi,
+static bc_status Do_clamp(bc_ctx* ctx, const bc_tensor* x, const bc_tensor* lo, const bc_tensor* hi,
                           bc_tensor** out) {
-  return Clamp(x, lo, hi, out, nullptr, false);
+  return Clamp(ctx, x, lo, hi, out, nullptr, false);
 }
-BC_API bc_status bc_clamp_out(const bc_tensor* x, const bc_tensor* lo, const bc_tensor* hi,
+static bc_status Do_clamp_out(bc_ctx* ctx, const bc_tensor* x, const bc_tensor* lo, const bc_tensor* hi,
                               bc_tensor* out) {
-  return Clamp(x, lo, hi, nullptr, out, false);
+  return Clamp(ctx, x, lo, hi, nullptr, out, false);
 }
-BC_API bc_status bc_clamp_(bc_tensor* self, const bc_tensor* lo, const bc_tensor* hi) {
-  return Clamp(self, lo, hi, nullptr, self, true);
+static bc_status Do_clamp_(bc_ctx* ctx, bc_tensor* self, const bc_tensor* lo, const bc_tensor* hi) {
+  return Clamp(ctx, self, lo, hi, nullptr, self, true);
 }
 
-BC_API bc_status bc_copy_(bc_tensor* dst, const bc_tensor* src) {
-  return Guarded([&] {
+static bc_status Do_copy_(bc_ctx* ctx, bc_tensor* dst, const bc_tensor* src) {
+  return Guarded(ctx, [&] {
     NotNull(dst, "dst");
     bcast::CheckWritable(*dst, "dst");
     bcast::OpArgs args;
+    args.ctx = &bcast::Resolve(ctx);
     args.op = bcast::kCopy;
     args.nin = 1;
     args.in[0] = src;
@@ -577,4 +556,117 @@ BC_API bc_status bc_copy_(bc_tensor* dst, const bc_tensor* src) {
   });
 }
 
-}  // extern "C"
+// ---- the two forms of each fallible entry point ----
+
+#define BC_UNPAREN(...) __VA_ARGS__
+#define BC_FORMS(name, params, args)                                                \
+  BC_API bc_status bc_##name params { return Do_##name(nullptr, BC_UNPAREN args); } \
+  BC_API bc_status bc_ctx_##name(bc_ctx* ctx, BC_UNPAREN params) {                 \
+    return Do_##name(ctx, BC_UNPAREN args);                                         \
+  }
+
+BC_FORMS(tensor_empty,
+         (bc_dtype dtype, const int64_t* shape, size_t ndim, bc_tensor** out),
+         (dtype, shape, ndim, out))
+BC_FORMS(tensor_zeros,
+         (bc_dtype dtype, const int64_t* shape, size_t ndim, bc_tensor** out),
+         (dtype, shape, ndim, out))
+BC_FORMS(tensor_from_data,
+         (bc_dtype dtype, const int64_t* shape, size_t ndim, const void* data, bc_tensor** out),
+         (dtype, shape, ndim, data, out))
+BC_FORMS(tensor_wrap,
+         (bc_dtype dtype, const int64_t* shape, const int64_t* strides, size_t ndim, void* data, size_t nbytes, bc_deleter deleter, void* deleter_ctx, bc_tensor** out),
+         (dtype, shape, strides, ndim, data, nbytes, deleter, deleter_ctx, out))
+BC_FORMS(tensor_view,
+         (const bc_tensor* t, bc_tensor** out),
+         (t, out))
+BC_FORMS(tensor_clone,
+         (const bc_tensor* t, bc_tensor** out),
+         (t, out))
+BC_FORMS(tensor_copy_to,
+         (const bc_tensor* t, void* dst, size_t nbytes),
+         (t, dst, nbytes))
+BC_FORMS(broadcast_shapes,
+         (const int64_t* a, size_t na, const int64_t* b, size_t nb, int64_t* out, size_t out_capacity, size_t* nout),
+         (a, na, b, nb, out, out_capacity, nout))
+BC_FORMS(broadcast_shapes_n,
+         (const int64_t* const* shapes, const size_t* ndims, size_t count, int64_t* out, size_t out_capacity, size_t* nout),
+         (shapes, ndims, count, out, out_capacity, nout))
+BC_FORMS(expand,
+         (const bc_tensor* t, const int64_t* shape, size_t ndim, bc_tensor** view),
+         (t, shape, ndim, view))
+BC_FORMS(broadcast_tensors,
+         (const bc_tensor* const* tensors, size_t count, bc_tensor** views, size_t views_capacity),
+         (tensors, count, views, views_capacity))
+BC_FORMS(sum_to_shape,
+         (const bc_tensor* t, const int64_t* shape, size_t ndim, bc_tensor** out),
+         (t, shape, ndim, out))
+BC_FORMS(binary,
+         (bc_op op, const bc_tensor* a, const bc_tensor* b, bc_tensor** out),
+         (op, a, b, out))
+BC_FORMS(binary_out,
+         (bc_op op, const bc_tensor* a, const bc_tensor* b, bc_tensor* out),
+         (op, a, b, out))
+BC_FORMS(binary_,
+         (bc_op op, bc_tensor* self, const bc_tensor* other),
+         (op, self, other))
+BC_FORMS(binary_alpha,
+         (bc_op op, const bc_tensor* a, const bc_tensor* b, double alpha, bc_tensor** out),
+         (op, a, b, alpha, out))
+BC_FORMS(binary_alpha_out,
+         (bc_op op, const bc_tensor* a, const bc_tensor* b, double alpha, bc_tensor* out),
+         (op, a, b, alpha, out))
+BC_FORMS(binary_alpha_,
+         (bc_op op, bc_tensor* self, const bc_tensor* other, double alpha),
+         (op, self, other, alpha))
+BC_FORMS(where,
+         (const bc_tensor* cond, const bc_tensor* a, const bc_tensor* b, bc_tensor** out),
+         (cond, a, b, out))
+BC_FORMS(where_out,
+         (const bc_tensor* cond, const bc_tensor* a, const bc_tensor* b, bc_tensor* out),
+         (cond, a, b, out))
+BC_FORMS(where_,
+         (bc_tensor* self, const bc_tensor* cond, const bc_tensor* other),
+         (self, cond, other))
+BC_FORMS(addcmul,
+         (const bc_tensor* self, const bc_tensor* t1, const bc_tensor* t2, double value, bc_tensor** out),
+         (self, t1, t2, value, out))
+BC_FORMS(addcmul_out,
+         (const bc_tensor* self, const bc_tensor* t1, const bc_tensor* t2, double value, bc_tensor* out),
+         (self, t1, t2, value, out))
+BC_FORMS(addcmul_,
+         (bc_tensor* self, const bc_tensor* t1, const bc_tensor* t2, double value),
+         (self, t1, t2, value))
+BC_FORMS(addcdiv,
+         (const bc_tensor* self, const bc_tensor* t1, const bc_tensor* t2, double value, bc_tensor** out),
+         (self, t1, t2, value, out))
+BC_FORMS(addcdiv_out,
+         (const bc_tensor* self, const bc_tensor* t1, const bc_tensor* t2, double value, bc_tensor* out),
+         (self, t1, t2, value, out))
+BC_FORMS(addcdiv_,
+         (bc_tensor* self, const bc_tensor* t1, const bc_tensor* t2, double value),
+         (self, t1, t2, value))
+BC_FORMS(lerp,
+         (const bc_tensor* start, const bc_tensor* end, const bc_tensor* weight, bc_tensor** out),
+         (start, end, weight, out))
+BC_FORMS(lerp_out,
+         (const bc_tensor* start, const bc_tensor* end, const bc_tensor* weight, bc_tensor* out),
+         (start, end, weight, out))
+BC_FORMS(lerp_,
+         (bc_tensor* self, const bc_tensor* end, const bc_tensor* weight),
+         (self, end, weight))
+BC_FORMS(clamp,
+         (const bc_tensor* x, const bc_tensor* lo, const bc_tensor* hi, bc_tensor** out),
+         (x, lo, hi, out))
+BC_FORMS(clamp_out,
+         (const bc_tensor* x, const bc_tensor* lo, const bc_tensor* hi, bc_tensor* out),
+         (x, lo, hi, out))
+BC_FORMS(clamp_,
+         (bc_tensor* self, const bc_tensor* lo, const bc_tensor* hi),
+         (self, lo, hi))
+BC_FORMS(copy_,
+         (bc_tensor* dst, const bc_tensor* src),
+         (dst, src))
+
+#undef BC_FORMS
+#undef BC_UNPAREN
