@@ -310,10 +310,13 @@ struct Pool {
 TEST(Context, HostSchedulerRunsTheChunksOfLargeOps) {
   Pool pool;
   Ctx c = NewCtx();
-  ASSERT_EQ(bc_ctx_set_option(c.get(), BC_OPT_NUM_THREADS, 8), BC_OK);
   const bc_scheduler s = pool.Scheduler();
   ASSERT_EQ(bc_ctx_set_scheduler(c.get(), &s), BC_OK);
-  EXPECT_EQ(Option(c.get(), BC_OPT_NUM_THREADS), 3) << "capped by the pool's thread count";
+  EXPECT_EQ(Option(c.get(), BC_OPT_NUM_THREADS), 3) << "no budget set: the pool's count";
+  ASSERT_EQ(bc_ctx_set_option(c.get(), BC_OPT_NUM_THREADS, 2), BC_OK);
+  EXPECT_EQ(Option(c.get(), BC_OPT_NUM_THREADS), 2) << "a smaller budget";
+  ASSERT_EQ(bc_ctx_set_option(c.get(), BC_OPT_NUM_THREADS, 8), BC_OK);
+  EXPECT_EQ(Option(c.get(), BC_OPT_NUM_THREADS), 3) << "capped by the pool's count";
 
   Tensor x = Filled({512, 1024}, 0), y = Filled({1024}, 0.5f);
   bc_tensor* r = nullptr;

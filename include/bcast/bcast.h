@@ -275,10 +275,12 @@ typedef struct bc_scheduler {
 } bc_scheduler;
 
 /** Lends a host's thread pool to a context, or gives the context back to
- *  OpenMP. With a scheduler, an op uses at most min(thread budget,
- *  num_threads()) threads, splits its work into chunks as it would for
- *  OpenMP, and hands them to `run`; small ops still run on the calling
- *  thread alone, without calling the scheduler.
+ *  OpenMP. With a scheduler, an op uses up to num_threads() threads, or
+ *  the context's thread budget if one was set (BC_OPT_NUM_THREADS > 0) and
+ *  is smaller; it splits its work into chunks as it would for OpenMP and
+ *  hands them to `run`. Small ops, ops in a forked child, and ops when
+ *  that count is 1 run on the calling thread alone, without calling the
+ *  scheduler.
  *  @param[in] ctx        A context from bc_ctx_create(); the default
  *                        context always uses OpenMP.
  *  @param[in] scheduler  The pool (copied), or NULL for OpenMP. Its

@@ -46,12 +46,12 @@ ErrorSlot& ErrorSlotOf(const bc_ctx* ctx) {
 int NumThreads(const bc_ctx& ctx) {
   if (g_forked_child.load(std::memory_order_relaxed)) return 1;
   const int n = ctx.threads.load(std::memory_order_relaxed);
-  int budget = n > 0 ? n : DefaultThreads();
-  if (ctx.scheduler.run != nullptr) {
-    const int host = ctx.scheduler.num_threads(ctx.scheduler.user);
-    if (host < budget) budget = host < 1 ? 1 : host;
+  if (ctx.scheduler.run != nullptr) {  // the host's pool, within the budget if one was set
+    int host = ctx.scheduler.num_threads(ctx.scheduler.user);
+    if (host < 1) host = 1;
+    return n > 0 && n < host ? n : host;
   }
-  return budget;
+  return n > 0 ? n : DefaultThreads();
 }
 
 void SetNumThreads(bc_ctx& ctx, int64_t n) {

@@ -49,8 +49,9 @@ inline bc_policy Policy(const bc_ctx& c) {
   return static_cast<bc_policy>(c.policy.load(std::memory_order_relaxed));
 }
 
-// Threads an op on `ctx` may use: the budget (or OpenMP's default count),
-// capped by the host scheduler's count; 1 in a forked child.
+// Threads an op on `ctx` may use: the budget (by default OpenMP's default
+// count), or with a host scheduler its count, capped by a budget that was
+// set; 1 in a forked child.
 int NumThreads(const bc_ctx& ctx);
 void SetNumThreads(bc_ctx& ctx, int64_t n);  // <= 0: the default
 
