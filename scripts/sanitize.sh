@@ -89,7 +89,7 @@ run_tsan() {
   cmake -S . -B "$dir" "${common[@]}" "-DCMAKE_C_FLAGS=$flags" "-DCMAKE_CXX_FLAGS=$flags" \
     >/dev/null || return 1
   step "TSan: build the concurrency tests"
-  cmake --build "$dir" -j"$jobs" --target rel_test_concurrency rel_test_embedding test_threads \
+  cmake --build "$dir" -j"$jobs" --target rel_test_concurrency rel_test_embedding test_threads test_context test_parallel \
     || return 1
   step "TSan: ctest (concurrency)"
   # Archer supplies OpenMP's happens-before edges to TSan; without it every
@@ -103,7 +103,7 @@ run_tsan() {
   TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:ignore_noninstrumented_modules=1" \
   BCAST_STRESS_OPS=${BCAST_STRESS_OPS_TSAN:-150} \
     ctest --test-dir "$dir" --output-on-failure -j"$jobs" \
-          -R '^reliability\.(Concurrency|Embedding)\.|^threads\.' -E 'Fork'
+          -R '^reliability\.(Concurrency|Embedding)\.|^threads\.|^context\.|^parallel\.' -E 'Fork'
 }
 
 # Both runs happen even when the first fails, so that one CI log shows all.

@@ -480,3 +480,41 @@ TEST(ScalarOps, EverySimdTargetAgrees) {
 }
 
 }  // namespace
+
+namespace {
+
+// The context forms run the same code on the given context: results, and
+// errors read from that context.
+TEST(ScalarOps, ContextForms) {
+  bc_ctx* ctx = nullptr;
+  ASSERT_EQ(bc_ctx_create(&ctx), BC_OK);
+  const Tensor x = Input(BC_INT32);
+  bc_tensor* r = nullptr;
+  ASSERT_EQ(bc_ctx_binary_scalar(ctx, BC_MUL, x.get(), bc_scalar_float(0.5), &r), BC_OK);
+  Tensor owned(r);
+  EXPECT_EQ(bc_tensor_dtype(r), BC_FLOAT32);
+  ASSERT_EQ(bc_ctx_binary_rscalar(ctx, BC_SUB, bc_scalar_int(2), x.get(), &r), BC_OK);
+  owned.reset(r);
+  EXPECT_EQ(BitsOf(r)[0], 1u);
+  EXPECT_EQ(bc_ctx_binary_scalar(ctx, BC_POW, x.get(), bc_scalar_int(-1), &r),
+            BC_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(r, nullptr);
+  EXPECT_STREQ(bc_ctx_last_error(ctx), "Integers to negative integer powers are not allowed.");
+  bc_tensor* w = nullptr;
+  ASSERT_EQ(bc_ctx_tensor_from_scalar(ctx, bc_scalar_bool(1), &w), BC_OK);
+  const Tensor wrapped(w);
+  EXPECT_TRUE(bc_tensor_is_wrapped_number(w));
+  const bc_scalar lo = bc_scalar_int(300);
+  const Tensor u = Input(BC_UINT8);
+  EXPECT_EQ(bc_ctx_clamp_scalar(ctx, u.get(), &lo, nullptr, &r), BC_ERR_INVALID_ARGUMENT);
+  EXPECT_STREQ(bc_ctx_last_error(ctx),
+               "Clamp min value 300 is outside the representable range of Byte");
+  const Tensor f = Input(BC_FLOAT32);
+  ASSERT_EQ(bc_ctx_lerp_scalar(ctx, f.get(), f.get(), bc_scalar_float(0.5), &r), BC_OK);
+  owned.reset(r);
+  ASSERT_EQ(bc_ctx_binary_scalar_(ctx, BC_ADD, x.get(), bc_scalar_int(1)), BC_OK);
+  EXPECT_EQ(BitsOf(x.get())[0], 2u);
+  bc_ctx_free(ctx);
+}
+
+}  // namespace

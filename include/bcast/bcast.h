@@ -13,8 +13,17 @@
  * - Strides are counted in elements, not bytes (as in DLPack).
  * - Thread safety: a `const bc_tensor*` may be used from many threads at
  *   once; a non-const one (a tensor being written) may not be used by another
- *   thread at the same time. Global settings (warnings, policy, thread count)
- *   may be changed from any thread at any time.
+ *   thread at the same time.
+ * - Contexts (::bc_ctx, see @ref context): settings, the warning handler,
+ *   the thread budget and the last error belong to a context that the host
+ *   creates. Every fallible function `bc_x(...)` has a context form
+ *   `bc_ctx_x(ctx, ...)`; `bc_x(...)` is `bc_ctx_x(NULL, ...)`, the default
+ *   context. **Threading rule**: a context made with bc_ctx_create() is used
+ *   by one thread at a time (as zstd's ZSTD_CCtx): its calls, setters and
+ *   error getters may move between threads but may not overlap. The default
+ *   context (NULL) may be used from any number of threads at once: its
+ *   settings are process-wide and safe to change at any time, and its last
+ *   error is kept per thread.
  * - No C++ exception ever crosses this boundary.
  */
 #ifndef BCAST_BCAST_H
@@ -143,6 +152,172 @@ BC_API bc_status bc_set_num_threads(int n);
 /** @} */
 
 /**
+ * @defgroup context Contexts and host threads
+ * A context holds what shapes bcast's behaviour inside one component of a
+ * process: the broadcast warning, legacy pointwise mode, the broadcast
+ * policy, warnings-as-errors, the warning handler with its user data, the
+ * thread budget, an optional host scheduler, and the last error. Two
+ * components (a Go service and a Rust plugin, two C libraries) each create
+ * their own and never see each other's settings or errors.
+ *
+ * A new context starts from bcast's defaults (every toggle off,
+ * BC_POLICY_ALLOW, warnings written to stderr, OpenMP threads up to the
+ * default count), never from the process-wide settings: what one component
+ * sets with bc_set_broadcast_policy() and friends (the default context)
+ * cannot change another component's context.
+ *
+ * Whatever the contexts and host threads, bcast never runs more of its own
+ * OpenMP threads at once than the process has cores: an op that finds the
+ * cores taken by other ops runs on fewer threads, down to the calling
+ * thread alone. Work is handed out in chunks as threads become free, so a
+ * thread on a core that another process keeps busy does not hold the op up.
+ * @{
+ */
+
+/** Opaque context handle (see @ref context). NULL, wherever a context is
+ *  taken, means the default context. */
+typedef struct bc_ctx bc_ctx;
+
+/** Creates a context with bcast's defaults.
+ *  @param[out] out  Receives a new context owned by the caller, to be
+ *                   released with bc_ctx_free(); NULL on failure.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (`out` NULL);
+ *          BC_ERR_OUT_OF_MEMORY (the thread's last error says so).
+ *  @par Thread safety
+ *  Safe from any thread. */
+BC_API bc_status bc_ctx_create(bc_ctx** out);
+
+/** Releases a context. Tensors made through it are not affected.
+ *  @param[in] ctx  The context, invalid afterwards; NULL is a no-op.
+ *  @par Thread safety
+ *  No call may be using `ctx` during or after this one. */
+BC_API void bc_ctx_free(bc_ctx* ctx);
+
+/** Integer settings of a context. Values are pinned forever. */
+typedef enum bc_option {
+  /** 0 or 1: the broadcast warning (see bc_set_broadcast_warning()). */
+  BC_OPT_BROADCAST_WARNING = 0,
+  /** 0 or 1: the deprecated 1-D pointwise fallback (see
+   *  bc_set_legacy_pointwise()). */
+  BC_OPT_LEGACY_POINTWISE = 1,
+  /** A ::bc_policy value (see bc_set_broadcast_policy()). */
+  BC_OPT_POLICY = 2,
+  /** 0 or 1: every warning fails its op (see bc_set_warnings_as_errors()). */
+  BC_OPT_WARNINGS_AS_ERRORS = 3,
+  /** The thread budget: at most this many threads per op, capped at 1024;
+   *  0 (or a negative value) restores the default, OpenMP's default count.
+   *  Reading it gives the count in effect (at least 1), as
+   *  bc_get_num_threads(). */
+  BC_OPT_NUM_THREADS = 4
+} bc_option;
+
+/** Sets an integer setting of a context.
+ *  @param[in] ctx     The context, or NULL for the default context (the
+ *                     process-wide settings: bc_set_broadcast_policy() and
+ *                     friends are this call with NULL).
+ *  @param[in] option  The setting.
+ *  @param[in] value   Its new value (see ::bc_option).
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (an unknown option, or a value
+ *          out of its range: the setting is then unchanged).
+ *  @par Thread safety
+ *  As any call on `ctx` (see the threading rule in bcast.h's conventions). */
+BC_API bc_status bc_ctx_set_option(bc_ctx* ctx, bc_option option, int64_t value);
+
+/** Reads an integer setting of a context.
+ *  @param[in]  ctx     The context, or NULL for the default context.
+ *  @param[in]  option  The setting.
+ *  @param[out] value   Receives its value; not written on failure.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (an unknown option, `value`
+ *          NULL).
+ *  @par Thread safety
+ *  As any call on `ctx`. */
+BC_API bc_status bc_ctx_get_option(const bc_ctx* ctx, bc_option option, int64_t* value);
+
+/** Receives each warning (see bc_ctx_set_warning_handler()).
+ *  @param[in] message  The warning text, without a trailing newline.
+ *                      Borrowed: valid only during the call.
+ *  @param[in] user     The `user` pointer given with the handler. */
+typedef void (*bc_warning_fn)(const char* message, void* user);
+
+/** Installs the warning handler of a context; NULL restores the default,
+ *  which writes "bcast warning: <message>\n" to stderr. The handler runs on
+ *  the thread that called the op, before the op returns; it may call bcast,
+ *  but not with the same context.
+ *  @param[in] ctx   The context, or NULL for the default context (then as
+ *                   bc_set_warning_handler()).
+ *  @param[in] fn    The handler, or NULL for the default. It must stay
+ *                   callable while installed.
+ *  @param[in] user  Passed to `fn` unchanged; bcast never dereferences it.
+ *  @return BC_OK.
+ *  @par Thread safety
+ *  As any call on `ctx`. */
+BC_API bc_status bc_ctx_set_warning_handler(bc_ctx* ctx, bc_warning_fn fn, void* user);
+
+/** One chunk of an op's work, as bcast hands it to a host scheduler.
+ *  @param[in] task   The `task` pointer given to bc_scheduler::run.
+ *  @param[in] chunk  Index of the chunk, 0 <= chunk < nchunks. */
+typedef void (*bc_chunk_fn)(void* task, size_t chunk);
+
+/** A host's thread pool, lent to a context (XNNPACK's pthreadpool and
+ *  xnn_scheduler are the model): bcast runs an op's chunks on it instead of
+ *  OpenMP threads. Copied by bc_ctx_set_scheduler(). */
+typedef struct bc_scheduler {
+  /** How many threads the pool can run chunks on at once, the calling
+   *  thread included (at least 1). Asked once per threaded op. */
+  int (*num_threads)(void* user);
+  /** Runs `fn(task, i)` once for every i in [0, nchunks), on any of the
+   *  pool's threads and the calling thread, in any order, and returns when
+   *  all have returned. Chunks never fail and never call back into the
+   *  scheduler; they may run concurrently. */
+  void (*run)(void* user, size_t nchunks, bc_chunk_fn fn, void* task);
+  /** Passed to both functions unchanged; bcast never dereferences it. */
+  void* user;
+} bc_scheduler;
+
+/** Lends a host's thread pool to a context, or gives the context back to
+ *  OpenMP. With a scheduler, an op uses up to num_threads() threads, or
+ *  the context's thread budget if one was set (BC_OPT_NUM_THREADS > 0) and
+ *  is smaller; it splits its work into chunks as it would for OpenMP and
+ *  hands them to `run`. Small ops, ops in a forked child, and ops when
+ *  that count is 1 run on the calling thread alone, without calling the
+ *  scheduler.
+ *  @param[in] ctx        A context from bc_ctx_create(); the default
+ *                        context always uses OpenMP.
+ *  @param[in] scheduler  The pool (copied), or NULL for OpenMP. Its
+ *                        functions must stay callable, and `user` valid,
+ *                        while it is installed.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (`ctx` NULL, or a scheduler
+ *          whose `num_threads` or `run` is NULL).
+ *  @par Thread safety
+ *  As any call on `ctx`. */
+BC_API bc_status bc_ctx_set_scheduler(bc_ctx* ctx, const bc_scheduler* scheduler);
+
+/** The last error message of a context, as bc_last_error() for the default
+ *  context. A successful call does not clear it.
+ *  @param[in] ctx  The context, or NULL for the calling thread's last error
+ *                  of the default context (bc_last_error()).
+ *  @return A borrowed string owned by the context, never NULL ("" if no
+ *          call on it failed yet); valid until the next call on `ctx` (or,
+ *          for NULL, the next bcast call on this thread).
+ *  @par Thread safety
+ *  As any call on `ctx`. */
+BC_API const char* bc_ctx_last_error(const bc_ctx* ctx);
+
+/** Copies the last error detail of a context into `*out`, as
+ *  bc_last_error_detail() for the default context.
+ *  @param[in]  ctx  The context, or NULL for the calling thread's last
+ *                   error of the default context.
+ *  @param[out] out  Caller-owned struct receiving the detail; must not be
+ *                   NULL.
+ *  @return The status of the last error on `ctx` (BC_OK if none yet), or
+ *          BC_ERR_INVALID_ARGUMENT if `out` is NULL.
+ *  @par Thread safety
+ *  As any call on `ctx`. */
+BC_API bc_status bc_ctx_last_error_detail(const bc_ctx* ctx, bc_error_detail* out);
+
+/** @} */
+
+/**
  * @defgroup tensor Tensors
  * @{
  */
@@ -172,7 +347,7 @@ typedef struct bc_tensor bc_tensor;
  *  last handle over the buffer (the tensor and every view of it) is freed,
  *  on the thread that frees that handle.
  *  @param[in] data  The `data` pointer given to bc_tensor_wrap().
- *  @param[in] ctx   The `ctx` pointer given to bc_tensor_wrap(). */
+ *  @param[in] ctx   The `deleter_ctx` pointer given to bc_tensor_wrap(). */
 typedef void (*bc_deleter)(void* data, void* ctx);
 
 /** Size of one element.
@@ -256,11 +431,11 @@ BC_API bc_status bc_tensor_from_data(bc_dtype dtype, const int64_t* shape, size_
  *                       success when `deleter` is not NULL.
  *  @param[in]  nbytes   Size of the buffer in bytes; every element must lie
  *                       inside it (else BC_ERR_OUT_OF_BOUNDS).
- *  @param[in]  deleter  Called as deleter(data, ctx) when the last handle
+ *  @param[in]  deleter  Called as deleter(data, deleter_ctx) when the last handle
  *                       (the tensor and every view of it) is freed; may be
  *                       NULL. It is NOT called if this function fails: the
  *                       buffer stays the caller's.
- *  @param[in]  ctx      Passed to `deleter` unchanged; bcast never
+ *  @param[in]  deleter_ctx  Passed to `deleter` unchanged; bcast never
  *                       dereferences it. May be NULL.
  *  @param[out] out      Receives a new tensor owned by the caller, to be
  *                       released with bc_tensor_free(); NULL on failure.
@@ -272,7 +447,7 @@ BC_API bc_status bc_tensor_from_data(bc_dtype dtype, const int64_t* shape, size_
  *  Safe from any thread. */
 BC_API bc_status bc_tensor_wrap(bc_dtype dtype, const int64_t* shape, const int64_t* strides,
                                 size_t ndim, void* data, size_t nbytes, bc_deleter deleter,
-                                void* ctx, bc_tensor** out);
+                                void* deleter_ctx, bc_tensor** out);
 
 /** Releases a handle. Storage (and a wrapped buffer's deleter) is freed
  *  when its last handle goes; views keep it alive.
@@ -1217,17 +1392,209 @@ BC_API bc_status bc_lerp_scalar_(bc_tensor* self, const bc_tensor* end, bc_scala
 /** @} */
 
 /**
- * @defgroup compat Backwards compatibility, warnings and policy
- * All settings are process-wide, off by default, and safe to change from
- * any thread at any time.
+ * @defgroup ctxforms Context forms
+ * `bc_ctx_x(ctx, ...)` is `bc_x(...)` run on a context: the context's
+ * settings, warning handler and thread budget apply, and a failure is
+ * recorded in the context (bc_ctx_last_error()) instead of the calling
+ * thread. With `ctx` NULL each is exactly its `bc_x` form. A binding reads
+ * the error of a context in a later call, from any thread (Go needs no C
+ * wrapper per function to stay on one OS thread).
  * @{
  */
+/** @copydoc bc_tensor_empty
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_tensor_empty(bc_ctx* ctx, bc_dtype dtype, const int64_t* shape, size_t ndim,
+                                     bc_tensor** out);
+/** @copydoc bc_tensor_zeros
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_tensor_zeros(bc_ctx* ctx, bc_dtype dtype, const int64_t* shape, size_t ndim,
+                                     bc_tensor** out);
+/** @copydoc bc_tensor_from_data
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_tensor_from_data(bc_ctx* ctx, bc_dtype dtype, const int64_t* shape,
+                                         size_t ndim, const void* data, bc_tensor** out);
+/** @copydoc bc_tensor_wrap
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_tensor_wrap(bc_ctx* ctx, bc_dtype dtype, const int64_t* shape,
+                                    const int64_t* strides, size_t ndim, void* data, size_t nbytes,
+                                    bc_deleter deleter, void* deleter_ctx, bc_tensor** out);
+/** @copydoc bc_tensor_view
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_tensor_view(bc_ctx* ctx, const bc_tensor* t, bc_tensor** out);
+/** @copydoc bc_tensor_clone
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_tensor_clone(bc_ctx* ctx, const bc_tensor* t, bc_tensor** out);
+/** @copydoc bc_tensor_copy_to
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_tensor_copy_to(bc_ctx* ctx, const bc_tensor* t, void* dst, size_t nbytes);
+/** @copydoc bc_result_type
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_result_type(bc_ctx* ctx, const bc_tensor* const* tensors, size_t ntensors,
+                                    const bc_scalar* scalars, size_t nscalars, bc_dtype* out);
+/** @copydoc bc_broadcast_shapes
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_broadcast_shapes(bc_ctx* ctx, const int64_t* a, size_t na, const int64_t* b,
+                                         size_t nb, int64_t* out, size_t out_capacity,
+                                         size_t* nout);
+/** @copydoc bc_broadcast_shapes_n
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_broadcast_shapes_n(bc_ctx* ctx, const int64_t* const* shapes,
+                                           const size_t* ndims, size_t count, int64_t* out,
+                                           size_t out_capacity, size_t* nout);
+/** @copydoc bc_expand
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_expand(bc_ctx* ctx, const bc_tensor* t, const int64_t* shape, size_t ndim,
+                               bc_tensor** view);
+/** @copydoc bc_broadcast_tensors
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_broadcast_tensors(bc_ctx* ctx, const bc_tensor* const* tensors,
+                                          size_t count, bc_tensor** views, size_t views_capacity);
+/** @copydoc bc_sum_to_shape
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_sum_to_shape(bc_ctx* ctx, const bc_tensor* t, const int64_t* shape,
+                                     size_t ndim, bc_tensor** out);
+/** @copydoc bc_binary
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_binary(bc_ctx* ctx, bc_op op, const bc_tensor* a, const bc_tensor* b,
+                               bc_tensor** out);
+/** @copydoc bc_binary_out
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_binary_out(bc_ctx* ctx, bc_op op, const bc_tensor* a, const bc_tensor* b,
+                                   bc_tensor* out);
+/** @copydoc bc_binary_
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_binary_(bc_ctx* ctx, bc_op op, bc_tensor* self, const bc_tensor* other);
+/** @copydoc bc_binary_alpha
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_binary_alpha(bc_ctx* ctx, bc_op op, const bc_tensor* a, const bc_tensor* b,
+                                     double alpha, bc_tensor** out);
+/** @copydoc bc_binary_alpha_out
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_binary_alpha_out(bc_ctx* ctx, bc_op op, const bc_tensor* a,
+                                         const bc_tensor* b, double alpha, bc_tensor* out);
+/** @copydoc bc_binary_alpha_
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_binary_alpha_(bc_ctx* ctx, bc_op op, bc_tensor* self,
+                                      const bc_tensor* other, double alpha);
+/** @copydoc bc_where
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_where(bc_ctx* ctx, const bc_tensor* cond, const bc_tensor* a,
+                              const bc_tensor* b, bc_tensor** out);
+/** @copydoc bc_where_out
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_where_out(bc_ctx* ctx, const bc_tensor* cond, const bc_tensor* a,
+                                  const bc_tensor* b, bc_tensor* out);
+/** @copydoc bc_where_
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_where_(bc_ctx* ctx, bc_tensor* self, const bc_tensor* cond,
+                               const bc_tensor* other);
+/** @copydoc bc_addcmul
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_addcmul(bc_ctx* ctx, const bc_tensor* self, const bc_tensor* t1,
+                                const bc_tensor* t2, double value, bc_tensor** out);
+/** @copydoc bc_addcmul_out
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_addcmul_out(bc_ctx* ctx, const bc_tensor* self, const bc_tensor* t1,
+                                    const bc_tensor* t2, double value, bc_tensor* out);
+/** @copydoc bc_addcmul_
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_addcmul_(bc_ctx* ctx, bc_tensor* self, const bc_tensor* t1,
+                                 const bc_tensor* t2, double value);
+/** @copydoc bc_addcdiv
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_addcdiv(bc_ctx* ctx, const bc_tensor* self, const bc_tensor* t1,
+                                const bc_tensor* t2, double value, bc_tensor** out);
+/** @copydoc bc_addcdiv_out
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_addcdiv_out(bc_ctx* ctx, const bc_tensor* self, const bc_tensor* t1,
+                                    const bc_tensor* t2, double value, bc_tensor* out);
+/** @copydoc bc_addcdiv_
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_addcdiv_(bc_ctx* ctx, bc_tensor* self, const bc_tensor* t1,
+                                 const bc_tensor* t2, double value);
+/** @copydoc bc_lerp
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_lerp(bc_ctx* ctx, const bc_tensor* start, const bc_tensor* end,
+                             const bc_tensor* weight, bc_tensor** out);
+/** @copydoc bc_lerp_out
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_lerp_out(bc_ctx* ctx, const bc_tensor* start, const bc_tensor* end,
+                                 const bc_tensor* weight, bc_tensor* out);
+/** @copydoc bc_lerp_
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_lerp_(bc_ctx* ctx, bc_tensor* self, const bc_tensor* end,
+                              const bc_tensor* weight);
+/** @copydoc bc_clamp
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_clamp(bc_ctx* ctx, const bc_tensor* x, const bc_tensor* lo,
+                              const bc_tensor* hi, bc_tensor** out);
+/** @copydoc bc_clamp_out
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_clamp_out(bc_ctx* ctx, const bc_tensor* x, const bc_tensor* lo,
+                                  const bc_tensor* hi, bc_tensor* out);
+/** @copydoc bc_clamp_
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_clamp_(bc_ctx* ctx, bc_tensor* self, const bc_tensor* lo,
+                               const bc_tensor* hi);
+/** @copydoc bc_copy_
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_copy_(bc_ctx* ctx, bc_tensor* dst, const bc_tensor* src);
+/** @copydoc bc_tensor_from_scalar
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_tensor_from_scalar(bc_ctx* ctx, bc_scalar s, bc_tensor** out);
+/** @copydoc bc_binary_scalar
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_binary_scalar(bc_ctx* ctx, bc_op op, const bc_tensor* a, bc_scalar b,
+                                      bc_tensor** out);
+/** @copydoc bc_binary_scalar_out
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_binary_scalar_out(bc_ctx* ctx, bc_op op, const bc_tensor* a, bc_scalar b,
+                                          bc_tensor* out);
+/** @copydoc bc_binary_scalar_
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_binary_scalar_(bc_ctx* ctx, bc_op op, bc_tensor* self, bc_scalar b);
+/** @copydoc bc_binary_rscalar
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_binary_rscalar(bc_ctx* ctx, bc_op op, bc_scalar a, const bc_tensor* b,
+                                       bc_tensor** out);
+/** @copydoc bc_binary_rscalar_out
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_binary_rscalar_out(bc_ctx* ctx, bc_op op, bc_scalar a, const bc_tensor* b,
+                                           bc_tensor* out);
+/** @copydoc bc_clamp_scalar
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_clamp_scalar(bc_ctx* ctx, const bc_tensor* x, const bc_scalar* lo,
+                                     const bc_scalar* hi, bc_tensor** out);
+/** @copydoc bc_clamp_scalar_out
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_clamp_scalar_out(bc_ctx* ctx, const bc_tensor* x, const bc_scalar* lo,
+                                         const bc_scalar* hi, bc_tensor* out);
+/** @copydoc bc_clamp_scalar_
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_clamp_scalar_(bc_ctx* ctx, bc_tensor* self, const bc_scalar* lo,
+                                      const bc_scalar* hi);
+/** @copydoc bc_lerp_scalar
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_lerp_scalar(bc_ctx* ctx, const bc_tensor* start, const bc_tensor* end,
+                                    bc_scalar weight, bc_tensor** out);
+/** @copydoc bc_lerp_scalar_out
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_lerp_scalar_out(bc_ctx* ctx, const bc_tensor* start, const bc_tensor* end,
+                                        bc_scalar weight, bc_tensor* out);
+/** @copydoc bc_lerp_scalar_
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_lerp_scalar_(bc_ctx* ctx, bc_tensor* self, const bc_tensor* end,
+                                     bc_scalar weight);
 
-/** Receives each warning (see bc_set_warning_handler()).
- *  @param[in] message  The warning text, without a trailing newline.
- *                      Borrowed: valid only during the call.
- *  @param[in] user     The `user` pointer given to bc_set_warning_handler(). */
-typedef void (*bc_warning_fn)(const char* message, void* user);
+/** @} */
+
+/**
+ * @defgroup compat Backwards compatibility, warnings and policy
+ * The settings of the default context: process-wide, off by default, and
+ * safe to change from any thread at any time. Each is bc_ctx_set_option()
+ * with a NULL context; a context from bc_ctx_create() has its own.
+ * @{
+ */
 
 /** When on, an op whose operands differ in shape, are broadcastable and
  *  have the same number of elements still broadcasts, and warns:

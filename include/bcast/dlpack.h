@@ -213,6 +213,21 @@ BC_API bc_status bc_tensor_to_dlpack(const bc_tensor* t, DLManagedTensor** out);
 BC_API bc_status bc_tensor_to_dlpack_versioned(const bc_tensor* t,
                                                DLManagedTensorVersioned** out);
 
+/** @copydoc bc_tensor_from_dlpack
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_tensor_from_dlpack(bc_ctx* ctx, DLManagedTensor* src, bc_tensor** out);
+/** @copydoc bc_tensor_from_dlpack_versioned
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_tensor_from_dlpack_versioned(bc_ctx* ctx, DLManagedTensorVersioned* src,
+                                                     bc_tensor** out);
+/** @copydoc bc_tensor_to_dlpack
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_tensor_to_dlpack(bc_ctx* ctx, const bc_tensor* t, DLManagedTensor** out);
+/** @copydoc bc_tensor_to_dlpack_versioned
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_tensor_to_dlpack_versioned(bc_ctx* ctx, const bc_tensor* t,
+                                                   DLManagedTensorVersioned** out);
+
 /** @} */
 
 #ifdef __cplusplus

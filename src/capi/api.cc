@@ -10,6 +10,8 @@
 
 #include "bcast/bcast.h"
 #include "core/dtype.h"
+#include "capi/guard.h"
+#include "core/context.h"
 #include "core/error.h"
 #include "core/op_info.h"
 #include "core/ops.h"
@@ -22,39 +24,11 @@
 
 using bcast::Error;
 using bcast::Fail;
+using bcast::Guarded;
+using bcast::NotNull;
+using bcast::RawEnum;
 
 namespace {
-
-template <class F>
-bc_status Guarded(F&& f) noexcept {
-  try {
-    f();
-    return BC_OK;
-  } catch (const Error& e) {
-    return bcast::SetLastError(e);
-  } catch (const std::bad_alloc&) {
-    return bcast::SetLastError({BC_ERR_OUT_OF_MEMORY, "out of memory"});
-  } catch (const std::exception& e) {
-    return bcast::SetLastError({BC_ERR_INTERNAL, std::string("internal error: ") + e.what()});
-  } catch (...) {
-    return bcast::SetLastError({BC_ERR_INTERNAL, "internal error"});
-  }
-}
-
-void NotNull(const void* p, const char* what) {
-  if (p == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, std::string(what) + " is NULL");
-}
-
-// The integer a caller passed for an enum. C callers may pass any int; in
-// C++ reading an enum object outside its range is undefined, so parameters
-// are looked at through their bytes until validated.
-template <typename E>
-int RawEnum(const E& e) {
-  static_assert(sizeof(E) == sizeof(int), "bcast's enums are int-sized");
-  int v;
-  std::memcpy(&v, &e, sizeof v);
-  return v;
-}
 
 void CheckDtype(const bc_dtype& d) {
   const int raw = RawEnum(d);
@@ -85,10 +59,10 @@ bc_tensor* NewView(const bc_tensor& t, const int64_t* shape, const int64_t* stri
   return v;
 }
 
-bc_status Binary(int op, const bc_tensor* a, const bc_tensor* b, bool has_alpha, double alpha,
+bc_status Binary(bc_ctx* ctx, int op, const bc_tensor* a, const bc_tensor* b, bool has_alpha, double alpha,
                  bc_tensor** out_new, bc_tensor* out, bool inplace) {
   if (out_new) *out_new = nullptr;
-  return Guarded([&] {
+  return Guarded(ctx, [&] {
     if (out != nullptr) bcast::CheckWritable(*out, inplace ? "self" : "out");
     if (static_cast<unsigned>(op) >= BC_OP_COUNT)
       Fail(BC_ERR_INVALID_ARGUMENT, "unknown op " + std::to_string(op));
@@ -96,6 +70,7 @@ bc_status Binary(int op, const bc_tensor* a, const bc_tensor* b, bool has_alpha,
       Fail(BC_ERR_INVALID_ARGUMENT, "alpha is only accepted by BC_ADD and BC_SUB");
     if (!out_new) NotNull(out, inplace ? "self" : "out");
     bcast::OpArgs args;
+    args.ctx = &bcast::Resolve(ctx);
     args.op = op;
     args.nin = 2;
     args.in[0] = a;
@@ -107,13 +82,14 @@ bc_status Binary(int op, const bc_tensor* a, const bc_tensor* b, bool has_alpha,
   });
 }
 
-bc_status Ternary(int op, const bc_tensor* x, const bc_tensor* y, const bc_tensor* z, double value,
+bc_status Ternary(bc_ctx* ctx, int op, const bc_tensor* x, const bc_tensor* y, const bc_tensor* z, double value,
                   bc_tensor** out_new, bc_tensor* out, bool inplace) {
   if (out_new) *out_new = nullptr;
-  return Guarded([&] {
+  return Guarded(ctx, [&] {
     if (!out_new) NotNull(out, inplace ? "self" : "out");
     if (out != nullptr) bcast::CheckWritable(*out, inplace ? "self" : "out");
     bcast::OpArgs args;
+    args.ctx = &bcast::Resolve(ctx);
     args.op = op;
     args.nin = 3;
     args.in[0] = x;
@@ -125,70 +101,71 @@ bc_status Ternary(int op, const bc_tensor* x, const bc_tensor* y, const bc_tenso
   });
 }
 
-bc_status Clamp(const bc_tensor* x, const bc_tensor* lo, const bc_tensor* hi, bc_tensor** out_new,
+bc_status Clamp(bc_ctx* ctx, const bc_tensor* x, const bc_tensor* lo, const bc_tensor* hi, bc_tensor** out_new,
                 bc_tensor* out, bool inplace) {
   if (out_new) *out_new = nullptr;
   if (lo == nullptr && hi == nullptr) {
-    return Guarded([&] {
+    return Guarded(ctx, [&] {
       NotNull(x, "x");
       Fail(BC_ERR_INVALID_ARGUMENT, "torch.clamp: At least one of 'min' or 'max' must not be None");
     });
   }
   // Number bounds are PyTorch's clamp(Tensor, Scalar?, Scalar?).
   if ((lo == nullptr || lo->wrapped_number) && (hi == nullptr || hi->wrapped_number)) {
-    return Guarded([&] {
+    return Guarded(ctx, [&] {
       if (!out_new) NotNull(out, inplace ? "self" : "out");
       if (out != nullptr) bcast::CheckWritable(*out, inplace ? "self" : "out");
-      bc_tensor* r = bcast::RunClampScalar(x, lo, hi, out, inplace);
+      bc_tensor* r = bcast::RunClampScalar(bcast::Resolve(ctx), x, lo, hi, out, inplace);
       if (out_new) *out_new = r;
     });
   }
   // One bound is PyTorch's maximum (min=) or minimum (max=) of x and the
   // bound: promoted over the two (the result may be wider than x), and any
   // dtype, bool included.
-  if (hi == nullptr) return Binary(BC_MAXIMUM, x, lo, false, 1, out_new, out, inplace);
-  if (lo == nullptr) return Binary(BC_MINIMUM, x, hi, false, 1, out_new, out, inplace);
-  return Ternary(bcast::kClamp, x, lo, hi, 1, out_new, out, inplace);
+  if (hi == nullptr) return Binary(ctx, BC_MAXIMUM, x, lo, false, 1, out_new, out, inplace);
+  if (lo == nullptr) return Binary(ctx, BC_MINIMUM, x, hi, false, 1, out_new, out, inplace);
+  return Ternary(ctx, bcast::kClamp, x, lo, hi, 1, out_new, out, inplace);
 }
 
 // The direct scalar forms: the number as a wrapped number on the stack.
-bc_status CheckedScalar(const bc_scalar* s, const char* what) {
-  return Guarded([&] {
+bc_status CheckedScalar(bc_ctx* ctx, const bc_scalar* s, const char* what) {
+  return Guarded(ctx, [&] {
     NotNull(s, what);
     bcast::CheckScalarKind(*s, what);
   });
 }
 
-bc_status BinaryScalar(int op, const bc_tensor* t, const bc_scalar& s, bool reflected,
-                       bc_tensor** out_new, bc_tensor* out, bool inplace) {
+bc_status BinaryScalar(bc_ctx* ctx, int op, const bc_tensor* t, const bc_scalar& s,
+                       bool reflected, bc_tensor** out_new, bc_tensor* out, bool inplace) {
   if (out_new) *out_new = nullptr;
-  if (const bc_status st = CheckedScalar(&s, reflected ? "a" : "b")) return st;
+  if (const bc_status st = CheckedScalar(ctx, &s, reflected ? "a" : "b")) return st;
   const bcast::StackScalar w(s);
-  return reflected ? Binary(op, w.get(), t, false, 1, out_new, out, inplace)
-                   : Binary(op, t, w.get(), false, 1, out_new, out, inplace);
+  return reflected ? Binary(ctx, op, w.get(), t, false, 1, out_new, out, inplace)
+                   : Binary(ctx, op, t, w.get(), false, 1, out_new, out, inplace);
 }
 
-bc_status ClampScalar(const bc_tensor* x, const bc_scalar* lo, const bc_scalar* hi,
+bc_status ClampScalar(bc_ctx* ctx, const bc_tensor* x, const bc_scalar* lo, const bc_scalar* hi,
                       bc_tensor** out_new, bc_tensor* out, bool inplace) {
   if (out_new) *out_new = nullptr;
   std::optional<bcast::StackScalar> wlo, whi;
   if (lo != nullptr) {
-    if (const bc_status st = CheckedScalar(lo, "lo")) return st;
+    if (const bc_status st = CheckedScalar(ctx, lo, "lo")) return st;
     wlo.emplace(*lo);
   }
   if (hi != nullptr) {
-    if (const bc_status st = CheckedScalar(hi, "hi")) return st;
+    if (const bc_status st = CheckedScalar(ctx, hi, "hi")) return st;
     whi.emplace(*hi);
   }
-  return Clamp(x, wlo ? wlo->get() : nullptr, whi ? whi->get() : nullptr, out_new, out, inplace);
+  return Clamp(ctx, x, wlo ? wlo->get() : nullptr, whi ? whi->get() : nullptr, out_new, out,
+               inplace);
 }
 
-bc_status LerpScalar(const bc_tensor* start, const bc_tensor* end, const bc_scalar& w,
-                     bc_tensor** out_new, bc_tensor* out, bool inplace) {
+bc_status LerpScalar(bc_ctx* ctx, const bc_tensor* start, const bc_tensor* end,
+                     const bc_scalar& w, bc_tensor** out_new, bc_tensor* out, bool inplace) {
   if (out_new) *out_new = nullptr;
-  if (const bc_status st = CheckedScalar(&w, "weight")) return st;
+  if (const bc_status st = CheckedScalar(ctx, &w, "weight")) return st;
   const bcast::StackScalar ww(w);
-  return Ternary(bcast::kLerp, start, end, ww.get(), 1, out_new, out, inplace);
+  return Ternary(ctx, bcast::kLerp, start, end, ww.get(), 1, out_new, out, inplace);
 }
 
 // Caller-given sizes that are only compared, never allocated: any value.
@@ -221,7 +198,9 @@ std::string TupleText(const bcast::Shape& s) {
 
 }  // namespace
 
-extern "C" {
+// Entry points are defined at global scope: they keep the C linkage of their
+// declarations in bcast.h. Each fallible one is written once, as Do_x taking
+// the context; BC_FORMS at the end defines bc_x and bc_ctx_x from it.
 
 BC_API const char* bc_status_string(bc_status code) {
   switch (RawEnum(code)) {
@@ -246,7 +225,7 @@ BC_API const char* bc_version_string(void) { return BC_VERSION_STRING; }
 BC_API const char* bc_simd_target(void) { return bcast::ChosenTargetName(); }
 
 BC_API bc_status bc_set_simd_cap(const char* target_name) {
-  return Guarded([&] { bcast::CapSimdTargets(target_name); });
+  return Guarded(nullptr, [&] { bcast::CapSimdTargets(target_name); });
 }
 
 BC_API size_t bc_dtype_size(bc_dtype dtype) {
@@ -265,20 +244,20 @@ BC_API const char* bc_op_name(bc_op op) {
 
 // ---- tensors ----
 
-BC_API bc_status bc_tensor_empty(bc_dtype dtype, const int64_t* shape, size_t ndim,
+static bc_status Do_tensor_empty(bc_ctx* ctx, bc_dtype dtype, const int64_t* shape, size_t ndim,
                                  bc_tensor** out) {
   if (out) *out = nullptr;
-  return Guarded([&] {
+  return Guarded(ctx, [&] {
     NotNull(out, "out");
     CheckDtype(dtype);
     *out = bcast::NewTensor(dtype, bcast::CheckedShape(shape, ndim));
   });
 }
 
-BC_API bc_status bc_tensor_zeros(bc_dtype dtype, const int64_t* shape, size_t ndim,
+static bc_status Do_tensor_zeros(bc_ctx* ctx, bc_dtype dtype, const int64_t* shape, size_t ndim,
                                  bc_tensor** out) {
   if (out) *out = nullptr;
-  return Guarded([&] {
+  return Guarded(ctx, [&] {
     NotNull(out, "out");
     CheckDtype(dtype);
     bc_tensor* t = bcast::NewTensor(dtype, bcast::CheckedShape(shape, ndim));
@@ -287,10 +266,10 @@ BC_API bc_status bc_tensor_zeros(bc_dtype dtype, const int64_t* shape, size_t nd
   });
 }
 
-BC_API bc_status bc_tensor_from_data(bc_dtype dtype, const int64_t* shape, size_t ndim,
+static bc_status Do_tensor_from_data(bc_ctx* ctx, bc_dtype dtype, const int64_t* shape, size_t ndim,
                                      const void* data, bc_tensor** out) {
   if (out) *out = nullptr;
-  return Guarded([&] {
+  return Guarded(ctx, [&] {
     NotNull(out, "out");
     CheckDtype(dtype);
     bc_tensor* t = bcast::NewTensor(dtype, bcast::CheckedShape(shape, ndim));
@@ -303,11 +282,11 @@ BC_API bc_status bc_tensor_from_data(bc_dtype dtype, const int64_t* shape, size_
   });
 }
 
-BC_API bc_status bc_tensor_wrap(bc_dtype dtype, const int64_t* shape, const int64_t* strides,
+static bc_status Do_tensor_wrap(bc_ctx* ctx, bc_dtype dtype, const int64_t* shape, const int64_t* strides,
                                 size_t ndim, void* data, size_t nbytes, bc_deleter deleter,
-                                void* ctx, bc_tensor** out) {
+                                void* deleter_ctx, bc_tensor** out) {
   if (out) *out = nullptr;
-  return Guarded([&] {
+  return Guarded(ctx, [&] {
     NotNull(out, "out");
     CheckDtype(dtype);
     const bcast::Shape s = bcast::CheckedShape(shape, ndim);
@@ -356,7 +335,7 @@ BC_API bc_status bc_tensor_wrap(bc_dtype dtype, const int64_t* shape, const int6
     storage->data = data;
     storage->nbytes = nbytes;
     storage->deleter = deleter;
-    storage->ctx = ctx;
+    storage->ctx = deleter_ctx;
     t->storage = storage;
     t->data = static_cast<char*>(data);
     t->dtype = dtype;
@@ -371,22 +350,22 @@ BC_API bc_status bc_tensor_wrap(bc_dtype dtype, const int64_t* shape, const int6
 
 BC_API void bc_tensor_free(bc_tensor* t) { Free(t); }
 
-BC_API bc_status bc_tensor_view(const bc_tensor* t, bc_tensor** out) {
+static bc_status Do_tensor_view(bc_ctx* ctx, const bc_tensor* t, bc_tensor** out) {
   if (out) *out = nullptr;
-  return Guarded([&] {
+  return Guarded(ctx, [&] {
     NotNull(t, "tensor");
     NotNull(out, "out");
     *out = NewView(*t, t->shape, t->strides, t->ndim);
   });
 }
 
-BC_API bc_status bc_tensor_clone(const bc_tensor* t, bc_tensor** out) {
+static bc_status Do_tensor_clone(bc_ctx* ctx, const bc_tensor* t, bc_tensor** out) {
   if (out) *out = nullptr;
-  return Guarded([&] {
+  return Guarded(ctx, [&] {
     NotNull(t, "tensor");
     NotNull(out, "out");
     bc_tensor* c = bcast::NewTensor(t->dtype, bcast::ShapeOf(*t));
-    bcast::CopyElements(*c, *t);
+    bcast::CopyElements(bcast::Resolve(ctx), *c, *t);
     *out = c;
   });
 }
@@ -401,8 +380,8 @@ BC_API int bc_tensor_is_contiguous(const bc_tensor* t) {
   return t && bcast::IsContiguous(*t) ? 1 : 0;
 }
 
-BC_API bc_status bc_tensor_copy_to(const bc_tensor* t, void* dst, size_t nbytes) {
-  return Guarded([&] {
+static bc_status Do_tensor_copy_to(bc_ctx* ctx, const bc_tensor* t, void* dst, size_t nbytes) {
+  return Guarded(ctx, [&] {
     NotNull(t, "tensor");
     const int64_t numel = bcast::Numel(*t);
     size_t need = 0;
@@ -420,15 +399,15 @@ BC_API bc_status bc_tensor_copy_to(const bc_tensor* t, void* dst, size_t nbytes)
     d.ndim = t->ndim;
     for (int i = 0; i < t->ndim; ++i) d.shape[i] = t->shape[i];
     bcast::RowMajorStrides(d.shape, d.ndim, d.strides);
-    bcast::CopyElements(d, *t);
+    bcast::CopyElements(bcast::Resolve(ctx), d, *t);
   });
 }
 
 // ---- shapes ----
 
-BC_API bc_status bc_broadcast_shapes(const int64_t* a, size_t na, const int64_t* b, size_t nb,
+static bc_status Do_broadcast_shapes(bc_ctx* ctx, const int64_t* a, size_t na, const int64_t* b, size_t nb,
                                      int64_t* out, size_t out_capacity, size_t* nout) {
-  return Guarded([&] {
+  return Guarded(ctx, [&] {
     if (out_capacity > 0) NotNull(out, "out");
     NotNull(nout, "nout");
     // Sizes are compared, never multiplied (as at::infer_size): no element
@@ -438,10 +417,10 @@ BC_API bc_status bc_broadcast_shapes(const int64_t* a, size_t na, const int64_t*
   });
 }
 
-BC_API bc_status bc_broadcast_shapes_n(const int64_t* const* shapes, const size_t* ndims,
+static bc_status Do_broadcast_shapes_n(bc_ctx* ctx, const int64_t* const* shapes, const size_t* ndims,
                                        size_t count, int64_t* out, size_t out_capacity,
                                        size_t* nout) {
-  return Guarded([&] {
+  return Guarded(ctx, [&] {
     if (out_capacity > 0) NotNull(out, "out");
     NotNull(nout, "nout");
     if (count > 0) {
@@ -481,10 +460,10 @@ BC_API bc_status bc_broadcast_shapes_n(const int64_t* const* shapes, const size_
   });
 }
 
-BC_API bc_status bc_expand(const bc_tensor* t, const int64_t* shape, size_t ndim,
+static bc_status Do_expand(bc_ctx* ctx, const bc_tensor* t, const int64_t* shape, size_t ndim,
                            bc_tensor** view) {
   if (view) *view = nullptr;
-  return Guarded([&] {
+  return Guarded(ctx, [&] {
     NotNull(t, "tensor");
     NotNull(view, "view");
     bcast::Shape r;
@@ -494,11 +473,11 @@ BC_API bc_status bc_expand(const bc_tensor* t, const int64_t* shape, size_t ndim
   });
 }
 
-BC_API bc_status bc_broadcast_tensors(const bc_tensor* const* tensors, size_t count,
+static bc_status Do_broadcast_tensors(bc_ctx* ctx, const bc_tensor* const* tensors, size_t count,
                                       bc_tensor** views, size_t views_capacity) {
   if (views && (tensors || count == 0) && views_capacity >= count)
     for (size_t i = 0; i < count; ++i) views[i] = nullptr;
-  return Guarded([&] {
+  return Guarded(ctx, [&] {
     if (count == 0) return;
     if (views_capacity < count)
       Fail(BC_ERR_INVALID_ARGUMENT, "views has room for " + std::to_string(views_capacity) +
@@ -528,99 +507,99 @@ BC_API bc_status bc_broadcast_tensors(const bc_tensor* const* tensors, size_t co
   });
 }
 
-BC_API bc_status bc_sum_to_shape(const bc_tensor* t, const int64_t* shape, size_t ndim,
+static bc_status Do_sum_to_shape(bc_ctx* ctx, const bc_tensor* t, const int64_t* shape, size_t ndim,
                                  bc_tensor** out) {
   if (out) *out = nullptr;
-  return Guarded([&] {
+  return Guarded(ctx, [&] {
     NotNull(t, "tensor");
     NotNull(out, "out");
-    *out = bcast::SumToShape(*t, RawShape(shape, ndim));
+    *out = bcast::SumToShape(bcast::Resolve(ctx), *t, RawShape(shape, ndim));
   });
 }
 
 // ---- ops ----
 
-BC_API bc_status bc_binary(bc_op op, const bc_tensor* a, const bc_tensor* b, bc_tensor** out) {
-  return Binary(RawEnum(op), a, b, false, 1, out, nullptr, false);
+static bc_status Do_binary(bc_ctx* ctx, bc_op op, const bc_tensor* a, const bc_tensor* b, bc_tensor** out) {
+  return Binary(ctx, RawEnum(op), a, b, false, 1, out, nullptr, false);
 }
-BC_API bc_status bc_binary_out(bc_op op, const bc_tensor* a, const bc_tensor* b, bc_tensor* out) {
-  return Binary(RawEnum(op), a, b, false, 1, nullptr, out, false);
+static bc_status Do_binary_out(bc_ctx* ctx, bc_op op, const bc_tensor* a, const bc_tensor* b, bc_tensor* out) {
+  return Binary(ctx, RawEnum(op), a, b, false, 1, nullptr, out, false);
 }
-BC_API bc_status bc_binary_(bc_op op, bc_tensor* self, const bc_tensor* other) {
-  return Binary(RawEnum(op), self, other, false, 1, nullptr, self, true);
+static bc_status Do_binary_(bc_ctx* ctx, bc_op op, bc_tensor* self, const bc_tensor* other) {
+  return Binary(ctx, RawEnum(op), self, other, false, 1, nullptr, self, true);
 }
-BC_API bc_status bc_binary_alpha(bc_op op, const bc_tensor* a, const bc_tensor* b, double alpha,
+static bc_status Do_binary_alpha(bc_ctx* ctx, bc_op op, const bc_tensor* a, const bc_tensor* b, double alpha,
                                  bc_tensor** out) {
-  return Binary(RawEnum(op), a, b, true, alpha, out, nullptr, false);
+  return Binary(ctx, RawEnum(op), a, b, true, alpha, out, nullptr, false);
 }
-BC_API bc_status bc_binary_alpha_out(bc_op op, const bc_tensor* a, const bc_tensor* b,
+static bc_status Do_binary_alpha_out(bc_ctx* ctx, bc_op op, const bc_tensor* a, const bc_tensor* b,
                                      double alpha, bc_tensor* out) {
-  return Binary(RawEnum(op), a, b, true, alpha, nullptr, out, false);
+  return Binary(ctx, RawEnum(op), a, b, true, alpha, nullptr, out, false);
 }
-BC_API bc_status bc_binary_alpha_(bc_op op, bc_tensor* self, const bc_tensor* other,
+static bc_status Do_binary_alpha_(bc_ctx* ctx, bc_op op, bc_tensor* self, const bc_tensor* other,
                                   double alpha) {
-  return Binary(RawEnum(op), self, other, true, alpha, nullptr, self, true);
+  return Binary(ctx, RawEnum(op), self, other, true, alpha, nullptr, self, true);
 }
 
-BC_API bc_status bc_where(const bc_tensor* cond, const bc_tensor* a, const bc_tensor* b,
+static bc_status Do_where(bc_ctx* ctx, const bc_tensor* cond, const bc_tensor* a, const bc_tensor* b,
                           bc_tensor** out) {
-  return Ternary(bcast::kWhere, cond, a, b, 1, out, nullptr, false);
+  return Ternary(ctx, bcast::kWhere, cond, a, b, 1, out, nullptr, false);
 }
-BC_API bc_status bc_where_out(const bc_tensor* cond, const bc_tensor* a, const bc_tensor* b,
+static bc_status Do_where_out(bc_ctx* ctx, const bc_tensor* cond, const bc_tensor* a, const bc_tensor* b,
                               bc_tensor* out) {
-  return Ternary(bcast::kWhere, cond, a, b, 1, nullptr, out, false);
+  return Ternary(ctx, bcast::kWhere, cond, a, b, 1, nullptr, out, false);
 }
-BC_API bc_status bc_where_(bc_tensor* self, const bc_tensor* cond, const bc_tensor* other) {
+static bc_status Do_where_(bc_ctx* ctx, bc_tensor* self, const bc_tensor* cond, const bc_tensor* other) {
   // self is the written tensor but the second operand of where(cond, self, other).
-  return Ternary(bcast::kWhere, cond, self, other, 1, nullptr, self, false);
+  return Ternary(ctx, bcast::kWhere, cond, self, other, 1, nullptr, self, false);
 }
 
-#define BC_TERNARY_FORMS(NAME, OP)                                                            \
-  BC_API bc_status bc_##NAME(const bc_tensor* self, const bc_tensor* t1, const bc_tensor* t2, \
-                             double value, bc_tensor** out) {                                 \
-    return Ternary(OP, self, t1, t2, value, out, nullptr, false);                             \
-  }                                                                                           \
-  BC_API bc_status bc_##NAME##_out(const bc_tensor* self, const bc_tensor* t1,                \
-                                   const bc_tensor* t2, double value, bc_tensor* out) {       \
-    return Ternary(OP, self, t1, t2, value, nullptr, out, false);                             \
-  }                                                                                           \
-  BC_API bc_status bc_##NAME##_(bc_tensor* self, const bc_tensor* t1, const bc_tensor* t2,    \
-                                double value) {                                               \
-    return Ternary(OP, self, t1, t2, value, nullptr, self, true);                             \
+#define BC_TERNARY_FORMS(NAME, OP)                                                          \
+  static bc_status Do_##NAME(bc_ctx* ctx, const bc_tensor* self, const bc_tensor* t1,                \
+                      const bc_tensor* t2, double value, bc_tensor** out) {                   \
+    return Ternary(ctx, OP, self, t1, t2, value, out, nullptr, false);                        \
+  }                                                                                         \
+  static bc_status Do_##NAME##_out(bc_ctx* ctx, const bc_tensor* self, const bc_tensor* t1,          \
+                            const bc_tensor* t2, double value, bc_tensor* out) {              \
+    return Ternary(ctx, OP, self, t1, t2, value, nullptr, out, false);                        \
+  }                                                                                         \
+  static bc_status Do_##NAME##_(bc_ctx* ctx, bc_tensor* self, const bc_tensor* t1, const bc_tensor* t2, \
+                         double value) {                                                    \
+    return Ternary(ctx, OP, self, t1, t2, value, nullptr, self, true);                        \
   }
 BC_TERNARY_FORMS(addcmul, bcast::kAddcmul)
 BC_TERNARY_FORMS(addcdiv, bcast::kAddcdiv)
 #undef BC_TERNARY_FORMS
 
-BC_API bc_status bc_lerp(const bc_tensor* start, const bc_tensor* end, const bc_tensor* weight,
+static bc_status Do_lerp(bc_ctx* ctx, const bc_tensor* start, const bc_tensor* end, const bc_tensor* weight,
                          bc_tensor** out) {
-  return Ternary(bcast::kLerp, start, end, weight, 1, out, nullptr, false);
+  return Ternary(ctx, bcast::kLerp, start, end, weight, 1, out, nullptr, false);
 }
-BC_API bc_status bc_lerp_out(const bc_tensor* start, const bc_tensor* end,
+static bc_status Do_lerp_out(bc_ctx* ctx, const bc_tensor* start, const bc_tensor* end,
                              const bc_tensor* weight, bc_tensor* out) {
-  return Ternary(bcast::kLerp, start, end, weight, 1, nullptr, out, false);
+  return Ternary(ctx, bcast::kLerp, start, end, weight, 1, nullptr, out, false);
 }
-BC_API bc_status bc_lerp_(bc_tensor* self, const bc_tensor* end, const bc_tensor* weight) {
-  return Ternary(bcast::kLerp, self, end, weight, 1, nullptr, self, true);
+static bc_status Do_lerp_(bc_ctx* ctx, bc_tensor* self, const bc_tensor* end, const bc_tensor* weight) {
+  return Ternary(ctx, bcast::kLerp, self, end, weight, 1, nullptr, self, true);
 }
 
-BC_API bc_status bc_clamp(const bc_tensor* x, const bc_tensor* lo, const bc_tensor* hi,
+static bc_status Do_clamp(bc_ctx* ctx, const bc_tensor* x, const bc_tensor* lo, const bc_tensor* hi,
                           bc_tensor** out) {
-  return Clamp(x, lo, hi, out, nullptr, false);
+  return Clamp(ctx, x, lo, hi, out, nullptr, false);
 }
-BC_API bc_status bc_clamp_out(const bc_tensor* x, const bc_tensor* lo, const bc_tensor* hi,
+static bc_status Do_clamp_out(bc_ctx* ctx, const bc_tensor* x, const bc_tensor* lo, const bc_tensor* hi,
                               bc_tensor* out) {
-  return Clamp(x, lo, hi, nullptr, out, false);
+  return Clamp(ctx, x, lo, hi, nullptr, out, false);
 }
-BC_API bc_status bc_clamp_(bc_tensor* self, const bc_tensor* lo, const bc_tensor* hi) {
-  return Clamp(self, lo, hi, nullptr, self, true);
+static bc_status Do_clamp_(bc_ctx* ctx, bc_tensor* self, const bc_tensor* lo, const bc_tensor* hi) {
+  return Clamp(ctx, self, lo, hi, nullptr, self, true);
 }
 
 // ---- scalar operands ----
 
-BC_API bc_status bc_tensor_from_scalar(bc_scalar s, bc_tensor** out) {
+static bc_status Do_tensor_from_scalar(bc_ctx* ctx, bc_scalar s, bc_tensor** out) {
   if (out) *out = nullptr;
-  return Guarded([&] {
+  return Guarded(ctx, [&] {
     NotNull(out, "out");
     bcast::CheckScalarKind(s, "s");
     *out = bcast::NewWrappedScalar(s);
@@ -629,50 +608,56 @@ BC_API bc_status bc_tensor_from_scalar(bc_scalar s, bc_tensor** out) {
 BC_API int bc_tensor_is_wrapped_number(const bc_tensor* t) {
   return t != nullptr && t->wrapped_number ? 1 : 0;
 }
-BC_API bc_status bc_binary_scalar(bc_op op, const bc_tensor* a, bc_scalar b, bc_tensor** out) {
-  return BinaryScalar(RawEnum(op), a, b, false, out, nullptr, false);
+static bc_status Do_binary_scalar(bc_ctx* ctx, bc_op op, const bc_tensor* a, bc_scalar b,
+                                  bc_tensor** out) {
+  return BinaryScalar(ctx, RawEnum(op), a, b, false, out, nullptr, false);
 }
-BC_API bc_status bc_binary_scalar_out(bc_op op, const bc_tensor* a, bc_scalar b, bc_tensor* out) {
-  return BinaryScalar(RawEnum(op), a, b, false, nullptr, out, false);
+static bc_status Do_binary_scalar_out(bc_ctx* ctx, bc_op op, const bc_tensor* a, bc_scalar b,
+                                      bc_tensor* out) {
+  return BinaryScalar(ctx, RawEnum(op), a, b, false, nullptr, out, false);
 }
-BC_API bc_status bc_binary_scalar_(bc_op op, bc_tensor* self, bc_scalar b) {
-  return BinaryScalar(RawEnum(op), self, b, false, nullptr, self, true);
+static bc_status Do_binary_scalar_(bc_ctx* ctx, bc_op op, bc_tensor* self, bc_scalar b) {
+  return BinaryScalar(ctx, RawEnum(op), self, b, false, nullptr, self, true);
 }
-BC_API bc_status bc_binary_rscalar(bc_op op, bc_scalar a, const bc_tensor* b, bc_tensor** out) {
-  return BinaryScalar(RawEnum(op), b, a, true, out, nullptr, false);
+static bc_status Do_binary_rscalar(bc_ctx* ctx, bc_op op, bc_scalar a, const bc_tensor* b,
+                                   bc_tensor** out) {
+  return BinaryScalar(ctx, RawEnum(op), b, a, true, out, nullptr, false);
 }
-BC_API bc_status bc_binary_rscalar_out(bc_op op, bc_scalar a, const bc_tensor* b,
+static bc_status Do_binary_rscalar_out(bc_ctx* ctx, bc_op op, bc_scalar a, const bc_tensor* b,
                                        bc_tensor* out) {
-  return BinaryScalar(RawEnum(op), b, a, true, nullptr, out, false);
+  return BinaryScalar(ctx, RawEnum(op), b, a, true, nullptr, out, false);
 }
-BC_API bc_status bc_clamp_scalar(const bc_tensor* x, const bc_scalar* lo, const bc_scalar* hi,
-                                 bc_tensor** out) {
-  return ClampScalar(x, lo, hi, out, nullptr, false);
+static bc_status Do_clamp_scalar(bc_ctx* ctx, const bc_tensor* x, const bc_scalar* lo,
+                                 const bc_scalar* hi, bc_tensor** out) {
+  return ClampScalar(ctx, x, lo, hi, out, nullptr, false);
 }
-BC_API bc_status bc_clamp_scalar_out(const bc_tensor* x, const bc_scalar* lo,
+static bc_status Do_clamp_scalar_out(bc_ctx* ctx, const bc_tensor* x, const bc_scalar* lo,
                                      const bc_scalar* hi, bc_tensor* out) {
-  return ClampScalar(x, lo, hi, nullptr, out, false);
+  return ClampScalar(ctx, x, lo, hi, nullptr, out, false);
 }
-BC_API bc_status bc_clamp_scalar_(bc_tensor* self, const bc_scalar* lo, const bc_scalar* hi) {
-  return ClampScalar(self, lo, hi, nullptr, self, true);
+static bc_status Do_clamp_scalar_(bc_ctx* ctx, bc_tensor* self, const bc_scalar* lo,
+                                  const bc_scalar* hi) {
+  return ClampScalar(ctx, self, lo, hi, nullptr, self, true);
 }
-BC_API bc_status bc_lerp_scalar(const bc_tensor* start, const bc_tensor* end, bc_scalar weight,
-                                bc_tensor** out) {
-  return LerpScalar(start, end, weight, out, nullptr, false);
+static bc_status Do_lerp_scalar(bc_ctx* ctx, const bc_tensor* start, const bc_tensor* end,
+                                bc_scalar weight, bc_tensor** out) {
+  return LerpScalar(ctx, start, end, weight, out, nullptr, false);
 }
-BC_API bc_status bc_lerp_scalar_out(const bc_tensor* start, const bc_tensor* end,
+static bc_status Do_lerp_scalar_out(bc_ctx* ctx, const bc_tensor* start, const bc_tensor* end,
                                     bc_scalar weight, bc_tensor* out) {
-  return LerpScalar(start, end, weight, nullptr, out, false);
+  return LerpScalar(ctx, start, end, weight, nullptr, out, false);
 }
-BC_API bc_status bc_lerp_scalar_(bc_tensor* self, const bc_tensor* end, bc_scalar weight) {
-  return LerpScalar(self, end, weight, nullptr, self, true);
+static bc_status Do_lerp_scalar_(bc_ctx* ctx, bc_tensor* self, const bc_tensor* end,
+                                 bc_scalar weight) {
+  return LerpScalar(ctx, self, end, weight, nullptr, self, true);
 }
 
-BC_API bc_status bc_copy_(bc_tensor* dst, const bc_tensor* src) {
-  return Guarded([&] {
+static bc_status Do_copy_(bc_ctx* ctx, bc_tensor* dst, const bc_tensor* src) {
+  return Guarded(ctx, [&] {
     NotNull(dst, "dst");
     bcast::CheckWritable(*dst, "dst");
     bcast::OpArgs args;
+    args.ctx = &bcast::Resolve(ctx);
     args.op = bcast::kCopy;
     args.nin = 1;
     args.in[0] = src;
@@ -680,4 +665,153 @@ BC_API bc_status bc_copy_(bc_tensor* dst, const bc_tensor* src) {
   });
 }
 
-}  // extern "C"
+// ---- the two forms of each fallible entry point ----
+
+#define BC_UNPAREN(...) __VA_ARGS__
+#define BC_FORMS(name, params, args)                                                \
+  BC_API bc_status bc_##name params { return Do_##name(nullptr, BC_UNPAREN args); } \
+  BC_API bc_status bc_ctx_##name(bc_ctx* ctx, BC_UNPAREN params) {                 \
+    return Do_##name(ctx, BC_UNPAREN args);                                         \
+  }
+
+BC_FORMS(tensor_empty,
+         (bc_dtype dtype, const int64_t* shape, size_t ndim, bc_tensor** out),
+         (dtype, shape, ndim, out))
+BC_FORMS(tensor_zeros,
+         (bc_dtype dtype, const int64_t* shape, size_t ndim, bc_tensor** out),
+         (dtype, shape, ndim, out))
+BC_FORMS(tensor_from_data,
+         (bc_dtype dtype, const int64_t* shape, size_t ndim, const void* data, bc_tensor** out),
+         (dtype, shape, ndim, data, out))
+BC_FORMS(tensor_wrap,
+         (bc_dtype dtype, const int64_t* shape, const int64_t* strides, size_t ndim, void* data, size_t nbytes, bc_deleter deleter, void* deleter_ctx, bc_tensor** out),
+         (dtype, shape, strides, ndim, data, nbytes, deleter, deleter_ctx, out))
+BC_FORMS(tensor_view,
+         (const bc_tensor* t, bc_tensor** out),
+         (t, out))
+BC_FORMS(tensor_clone,
+         (const bc_tensor* t, bc_tensor** out),
+         (t, out))
+BC_FORMS(tensor_copy_to,
+         (const bc_tensor* t, void* dst, size_t nbytes),
+         (t, dst, nbytes))
+BC_FORMS(broadcast_shapes,
+         (const int64_t* a, size_t na, const int64_t* b, size_t nb, int64_t* out, size_t out_capacity, size_t* nout),
+         (a, na, b, nb, out, out_capacity, nout))
+BC_FORMS(broadcast_shapes_n,
+         (const int64_t* const* shapes, const size_t* ndims, size_t count, int64_t* out, size_t out_capacity, size_t* nout),
+         (shapes, ndims, count, out, out_capacity, nout))
+BC_FORMS(expand,
+         (const bc_tensor* t, const int64_t* shape, size_t ndim, bc_tensor** view),
+         (t, shape, ndim, view))
+BC_FORMS(broadcast_tensors,
+         (const bc_tensor* const* tensors, size_t count, bc_tensor** views, size_t views_capacity),
+         (tensors, count, views, views_capacity))
+BC_FORMS(sum_to_shape,
+         (const bc_tensor* t, const int64_t* shape, size_t ndim, bc_tensor** out),
+         (t, shape, ndim, out))
+BC_FORMS(binary,
+         (bc_op op, const bc_tensor* a, const bc_tensor* b, bc_tensor** out),
+         (op, a, b, out))
+BC_FORMS(binary_out,
+         (bc_op op, const bc_tensor* a, const bc_tensor* b, bc_tensor* out),
+         (op, a, b, out))
+BC_FORMS(binary_,
+         (bc_op op, bc_tensor* self, const bc_tensor* other),
+         (op, self, other))
+BC_FORMS(binary_alpha,
+         (bc_op op, const bc_tensor* a, const bc_tensor* b, double alpha, bc_tensor** out),
+         (op, a, b, alpha, out))
+BC_FORMS(binary_alpha_out,
+         (bc_op op, const bc_tensor* a, const bc_tensor* b, double alpha, bc_tensor* out),
+         (op, a, b, alpha, out))
+BC_FORMS(binary_alpha_,
+         (bc_op op, bc_tensor* self, const bc_tensor* other, double alpha),
+         (op, self, other, alpha))
+BC_FORMS(where,
+         (const bc_tensor* cond, const bc_tensor* a, const bc_tensor* b, bc_tensor** out),
+         (cond, a, b, out))
+BC_FORMS(where_out,
+         (const bc_tensor* cond, const bc_tensor* a, const bc_tensor* b, bc_tensor* out),
+         (cond, a, b, out))
+BC_FORMS(where_,
+         (bc_tensor* self, const bc_tensor* cond, const bc_tensor* other),
+         (self, cond, other))
+BC_FORMS(addcmul,
+         (const bc_tensor* self, const bc_tensor* t1, const bc_tensor* t2, double value, bc_tensor** out),
+         (self, t1, t2, value, out))
+BC_FORMS(addcmul_out,
+         (const bc_tensor* self, const bc_tensor* t1, const bc_tensor* t2, double value, bc_tensor* out),
+         (self, t1, t2, value, out))
+BC_FORMS(addcmul_,
+         (bc_tensor* self, const bc_tensor* t1, const bc_tensor* t2, double value),
+         (self, t1, t2, value))
+BC_FORMS(addcdiv,
+         (const bc_tensor* self, const bc_tensor* t1, const bc_tensor* t2, double value, bc_tensor** out),
+         (self, t1, t2, value, out))
+BC_FORMS(addcdiv_out,
+         (const bc_tensor* self, const bc_tensor* t1, const bc_tensor* t2, double value, bc_tensor* out),
+         (self, t1, t2, value, out))
+BC_FORMS(addcdiv_,
+         (bc_tensor* self, const bc_tensor* t1, const bc_tensor* t2, double value),
+         (self, t1, t2, value))
+BC_FORMS(lerp,
+         (const bc_tensor* start, const bc_tensor* end, const bc_tensor* weight, bc_tensor** out),
+         (start, end, weight, out))
+BC_FORMS(lerp_out,
+         (const bc_tensor* start, const bc_tensor* end, const bc_tensor* weight, bc_tensor* out),
+         (start, end, weight, out))
+BC_FORMS(lerp_,
+         (bc_tensor* self, const bc_tensor* end, const bc_tensor* weight),
+         (self, end, weight))
+BC_FORMS(clamp,
+         (const bc_tensor* x, const bc_tensor* lo, const bc_tensor* hi, bc_tensor** out),
+         (x, lo, hi, out))
+BC_FORMS(clamp_out,
+         (const bc_tensor* x, const bc_tensor* lo, const bc_tensor* hi, bc_tensor* out),
+         (x, lo, hi, out))
+BC_FORMS(clamp_,
+         (bc_tensor* self, const bc_tensor* lo, const bc_tensor* hi),
+         (self, lo, hi))
+BC_FORMS(copy_,
+         (bc_tensor* dst, const bc_tensor* src),
+         (dst, src))
+BC_FORMS(tensor_from_scalar,
+         (bc_scalar s, bc_tensor** out),
+         (s, out))
+BC_FORMS(binary_scalar,
+         (bc_op op, const bc_tensor* a, bc_scalar b, bc_tensor** out),
+         (op, a, b, out))
+BC_FORMS(binary_scalar_out,
+         (bc_op op, const bc_tensor* a, bc_scalar b, bc_tensor* out),
+         (op, a, b, out))
+BC_FORMS(binary_scalar_,
+         (bc_op op, bc_tensor* self, bc_scalar b),
+         (op, self, b))
+BC_FORMS(binary_rscalar,
+         (bc_op op, bc_scalar a, const bc_tensor* b, bc_tensor** out),
+         (op, a, b, out))
+BC_FORMS(binary_rscalar_out,
+         (bc_op op, bc_scalar a, const bc_tensor* b, bc_tensor* out),
+         (op, a, b, out))
+BC_FORMS(clamp_scalar,
+         (const bc_tensor* x, const bc_scalar* lo, const bc_scalar* hi, bc_tensor** out),
+         (x, lo, hi, out))
+BC_FORMS(clamp_scalar_out,
+         (const bc_tensor* x, const bc_scalar* lo, const bc_scalar* hi, bc_tensor* out),
+         (x, lo, hi, out))
+BC_FORMS(clamp_scalar_,
+         (bc_tensor* self, const bc_scalar* lo, const bc_scalar* hi),
+         (self, lo, hi))
+BC_FORMS(lerp_scalar,
+         (const bc_tensor* start, const bc_tensor* end, bc_scalar weight, bc_tensor** out),
+         (start, end, weight, out))
+BC_FORMS(lerp_scalar_out,
+         (const bc_tensor* start, const bc_tensor* end, bc_scalar weight, bc_tensor* out),
+         (start, end, weight, out))
+BC_FORMS(lerp_scalar_,
+         (bc_tensor* self, const bc_tensor* end, bc_scalar weight),
+         (self, end, weight))
+
+#undef BC_FORMS
+#undef BC_UNPAREN

@@ -7,6 +7,7 @@
 #include <string>
 #include <type_traits>
 
+#include "capi/guard.h"
 #include "core/error.h"
 #include "core/tensor.h"
 
@@ -67,23 +68,10 @@ void CallProducerDeleter(void* /*data*/, void* ctx) {
   if (m->deleter != nullptr) m->deleter(m);
 }
 
-template <class F>
-bc_status Guarded(F&& f) noexcept {
-  try {
-    return f();
-  } catch (const bcast::Error& e) {
-    return bcast::SetLastError(e);
-  } catch (const std::bad_alloc&) {
-    return bcast::SetLastError({BC_ERR_OUT_OF_MEMORY, "out of memory"});
-  } catch (...) {
-    return bcast::SetLastError({BC_ERR_INTERNAL, "internal error in DLPack interchange"});
-  }
-}
-
 template <class M>
-bc_status Import(M* src, bc_tensor** out) {
+bc_status Import(bc_ctx* ctx, M* src, bc_tensor** out) {
   if (out != nullptr) *out = nullptr;
-  return Guarded([&] {
+  return bcast::Guarded(ctx, [&] {
     if (out == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "out is NULL");
     if (src == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "src is NULL");
     if constexpr (std::is_same_v<M, DLManagedTensorVersioned>) {
@@ -161,9 +149,9 @@ void DeleteExported(M* self) {
 }
 
 template <class M>
-bc_status Export(const bc_tensor* t, M** out) {
+bc_status Export(bc_ctx* ctx, const bc_tensor* t, M** out) {
   if (out != nullptr) *out = nullptr;
-  return Guarded([&] {
+  return bcast::Guarded(ctx, [&] {
     if (out == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "out is NULL");
     if (t == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "t is NULL");
     const bool read_only = t->storage != nullptr && t->storage->read_only;
@@ -204,19 +192,33 @@ bc_status Export(const bc_tensor* t, M** out) {
 }  // namespace
 
 BC_API bc_status bc_tensor_from_dlpack(DLManagedTensor* src, bc_tensor** out) {
-  return Import(src, out);
+  return Import(nullptr, src, out);
+}
+BC_API bc_status bc_ctx_tensor_from_dlpack(bc_ctx* ctx, DLManagedTensor* src, bc_tensor** out) {
+  return Import(ctx, src, out);
 }
 
 BC_API bc_status bc_tensor_from_dlpack_versioned(DLManagedTensorVersioned* src,
                                                  bc_tensor** out) {
-  return Import(src, out);
+  return Import(nullptr, src, out);
+}
+BC_API bc_status bc_ctx_tensor_from_dlpack_versioned(bc_ctx* ctx, DLManagedTensorVersioned* src,
+                                                     bc_tensor** out) {
+  return Import(ctx, src, out);
 }
 
 BC_API bc_status bc_tensor_to_dlpack(const bc_tensor* t, DLManagedTensor** out) {
-  return Export(t, out);
+  return Export(nullptr, t, out);
+}
+BC_API bc_status bc_ctx_tensor_to_dlpack(bc_ctx* ctx, const bc_tensor* t, DLManagedTensor** out) {
+  return Export(ctx, t, out);
 }
 
 BC_API bc_status bc_tensor_to_dlpack_versioned(const bc_tensor* t,
                                                DLManagedTensorVersioned** out) {
-  return Export(t, out);
+  return Export(nullptr, t, out);
+}
+BC_API bc_status bc_ctx_tensor_to_dlpack_versioned(bc_ctx* ctx, const bc_tensor* t,
+                                                   DLManagedTensorVersioned** out) {
+  return Export(ctx, t, out);
 }

@@ -2,7 +2,7 @@
 
 #include "core/error.h"
 #include "core/op_info.h"
-#include "core/settings.h"
+#include "core/context.h"
 
 namespace bcast {
 
@@ -44,7 +44,7 @@ OperandBroadcast BroadcastOperands(const OpArgs& a, const bc_tensor* out) {
   Error err;
   for (int i = a.op == kCopy ? 0 : 1; i < a.nin && !b.legacy; ++i) {
     if (TryBroadcast(b.result, b.shapes[i], &b.result, &err)) continue;
-    if (!(LegacyPointwiseOn() && same_numel)) throw err;
+    if (!(LegacyPointwiseOn(*a.ctx) && same_numel)) throw err;
     b.legacy = true;
     b.result = first;
     b.warnings.push_back(std::string(a.op == kCopy ? "src" : names[i]) + " is not broadcastable to " +
@@ -53,7 +53,7 @@ OperandBroadcast BroadcastOperands(const OpArgs& a, const bc_tensor* out) {
                        "deprecated pointwise behavior.");
   }
   if (!b.legacy && !same_shape) {
-    if (BroadcastWarningOn() && same_numel) {
+    if (BroadcastWarningOn(*a.ctx) && same_numel) {
       b.warnings.push_back(
           (a.op == kCopy ? std::string("self and src") : JoinNames(names, a.nin)) +
           " do not have the same shape, but are broadcastable, and have the same number of "
@@ -64,13 +64,13 @@ OperandBroadcast BroadcastOperands(const OpArgs& a, const bc_tensor* out) {
     for (int i = 0; i < a.nin; ++i)
       differ |= a.in[i]->ndim > 0 && !SameShape(b.shapes[i], b.result);
     if (a.op == kCopy) differ = !SameShape(b.shapes[0], b.result) && a.in[0]->ndim > 0;
-    if (differ && Policy() != BC_POLICY_ALLOW) {
+    if (differ && Policy(*a.ctx) != BC_POLICY_ALLOW) {
       std::string desc;
       for (int i = 0; i < a.nin; ++i) {
         if (i) desc += i == a.nin - 1 ? " and " : ", ";
         desc += std::string(names[i]) + " with shape " + FormatShape(b.shapes[i]);
       }
-      if (Policy() == BC_POLICY_ERROR)
+      if (Policy(*a.ctx) == BC_POLICY_ERROR)
         Fail(BC_ERR_POLICY, "broadcast policy is 'error': " + desc +
                                 " would be implicitly broadcast to " + FormatShape(b.result));
       b.warnings.push_back("implicit broadcast: " + desc + " broadcast to " +
@@ -83,7 +83,7 @@ OperandBroadcast BroadcastOperands(const OpArgs& a, const bc_tensor* out) {
 void CheckOutShape(const OpArgs& a, const bc_tensor& out, bool inplace, const OperandBroadcast& b) {
   const Shape oshape = ShapeOf(out);
   if (!SameShape(oshape, b.result)) {
-    if (inplace && LegacyPointwiseOn()) {
+    if (inplace && LegacyPointwiseOn(*a.ctx)) {
       Shape ignored;
       for (int i = 1; i < a.nin; ++i) CheckExpand(b.shapes[i], a.in[i]->dtype, oshape, &ignored);
     }

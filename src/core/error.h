@@ -1,5 +1,6 @@
 // Errors inside the engine are thrown as bcast::Error and turned into a
-// bc_status plus a thread-local message at the C boundary (src/capi).
+// bc_status plus a message in an ErrorSlot at the C boundary (src/capi): the
+// context's, or the calling thread's for the default context.
 #ifndef BCAST_CORE_ERROR_H_
 #define BCAST_CORE_ERROR_H_
 
@@ -21,11 +22,18 @@ struct Error {
 [[noreturn]] void Fail(bc_status code, std::string message);
 [[noreturn]] void FailDim(bc_status code, std::string message, int32_t dim, int64_t a, int64_t b);
 
-// Records `e` as this thread's last error and returns its code.
-bc_status SetLastError(const Error& e);
-// This thread's last error: never NULL, valid until its next error.
-const char* LastErrorMessage();
-bc_error_detail LastErrorDetail();
+// The last error of a context or thread. The message is a fixed array so
+// that recording an out-of-memory error never allocates.
+struct ErrorSlot {
+  char message[4096] = "";
+  bc_error_detail detail = {BC_OK, -1, -1, -1};
+
+  // Records `e` and returns its code.
+  bc_status Record(const Error& e);
+};
+
+// This thread's slot, the default context's last error.
+ErrorSlot& ThreadErrorSlot();
 
 }  // namespace bcast
 

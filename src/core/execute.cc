@@ -18,7 +18,8 @@
 
 #include "core/dtype.h"
 #include "core/plan.h"
-#include "core/settings.h"
+#include "core/context.h"
+#include "core/parallel.h"
 #include "hwy/cache_control.h"
 
 namespace bcast {
@@ -513,36 +514,41 @@ RowKernel CopyKernel(size_t size) {
 }
 
 namespace {
-// The threaded run, out of line: a function holding an OpenMP region calls
-// into the OpenMP runtime on entry (clang's code does), and a forked child,
-// which runs serially, must not (LLVM's runtime may hold a lock another
-// thread of the parent had taken: the child would wait forever).
-__attribute__((noinline)) void RunThreaded(const Plan& p, bool convert, int64_t numel,
-                                           int64_t threads) {
-  // Chunk boundaries on 64-element multiples keep threads off each other's cache lines.
-  int64_t chunk = (numel + threads - 1) / threads;
-  chunk = (chunk + 63) / 64 * 64;
-#pragma omp parallel num_threads(static_cast<int>(threads))
-  {
-    const int64_t t = omp_get_thread_num();
-    const int64_t begin = std::min(numel, t * chunk);
-    const int64_t end = std::min(numel, begin + chunk);
-    if (begin < end) RunRange(p, convert, begin, end);
-  }
+
+struct RangeTask {
+  const Plan* plan;
+  bool convert;
+  int64_t numel, chunk;
+};
+
+void RunChunk(void* task, size_t i) {
+  const RangeTask& t = *static_cast<const RangeTask*>(task);
+  const int64_t begin = static_cast<int64_t>(i) * t.chunk;
+  const int64_t end = std::min(t.numel, begin + t.chunk);
+  if (begin < end) RunRange(*t.plan, t.convert, begin, end);
 }
+
 }  // namespace
 
-void Execute(const Plan& p) {
+void Execute(const Plan& p, const bc_ctx& ctx) {
   int64_t numel = 1;
   for (int d = 0; d < p.ndim; ++d) numel *= p.shape[d];
   if (numel == 0) return;
   const bool convert = NeedsConversion(p);
-  const int64_t threads = std::min<int64_t>(NumThreads(), numel / kGrain);
-  if (threads <= 1 || omp_in_parallel()) {
+  const int64_t threads = numel / kGrain < 2 ? 1 : std::min<int64_t>(NumThreads(ctx), numel / kGrain);
+  if (threads <= 1) {
     RunRange(p, convert, 0, numel);
     return;
   }
-  RunThreaded(p, convert, numel, threads);
+  // Chunk boundaries on 64-element multiples keep threads off each other's
+  // cache lines; no chunk is smaller than half a grain.
+  const int64_t nchunks =
+      std::min<int64_t>(static_cast<int64_t>(ChunkCount(static_cast<int>(threads))), numel / (kGrain / 2));
+  int64_t chunk = (numel + nchunks - 1) / nchunks;
+  chunk = (chunk + 63) / 64 * 64;
+  RangeTask task{&p, convert, numel, chunk};
+  ParallelChunks(ctx, static_cast<int>(threads), static_cast<size_t>((numel + chunk - 1) / chunk),
+                 RunChunk, &task);
 }
 
 }  // namespace bcast

@@ -14,8 +14,8 @@
 #include "core/op_info.h"
 #include "core/overlap.h"
 #include "core/plan.h"
+#include "core/context.h"
 #include "core/scalar.h"
-#include "core/settings.h"
 #include "core/shape.h"
 #include "core/types.h"
 #include "kernels/kernels.h"
@@ -40,7 +40,7 @@ void SetBitCopy(Plan* p, bc_dtype d) {
 
 }  // namespace
 
-void CopyElements(const bc_tensor& dst, const bc_tensor& src) {
+void CopyElements(const bc_ctx& ctx, const bc_tensor& dst, const bc_tensor& src) {
   if (Numel(dst) == 0) return;  // (a 0-element tensor's strides may be anything)
   int64_t strides[2][BC_MAX_DIMS];
   for (int d = 0; d < dst.ndim; ++d) {
@@ -51,7 +51,7 @@ void CopyElements(const bc_tensor& dst, const bc_tensor& src) {
   Plan p;
   BuildPlan(ShapeOf(dst), 2, ts, strides, &p);
   SetBitCopy(&p, dst.dtype);
-  Execute(p);
+  Execute(p, ctx);
 }
 
 namespace {
@@ -104,9 +104,9 @@ bool HasZero(const bc_tensor& t, bc_dtype as) {
 }
 
 // Contiguous copy of `t` when its elements are not in row-major order.
-bc_tensor* ContiguousCopy(const bc_tensor& t) {
+bc_tensor* ContiguousCopy(const bc_ctx& ctx, const bc_tensor& t) {
   bc_tensor* c = NewTensor(t.dtype, ShapeOf(t));
-  CopyElements(*c, t);
+  CopyElements(ctx, *c, t);
   return c;
 }
 
@@ -249,7 +249,7 @@ __attribute__((noinline)) bc_tensor* RunGeneral(const OpArgs& a, bc_tensor* out,
   for (int i = 0; i < a.nin; ++i) {
     ins[i] = a.in[i];
     if (legacy) {
-      if (!IsContiguous(*ins[i])) ins[i] = owned[i].t = ContiguousCopy(*ins[i]);
+      if (!IsContiguous(*ins[i])) ins[i] = owned[i].t = ContiguousCopy(*a.ctx, *ins[i]);
       RowMajorStrides(result.d, result.ndim, strides[i + 1]);
     } else {
       BroadcastStrides(*ins[i], result, strides[i + 1]);
@@ -263,7 +263,7 @@ __attribute__((noinline)) bc_tensor* RunGeneral(const OpArgs& a, bc_tensor* out,
   if (IsIntDivision(a.op) && IsIntegral(types.in) && numel > 0 && HasZero(*ins[1], types.in))
     Fail(BC_ERR_DIVISION_BY_ZERO, "ZeroDivisionError");
 
-  for (const std::string& w : b.warnings) Warn(w);
+  for (const std::string& w : b.warnings) Warn(*a.ctx, w);
 
   TensorGuard fresh;
   if (out == nullptr) out = fresh.t = NewTensor(types.result, result);
@@ -312,7 +312,7 @@ __attribute__((noinline)) bc_tensor* RunGeneral(const OpArgs& a, bc_tensor* out,
   } else {
     p.kernel = KernelOf(a, types.in);
   }
-  Execute(p);
+  Execute(p, *a.ctx);
   fresh.release();
   return out;
 }

@@ -3,11 +3,13 @@
 #ifndef BCAST_CORE_OPS_H_
 #define BCAST_CORE_OPS_H_
 
+#include "core/context.h"
 #include "core/tensor.h"
 
 namespace bcast {
 
 struct OpArgs {
+  const bc_ctx* ctx = &DefaultContext();  // settings, handler, threads
   int op = 0;  // bc_op or KernelOp
   int nin = 0;
   const bc_tensor* in[3] = {};
@@ -21,7 +23,7 @@ struct OpArgs {
 bc_tensor* RunElementwise(const OpArgs& args, bc_tensor* out, bool inplace);
 
 // Copies src's elements into dst: same dtype and shape, any strides.
-void CopyElements(const bc_tensor& dst, const bc_tensor& src);
+void CopyElements(const bc_ctx& ctx, const bc_tensor& dst, const bc_tensor& src);
 
 // New contiguous tensor (uninitialised); throws on bad shape or no memory.
 bc_tensor* NewTensor(bc_dtype dtype, const Shape& shape);

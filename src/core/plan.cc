@@ -7,7 +7,7 @@
 #include <cstdlib>
 
 #include "core/dtype.h"
-#include "core/settings.h"
+#include "core/context.h"
 
 namespace bcast {
 

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "core/context.h"
 #include "core/tensor.h"
 #include "kernels/kernels.h"
 
@@ -32,7 +33,8 @@ struct Plan {
 // `shape` (strides 0 on broadcast dims).
 void BuildPlan(const Shape& shape, int nops, bc_tensor* const* tensors, const int64_t (*strides)[BC_MAX_DIMS],
                Plan* plan);
-void Execute(const Plan& plan);
+// Runs the plan on up to the context's thread count (see ParallelChunks).
+void Execute(const Plan& plan, const bc_ctx& ctx);
 
 // The row kernel that copies elements of `size` bytes (the engine's kCopy).
 RowKernel CopyKernel(size_t size);

@@ -1,13 +1,13 @@
 // sum_to_shape: the reduction that undoes a broadcast.
-#include <omp.h>
-
+#include <algorithm>
 #include <cstring>
 
 #include "core/dtype.h"
 #include "core/error.h"
 #include "core/ops.h"
 #include "core/reduce.h"
-#include "core/settings.h"
+#include "core/context.h"
+#include "core/parallel.h"
 #include "core/shape.h"
 
 namespace bcast {
@@ -15,7 +15,7 @@ namespace bcast {
 namespace {
 
 template <typename Acc>
-void SumTo(const bc_tensor& t, const Shape& aligned, bc_tensor* out) {
+void SumTo(const bc_ctx& ctx, const bc_tensor& t, const Shape& aligned, bc_tensor* out) {
   // Kept dims (aligned size == input size) index the output; reduced dims are
   // walked in row-major order for every output element, so the summation
   // order never depends on the thread count.
@@ -32,9 +32,8 @@ void SumTo(const bc_tensor& t, const Shape& aligned, bc_tensor* out) {
   int64_t nred = 1;
   for (int i = 0; i < nr; ++i) nred *= t.shape[red[i]];
   const size_t es = DtypeSize(t.dtype);
-  const bool parallel = nout > 1 && nout * nred >= 65536 && NumThreads() > 1 && !omp_in_parallel();
-#pragma omp parallel for if (parallel) num_threads(NumThreads()) schedule(static)
-  for (int64_t o = 0; o < nout; ++o) {
+  // One output element per loop step; chunks of them go to threads.
+  const auto sum_one = [&](int64_t o) {
     int64_t base = 0, rest = o;
     for (int i = nk - 1; i >= 0; --i) {
       const int d = kept[i];
@@ -68,12 +67,25 @@ void SumTo(const bc_tensor& t, const Shape& aligned, bc_tensor* out) {
       const T r = Convert<T>(acc);
       std::memcpy(out->data + o * static_cast<int64_t>(sizeof(T)), &r, sizeof(T));
     });
-  }
+  };
+  struct Task {
+    decltype(sum_one)* f;
+    int64_t nout, per_chunk;
+  };
+  const int threads = nout > 1 && nout * nred >= 65536 ? NumThreads(ctx) : 1;
+  const size_t nchunks = std::min<size_t>(ChunkCount(threads), static_cast<size_t>(nout));
+  Task task{&sum_one, nout, (nout + static_cast<int64_t>(nchunks) - 1) / static_cast<int64_t>(nchunks)};
+  ParallelChunks(ctx, threads, nchunks, [](void* p, size_t i) {
+    const Task& t = *static_cast<const Task*>(p);
+    const int64_t begin = static_cast<int64_t>(i) * t.per_chunk;
+    const int64_t end = std::min(t.nout, begin + t.per_chunk);
+    for (int64_t o = begin; o < end; ++o) (*t.f)(o);
+  }, &task);
 }
 
 }  // namespace
 
-bc_tensor* SumToShape(const bc_tensor& t, const Shape& target) {
+bc_tensor* SumToShape(const bc_ctx& ctx, const bc_tensor& t, const Shape& target) {
   bool ok = target.ndim <= t.ndim;
   Shape aligned;
   aligned.ndim = t.ndim;
@@ -95,11 +107,11 @@ bc_tensor* SumToShape(const bc_tensor& t, const Shape& target) {
   const bc_dtype rd = IsFloating(t.dtype) || !reduces ? t.dtype : BC_INT64;
   bc_tensor* out = NewTensor(rd, target);
   if (!reduces) {
-    CopyElements(*out, t);
+    CopyElements(ctx, *out, t);
     return out;
   }
-  if (IsFloating(t.dtype)) SumTo<double>(t, aligned, out);
-  else SumTo<int64_t>(t, aligned, out);
+  if (IsFloating(t.dtype)) SumTo<double>(ctx, t, aligned, out);
+  else SumTo<int64_t>(ctx, t, aligned, out);
   return out;
 }
 

@@ -67,16 +67,19 @@ double WrappedValue(const bc_tensor& t) {
 
 namespace {
 
-bc_tensor* Copy(const bc_tensor& src, bc_tensor* dst) {
+bc_tensor* Copy(const bc_ctx& ctx, const bc_tensor& src, bc_tensor* dst) {
   OpArgs c;
+  c.ctx = &ctx;
   c.op = kCopy;
   c.nin = 1;
   c.in[0] = &src;
   return RunElementwise(c, dst, false);
 }
 
-bc_tensor* Binary(int op, const bc_tensor& x, const bc_tensor& y, bc_tensor* out, bool inplace) {
+bc_tensor* Binary(const bc_ctx& ctx, int op, const bc_tensor& x, const bc_tensor& y,
+                  bc_tensor* out, bool inplace) {
   OpArgs b;
+  b.ctx = &ctx;
   b.op = op;
   b.nin = 2;
   b.in[0] = &x;
@@ -111,10 +114,10 @@ void CheckUnaryOut(const OpArgs& a, const bc_tensor& out, bool inplace, bc_dtype
 }
 
 // x converted to `common` (x itself when it has that dtype).
-const bc_tensor* Converted(const bc_tensor& x, bc_dtype common, Owned* keep) {
+const bc_tensor* Converted(const bc_ctx& ctx, const bc_tensor& x, bc_dtype common, Owned* keep) {
   if (x.dtype == common) return &x;
   keep->t = NewTensor(common, ShapeOf(x));
-  Copy(x, keep->t);
+  Copy(ctx, x, keep->t);
   return keep->t;
 }
 
@@ -122,9 +125,9 @@ const bc_tensor* Converted(const bc_tensor& x, bc_dtype common, Owned* keep) {
 // once to bfloat16), in float64 for float64: PyTorch's sqrt, rsqrt and
 // reciprocal kernels, whose vector forms are exact IEEE operations.
 template <class F>
-bc_tensor* MapFloat(const bc_tensor& x, bc_dtype common, bc_tensor* out, F f) {
+bc_tensor* MapFloat(const bc_ctx& ctx, const bc_tensor& x, bc_dtype common, bc_tensor* out, F f) {
   Owned r(NewTensor(common, ShapeOf(x)));
-  Copy(x, r.t);
+  Copy(ctx, x, r.t);
   const int64_t n = Numel(*r.t);
   if (common == BC_FLOAT64) {
     double* p = reinterpret_cast<double*>(r.t->data);
@@ -141,7 +144,7 @@ bc_tensor* MapFloat(const bc_tensor& x, bc_dtype common, bc_tensor* out, F f) {
     r.t = nullptr;
     return t;
   }
-  return Copy(*r.t, out);
+  return Copy(ctx, *r.t, out);
 }
 
 bool IsIntegralOrBool(bc_dtype d) { return !IsFloating(d); }
@@ -151,15 +154,16 @@ bool IsIntegralOrBool(bc_dtype d) { return !IsFloating(d); }
 bc_tensor* RunPowScalar(const OpArgs& a, bc_tensor* out, bool inplace) {
   const bc_tensor& x = *a.in[0];
   const bc_tensor& s = *a.in[1];
+  const bc_ctx& ctx = *a.ctx;
   if (x.wrapped_number && !s.wrapped_number) {
     // pow(Scalar, Tensor): a base of 1 gives ones, whatever out='s dtype
     // (a bool True is not 1 to Scalar::equal).
     if (x.dtype == BC_BOOL || WrappedValue(x) != 1) return nullptr;
     const StackScalar one(bc_scalar_int(1));
-    if (out != nullptr) return Copy(*one.get(), out);
+    if (out != nullptr) return Copy(ctx, *one.get(), out);
     const bc_dtype common = ResultTypeOf(a.in, 2, nullptr, 0);
     Owned r(NewTensor(common, ShapeOf(s)));
-    Copy(*one.get(), r.t);
+    Copy(ctx, *one.get(), r.t);
     bc_tensor* t = r.t;
     r.t = nullptr;
     return t;
@@ -176,7 +180,7 @@ bc_tensor* RunPowScalar(const OpArgs& a, bc_tensor* out, bool inplace) {
   if (e == 0) {
     const StackScalar one(bc_scalar_int(1));
     Owned r(out == nullptr ? fresh_or_out() : nullptr);
-    Copy(*one.get(), out != nullptr ? out : r.t);
+    Copy(ctx, *one.get(), out != nullptr ? out : r.t);
     if (out != nullptr) return out;
     bc_tensor* t = r.t;
     r.t = nullptr;
@@ -184,7 +188,7 @@ bc_tensor* RunPowScalar(const OpArgs& a, bc_tensor* out, bool inplace) {
   }
   if (e == 1) {
     Owned r(out == nullptr ? fresh_or_out() : nullptr);
-    Copy(x, out != nullptr ? out : r.t);
+    Copy(ctx, x, out != nullptr ? out : r.t);
     if (out != nullptr) return out;
     bc_tensor* t = r.t;
     r.t = nullptr;
@@ -195,28 +199,28 @@ bc_tensor* RunPowScalar(const OpArgs& a, bc_tensor* out, bool inplace) {
   const bool specialised = common == BC_FLOAT32 || common == BC_FLOAT64 || common == BC_BFLOAT16;
   if (specialised) {
     // PyTorch compares the exponent unrounded here.
-    if (e == 0.5) return MapFloat(x, common, out, [](auto v) { return std::sqrt(v); });
+    if (e == 0.5) return MapFloat(ctx, x, common, out, [](auto v) { return std::sqrt(v); });
     if (e == -0.5)
-      return MapFloat(x, common, out, [](auto v) { return decltype(v)(1) / std::sqrt(v); });
-    if (e == -1) return MapFloat(x, common, out, [](auto v) { return decltype(v)(1) / v; });
+      return MapFloat(ctx, x, common, out, [](auto v) { return decltype(v)(1) / std::sqrt(v); });
+    if (e == -1) return MapFloat(ctx, x, common, out, [](auto v) { return decltype(v)(1) / v; });
     // ... and here, on bfloat16, the exponent rounded to bfloat16.
     const double r = common == BC_BFLOAT16 ? Convert<double>(Convert<bf16>(e)) : e;
     if (r == 2 || r == 3 || r == -2) {
       Owned keep, square;
-      const bc_tensor* xc = Converted(x, common, &keep);
-      if (r == 2) return Binary(BC_MUL, *xc, *xc, out, inplace);
-      square.t = Binary(BC_MUL, *xc, *xc, nullptr, false);
-      if (r == 3) return Binary(BC_MUL, *square.t, *xc, out, inplace);
+      const bc_tensor* xc = Converted(ctx, x, common, &keep);
+      if (r == 2) return Binary(ctx, BC_MUL, *xc, *xc, out, inplace);
+      square.t = Binary(ctx, BC_MUL, *xc, *xc, nullptr, false);
+      if (r == 3) return Binary(ctx, BC_MUL, *square.t, *xc, out, inplace);
       const StackScalar one(bc_scalar_int(1));
-      return Binary(BC_DIV, *one.get(), *square.t, out, inplace);
+      return Binary(ctx, BC_DIV, *one.get(), *square.t, out, inplace);
     }
   }
   // pow(x, e), e converted to the common dtype on the general path.
   return nullptr;
 }
 
-bc_tensor* RunClampScalar(const bc_tensor* x, const bc_tensor* lo, const bc_tensor* hi,
-                          bc_tensor* out, bool inplace) {
+bc_tensor* RunClampScalar(const bc_ctx& ctx, const bc_tensor* x, const bc_tensor* lo,
+                          const bc_tensor* hi, bc_tensor* out, bool inplace) {
   if (x == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "tensor argument is NULL");
   const bc_tensor* ts[3] = {x, lo != nullptr ? lo : hi, hi};
   const int n = lo != nullptr && hi != nullptr ? 3 : 2;
@@ -257,9 +261,10 @@ bc_tensor* RunClampScalar(const bc_tensor* x, const bc_tensor* lo, const bc_tens
     }
   }
   const StackScalar slo(lo ? bound[0] : bc_scalar_int(0)), shi(hi ? bound[1] : bc_scalar_int(0));
-  if (hi == nullptr) return Binary(BC_MAXIMUM, *x, *slo.get(), out, inplace);
-  if (lo == nullptr) return Binary(BC_MINIMUM, *x, *shi.get(), out, inplace);
+  if (hi == nullptr) return Binary(ctx, BC_MAXIMUM, *x, *slo.get(), out, inplace);
+  if (lo == nullptr) return Binary(ctx, BC_MINIMUM, *x, *shi.get(), out, inplace);
   OpArgs c;
+  c.ctx = &ctx;
   c.op = kClamp;
   c.nin = 3;
   c.in[0] = x;

@@ -46,8 +46,8 @@ bc_tensor* RunPowScalar(const OpArgs& a, bc_tensor* out, bool inplace);
 
 // clamp with wrapped bounds (lo or hi may be null, not both): PyTorch's
 // clamp(Tensor, Scalar?, Scalar?) checks, then the clamp/maximum/minimum kernels.
-bc_tensor* RunClampScalar(const bc_tensor* x, const bc_tensor* lo, const bc_tensor* hi,
-                          bc_tensor* out, bool inplace);
+bc_tensor* RunClampScalar(const bc_ctx& ctx, const bc_tensor* x, const bc_tensor* lo,
+                          const bc_tensor* hi, bc_tensor* out, bool inplace);
 
 }  // namespace bcast
 

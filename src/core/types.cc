@@ -7,7 +7,7 @@
 #include "core/error.h"
 #include "core/result_type.h"
 #include "core/op_info.h"
-#include "core/settings.h"
+#include "core/context.h"
 
 namespace bcast {
 
@@ -112,7 +112,7 @@ void PreCheck(const OpArgs& a, const bc_tensor* out) {
     if (out != nullptr && out->dtype != r)
       Fail(BC_ERR_DTYPE, std::string("Expected out type to be ") + DtypeName(r) + " but got " +
                              DtypeName(out->dtype));
-    if (a.in[0]->dtype == BC_UINT8) Warn(kWhereUint8);
+    if (a.in[0]->dtype == BC_UINT8) Warn(*a.ctx, kWhereUint8);
     else if (a.in[0]->dtype != BC_BOOL)
       Fail(BC_ERR_DTYPE, std::string("where expected condition to be a boolean tensor, but got "
                                      "a tensor with dtype ") +

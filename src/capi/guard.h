@@ -1,0 +1,57 @@
+// What every C entry point shares: the exception guard that turns a thrown
+// bcast::Error into a status and a message in the context's error slot, and
+// the checks of raw C arguments.
+#ifndef BCAST_CAPI_GUARD_H_
+#define BCAST_CAPI_GUARD_H_
+
+#include <cstring>
+#include <exception>
+#include <new>
+#include <string>
+
+#include "bcast/bcast.h"
+#include "core/context.h"
+#include "core/error.h"
+
+namespace bcast {
+
+// Runs `f` (returning void, or a bc_status) and maps every exception to a
+// status recorded on `ctx` (NULL: the calling thread's slot).
+template <class F>
+bc_status Guarded(const bc_ctx* ctx, F&& f) noexcept {
+  try {
+    if constexpr (std::is_void_v<decltype(f())>) {
+      f();
+      return BC_OK;
+    } else {
+      return f();
+    }
+  } catch (const Error& e) {
+    return ErrorSlotOf(ctx).Record(e);
+  } catch (const std::bad_alloc&) {
+    return ErrorSlotOf(ctx).Record({BC_ERR_OUT_OF_MEMORY, "out of memory"});
+  } catch (const std::exception& e) {
+    return ErrorSlotOf(ctx).Record({BC_ERR_INTERNAL, std::string("internal error: ") + e.what()});
+  } catch (...) {
+    return ErrorSlotOf(ctx).Record({BC_ERR_INTERNAL, "internal error"});
+  }
+}
+
+inline void NotNull(const void* p, const char* what) {
+  if (p == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, std::string(what) + " is NULL");
+}
+
+// The integer a caller passed for an enum. C callers may pass any int; in
+// C++ reading an enum object outside its range is undefined, so parameters
+// are looked at through their bytes until validated.
+template <typename E>
+int RawEnum(const E& e) {
+  static_assert(sizeof(E) == sizeof(int), "bcast's enums are int-sized");
+  int v;
+  std::memcpy(&v, &e, sizeof v);
+  return v;
+}
+
+}  // namespace bcast
+
+#endif  // BCAST_CAPI_GUARD_H_
