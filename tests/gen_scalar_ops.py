@@ -21,6 +21,8 @@ float64 or bool 0-dim tensor, cast to that dtype. Lines:
     t  <op> <dtype> <arg> <arg> = ... / ! ...   where(cond, a, b), clamp(x,
        lo, hi), lerp(x, flip(x), w); an arg is X (the tensor), - (None) or a
        number
+    te addcmul <dtype> <arg> <arg> ...          addcmul(x, a, b, value=2), the
+       number emulated as for "be" rows
 
 Numbers: b:0/b:1, i:<int>, f:<float.hex()>.
 """
@@ -30,6 +32,9 @@ import struct
 import sys
 
 import torch
+from torch._prims_common import ELEMENTWISE_TYPE_PROMOTION_KIND, elementwise_dtypes
+
+DEFAULT = ELEMENTWISE_TYPE_PROMOTION_KIND.DEFAULT
 
 DTYPES = [("bool", torch.bool), ("uint8", torch.uint8), ("int8", torch.int8),
           ("int16", torch.int16), ("int32", torch.int32), ("int64", torch.int64),
@@ -140,10 +145,24 @@ def ternary_rows(dtype):
     for w in [0.5, 0.1, 2, 1e10, -0.0, True]:
         rows.append(("lerp", "X", w, lambda w=w: torch.lerp(x, x.flip(0), w)))
     out = []
+
+    def arg(v):
+        return "X" if v == "X" else "-" if v is None else number(v)
+
     for op, a, b, fn in rows:
-        def arg(v):
-            return "X" if v == "X" else "-" if v is None else number(v)
         out.append(f"t {op} {NAME[dtype]} {arg(a)} {arg(b)} {outcome(fn)}")
+    # addcmul(x, t1, t2, value=2) with a number as t1 or t2: PyTorch's Python
+    # API takes only tensors there, so ("te") the number as TensorIterator
+    # would see it, cast to the common dtype of the three.
+    for a, b in [("X", 2.5), ("X", 3), ("X", True), (0.1, "X"), (-7, "X")]:
+        def fn(a=a, b=b):
+            num = b if a == "X" else a
+            common = elementwise_dtypes(x, x, num, type_promotion_kind=DEFAULT)[1]
+            own = (torch.bool if isinstance(num, bool) else
+                   torch.int64 if isinstance(num, int) else torch.float64)
+            z = torch.tensor(num, dtype=own).to(common)
+            return torch.addcmul(x, x if a == "X" else z, x if b == "X" else z, value=2)
+        out.append(f"te addcmul {NAME[dtype]} {arg(a)} {arg(b)} {outcome(fn)}")
     return out
 
 

@@ -110,7 +110,7 @@ const Table& LoadTable() {
       is >> r.op >> tok >> r.a >> r.b;
       r.dtype = DtypeNamed(tok);
       r.expect = ParseExpect(is);
-      (kind == "t" ? t.ternary : t.binary).push_back(r);
+      (kind == "t" || kind == "te" ? t.ternary : t.binary).push_back(r);
     }
     EXPECT_EQ(t.inputs.size(), 10u);
     return t;
@@ -306,7 +306,7 @@ TEST(ScalarOps, InPlaceForm) {
   EXPECT_GT(refused, 100);
 }
 
-TEST(ScalarOps, WhereClampLerp) {
+TEST(ScalarOps, WhereClampLerpAddcmul) {
   for (const Row& r : LoadTable().ternary) {
     const Tensor x = Input(r.dtype);
     std::vector<Tensor> keep;
@@ -335,14 +335,18 @@ TEST(ScalarOps, WhereClampLerp) {
       const bc_scalar* phi = r.b == "-" ? nullptr : &hi;
       Check(r, [&](bc_tensor** out) { return bc_clamp_scalar(x.get(), plo, phi, out); });
       Check(r, [&](bc_tensor** out) { return bc_clamp(x.get(), arg(r.a), arg(r.b), out); });
-    } else {
-      ASSERT_EQ(r.op, "lerp");
+    } else if (r.op == "lerp") {
       const std::vector<uint64_t>& in = LoadTable().inputs.at(r.dtype);
       const Tensor end = FromBits(r.dtype, std::vector<uint64_t>(in.rbegin(), in.rend()));
       Check(r, [&](bc_tensor** out) {
         return bc_lerp_scalar(x.get(), end.get(), ParseNumber(r.b), out);
       });
       Check(r, [&](bc_tensor** out) { return bc_lerp(x.get(), end.get(), arg(r.b), out); });
+    } else {
+      ASSERT_EQ(r.op, "addcmul");
+      Check(r, [&](bc_tensor** out) {
+        return bc_addcmul(x.get(), arg(r.a), arg(r.b), 2.0, out);
+      });
     }
   }
 }
