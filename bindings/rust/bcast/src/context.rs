@@ -152,12 +152,8 @@ impl Context {
         // error (there is no context yet).
         check_default(unsafe { sys::bc_ctx_create(&mut raw) })?;
         let raw = NonNull::new(raw).expect("bc_ctx_create returned BC_OK and NULL");
-        let inner = Box::new(Inner {
-            raw,
-            busy: Cell::new(false),
-            handler: RefCell::new(None),
-            scheduler: RefCell::new(None),
-        });
+        let inner =
+            Box::new(Inner { raw, busy: Cell::new(false), handler: RefCell::new(None), scheduler: RefCell::new(None) });
         // Leaked into a raw pointer (freed in Drop) rather than kept as a Box,
         // so that the pointers handed to C are never invalidated by a unique
         // borrow of the Box.
@@ -187,17 +183,17 @@ impl Context {
     /// scheduler (the C library forbids that re-entry).
     pub fn scope<R>(&self, f: impl FnOnce() -> R) -> R {
         let inner = self.inner();
-        assert!(!inner.busy.get(), "bcast: Context::scope called from inside the context's own warning handler or scheduler");
+        assert!(
+            !inner.busy.get(),
+            "bcast: Context::scope called from inside the context's own warning handler or scheduler"
+        );
         let current = CURRENT.with(|c| c.replace(inner));
         let _restore = Restore { current, busy: None };
         f()
     }
 
     fn assert_idle(&self) {
-        assert!(
-            !self.inner().busy.get(),
-            "bcast: a Context was used from inside its own warning handler or scheduler"
-        );
+        assert!(!self.inner().busy.get(), "bcast: a Context was used from inside its own warning handler or scheduler");
     }
 
     fn set_option(&mut self, option: sys::bc_option, value: i64) -> Result<()> {
@@ -267,9 +263,7 @@ impl Context {
     pub fn set_num_threads(&mut self, n: Option<usize>) -> Result<()> {
         let n = match n {
             None => 0,
-            Some(0) => {
-                return Err(Error::new(crate::ErrorCode::InvalidArgument, "thread count must be at least 1"))
-            }
+            Some(0) => return Err(Error::new(crate::ErrorCode::InvalidArgument, "thread count must be at least 1")),
             Some(n) => i64::try_from(n).unwrap_or(i64::MAX),
         };
         self.set_option(sys::BC_OPT_NUM_THREADS, n)

@@ -220,7 +220,9 @@ impl TensorRef {
         other.with_tensor(self.dtype(), |o| {
             let mut out = out_ptr();
             // SAFETY: live handles and a valid out pointer.
-            let result = call(|ctx| unsafe { sys::bc_ctx_binary_alpha(ctx, op.raw(), self.as_ptr(), o.as_ptr(), alpha, &mut out) });
+            let result = call(|ctx| unsafe {
+                sys::bc_ctx_binary_alpha(ctx, op.raw(), self.as_ptr(), o.as_ptr(), alpha, &mut out)
+            });
             new_tensor(result, out)
         })
     }
@@ -229,7 +231,9 @@ impl TensorRef {
     pub fn binary_alpha_out(&self, op: BinaryOp, other: impl Operand, alpha: f64, out: &mut TensorRef) -> Result<()> {
         other.with_tensor(self.dtype(), |o| {
             // SAFETY: live handles; `out` is exclusively borrowed.
-            call(|ctx| unsafe { sys::bc_ctx_binary_alpha_out(ctx, op.raw(), self.as_ptr(), o.as_ptr(), alpha, out.as_mut_ptr()) })
+            call(|ctx| unsafe {
+                sys::bc_ctx_binary_alpha_out(ctx, op.raw(), self.as_ptr(), o.as_ptr(), alpha, out.as_mut_ptr())
+            })
         })
     }
 
@@ -344,7 +348,8 @@ impl TensorRef {
             other.with_tensor(like, |o| {
                 let mut out = out_ptr();
                 // SAFETY: live handles and a valid out pointer.
-                let result = call(|ctx| unsafe { sys::bc_ctx_where(ctx, c.as_ptr(), self.as_ptr(), o.as_ptr(), &mut out) });
+                let result =
+                    call(|ctx| unsafe { sys::bc_ctx_where(ctx, c.as_ptr(), self.as_ptr(), o.as_ptr(), &mut out) });
                 new_tensor(result, out)
             })
         })
@@ -356,7 +361,9 @@ impl TensorRef {
         cond.with_tensor(DType::Bool, |c| {
             other.with_tensor(like, |o| {
                 // SAFETY: live handles; `out` is exclusively borrowed.
-                call(|ctx| unsafe { sys::bc_ctx_where_out(ctx, c.as_ptr(), self.as_ptr(), o.as_ptr(), out.as_mut_ptr()) })
+                call(|ctx| unsafe {
+                    sys::bc_ctx_where_out(ctx, c.as_ptr(), self.as_ptr(), o.as_ptr(), out.as_mut_ptr())
+                })
             })
         })
     }
@@ -409,7 +416,14 @@ impl TensorRef {
 
     fn ternary_value(
         &self,
-        f: unsafe extern "C" fn(*mut sys::bc_ctx, *const sys::bc_tensor, *const sys::bc_tensor, *const sys::bc_tensor, f64, *mut *mut sys::bc_tensor) -> sys::bc_status,
+        f: unsafe extern "C" fn(
+            *mut sys::bc_ctx,
+            *const sys::bc_tensor,
+            *const sys::bc_tensor,
+            *const sys::bc_tensor,
+            f64,
+            *mut *mut sys::bc_tensor,
+        ) -> sys::bc_status,
         t1: impl Operand,
         t2: impl Operand,
         value: f64,
@@ -428,7 +442,14 @@ impl TensorRef {
 
     fn ternary_value_out(
         &self,
-        f: unsafe extern "C" fn(*mut sys::bc_ctx, *const sys::bc_tensor, *const sys::bc_tensor, *const sys::bc_tensor, f64, *mut sys::bc_tensor) -> sys::bc_status,
+        f: unsafe extern "C" fn(
+            *mut sys::bc_ctx,
+            *const sys::bc_tensor,
+            *const sys::bc_tensor,
+            *const sys::bc_tensor,
+            f64,
+            *mut sys::bc_tensor,
+        ) -> sys::bc_status,
         t1: impl Operand,
         t2: impl Operand,
         value: f64,
@@ -446,7 +467,13 @@ impl TensorRef {
 
     fn ternary_value_(
         &mut self,
-        f: unsafe extern "C" fn(*mut sys::bc_ctx, *mut sys::bc_tensor, *const sys::bc_tensor, *const sys::bc_tensor, f64) -> sys::bc_status,
+        f: unsafe extern "C" fn(
+            *mut sys::bc_ctx,
+            *mut sys::bc_tensor,
+            *const sys::bc_tensor,
+            *const sys::bc_tensor,
+            f64,
+        ) -> sys::bc_status,
         t1: impl Operand,
         t2: impl Operand,
         value: f64,
@@ -476,7 +503,8 @@ impl TensorRef {
             weight.with_tensor(like, |w| {
                 let mut out = out_ptr();
                 // SAFETY: live handles and a valid out pointer.
-                let result = call(|ctx| unsafe { sys::bc_ctx_lerp(ctx, self.as_ptr(), e.as_ptr(), w.as_ptr(), &mut out) });
+                let result =
+                    call(|ctx| unsafe { sys::bc_ctx_lerp(ctx, self.as_ptr(), e.as_ptr(), w.as_ptr(), &mut out) });
                 new_tensor(result, out)
             })
         })
@@ -488,7 +516,9 @@ impl TensorRef {
         end.with_tensor(like, |e| {
             weight.with_tensor(like, |w| {
                 // SAFETY: live handles; `out` is exclusively borrowed.
-                call(|ctx| unsafe { sys::bc_ctx_lerp_out(ctx, self.as_ptr(), e.as_ptr(), w.as_ptr(), out.as_mut_ptr()) })
+                call(|ctx| unsafe {
+                    sys::bc_ctx_lerp_out(ctx, self.as_ptr(), e.as_ptr(), w.as_ptr(), out.as_mut_ptr())
+                })
             })
         })
     }

@@ -148,12 +148,7 @@ impl TensorRef {
         // (T has its exact layout); on success all n were written.
         unsafe {
             call(|ctx| {
-                sys::bc_ctx_tensor_copy_to(
-                    ctx,
-                    self.as_ptr(),
-                    out.as_mut_ptr().cast(),
-                    n * std::mem::size_of::<T>(),
-                )
+                sys::bc_ctx_tensor_copy_to(ctx, self.as_ptr(), out.as_mut_ptr().cast(), n * std::mem::size_of::<T>())
             })?;
             out.set_len(n);
         }
@@ -337,7 +332,8 @@ impl Tensor {
     pub unsafe fn empty(dtype: DType, shape: &[i64]) -> Result<Tensor> {
         let mut out = ptr::null_mut();
         // SAFETY: shape points to shape.len() sizes; out is valid.
-        let result = call(|ctx| unsafe { sys::bc_ctx_tensor_empty(ctx, dtype.raw(), shape.as_ptr(), shape.len(), &mut out) });
+        let result =
+            call(|ctx| unsafe { sys::bc_ctx_tensor_empty(ctx, dtype.raw(), shape.as_ptr(), shape.len(), &mut out) });
         new_tensor(result, out)
     }
 
@@ -351,7 +347,8 @@ impl Tensor {
     pub fn zeros(dtype: DType, shape: &[i64]) -> Result<Tensor> {
         let mut out = ptr::null_mut();
         // SAFETY: shape points to shape.len() sizes; out is valid.
-        let result = call(|ctx| unsafe { sys::bc_ctx_tensor_zeros(ctx, dtype.raw(), shape.as_ptr(), shape.len(), &mut out) });
+        let result =
+            call(|ctx| unsafe { sys::bc_ctx_tensor_zeros(ctx, dtype.raw(), shape.as_ptr(), shape.len(), &mut out) });
         new_tensor(result, out)
     }
 
@@ -381,7 +378,14 @@ impl Tensor {
         // SAFETY: data holds numel(shape) elements of T's dtype; the library
         // copies them and keeps no pointer.
         let result = call(|ctx| unsafe {
-            sys::bc_ctx_tensor_from_data(ctx, T::DTYPE.raw(), shape.as_ptr(), shape.len(), data.as_ptr().cast(), &mut out)
+            sys::bc_ctx_tensor_from_data(
+                ctx,
+                T::DTYPE.raw(),
+                shape.as_ptr(),
+                shape.len(),
+                data.as_ptr().cast(),
+                &mut out,
+            )
         });
         new_tensor(result, out)
     }
