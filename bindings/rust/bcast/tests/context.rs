@@ -430,3 +430,27 @@ fn a_handler_runs_bcast_on_the_default_context_and_cannot_reenter_its_own() {
     assert_eq!(*seen.lock().unwrap(), ["implicit broadcast [2, 3]", "implicit broadcast [2, 3]"]);
     HOME.with(|h| h.borrow_mut().take());
 }
+
+#[test]
+fn the_handler_is_an_fnmut_with_state_of_its_own() {
+    let mut ctx = Context::new().unwrap();
+    ctx.set_broadcast_warning(true);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut count = 0;
+    ctx.set_warning_handler(move |m| {
+        count += 1;
+        tx.send(format!("{count}: {}", &m[..14])).unwrap();
+    });
+    // The context moves to another thread with its handler.
+    let ctx = thread::spawn(move || {
+        ctx.scope(|| ones(&[4, 1]).add(ones(&[4]))).unwrap();
+        ctx
+    })
+    .join()
+    .unwrap();
+    ctx.scope(|| ones(&[2, 3]).mul(ones(&[3]))).unwrap(); // 6 vs 3 elements: no warning
+    ctx.scope(|| ones(&[2, 1]).sub(ones(&[2]))).unwrap();
+    drop(ctx); // drops the handler and its Sender
+    let got: Vec<String> = rx.iter().collect();
+    assert_eq!(got, ["1: self and other", "2: self and other"]);
+}
