@@ -8,7 +8,7 @@ use std::ptr;
 use bcast_sys as sys;
 
 use crate::dtype::{Category, DType, Element, BF16, F16};
-use crate::error::{check, static_str, Result};
+use crate::error::{call, static_str, Result};
 use crate::tensor::{new_tensor, Tensor, TensorRef, TensorView, TensorViewMut};
 
 /// The binary operations (`bc_op`).
@@ -192,8 +192,8 @@ impl TensorRef {
         other.with_tensor(self.dtype(), |o| {
             let mut out = out_ptr();
             // SAFETY: live handles and a valid out pointer.
-            let status = unsafe { sys::bc_binary(op.raw(), self.as_ptr(), o.as_ptr(), &mut out) };
-            new_tensor(status, out)
+            let result = call(|ctx| unsafe { sys::bc_ctx_binary(ctx, op.raw(), self.as_ptr(), o.as_ptr(), &mut out) });
+            new_tensor(result, out)
         })
     }
 
@@ -202,7 +202,7 @@ impl TensorRef {
     pub fn binary_out(&self, op: BinaryOp, other: impl Operand, out: &mut TensorRef) -> Result<()> {
         other.with_tensor(self.dtype(), |o| {
             // SAFETY: live handles; `out` is exclusively borrowed.
-            check(unsafe { sys::bc_binary_out(op.raw(), self.as_ptr(), o.as_ptr(), out.as_mut_ptr()) })
+            call(|ctx| unsafe { sys::bc_ctx_binary_out(ctx, op.raw(), self.as_ptr(), o.as_ptr(), out.as_mut_ptr()) })
         })
     }
 
@@ -210,7 +210,7 @@ impl TensorRef {
     pub fn binary_(&mut self, op: BinaryOp, other: impl Operand) -> Result<()> {
         other.with_tensor(self.dtype(), |o| {
             // SAFETY: live handles; `self` is exclusively borrowed.
-            check(unsafe { sys::bc_binary_(op.raw(), self.as_mut_ptr(), o.as_ptr()) })
+            call(|ctx| unsafe { sys::bc_ctx_binary_(ctx, op.raw(), self.as_mut_ptr(), o.as_ptr()) })
         })
     }
 
@@ -220,8 +220,10 @@ impl TensorRef {
         other.with_tensor(self.dtype(), |o| {
             let mut out = out_ptr();
             // SAFETY: live handles and a valid out pointer.
-            let status = unsafe { sys::bc_binary_alpha(op.raw(), self.as_ptr(), o.as_ptr(), alpha, &mut out) };
-            new_tensor(status, out)
+            let result = call(|ctx| unsafe {
+                sys::bc_ctx_binary_alpha(ctx, op.raw(), self.as_ptr(), o.as_ptr(), alpha, &mut out)
+            });
+            new_tensor(result, out)
         })
     }
 
@@ -229,7 +231,9 @@ impl TensorRef {
     pub fn binary_alpha_out(&self, op: BinaryOp, other: impl Operand, alpha: f64, out: &mut TensorRef) -> Result<()> {
         other.with_tensor(self.dtype(), |o| {
             // SAFETY: live handles; `out` is exclusively borrowed.
-            check(unsafe { sys::bc_binary_alpha_out(op.raw(), self.as_ptr(), o.as_ptr(), alpha, out.as_mut_ptr()) })
+            call(|ctx| unsafe {
+                sys::bc_ctx_binary_alpha_out(ctx, op.raw(), self.as_ptr(), o.as_ptr(), alpha, out.as_mut_ptr())
+            })
         })
     }
 
@@ -237,7 +241,7 @@ impl TensorRef {
     pub fn binary_alpha_(&mut self, op: BinaryOp, other: impl Operand, alpha: f64) -> Result<()> {
         other.with_tensor(self.dtype(), |o| {
             // SAFETY: live handles; `self` is exclusively borrowed.
-            check(unsafe { sys::bc_binary_alpha_(op.raw(), self.as_mut_ptr(), o.as_ptr(), alpha) })
+            call(|ctx| unsafe { sys::bc_ctx_binary_alpha_(ctx, op.raw(), self.as_mut_ptr(), o.as_ptr(), alpha) })
         })
     }
 
@@ -344,8 +348,9 @@ impl TensorRef {
             other.with_tensor(like, |o| {
                 let mut out = out_ptr();
                 // SAFETY: live handles and a valid out pointer.
-                let status = unsafe { sys::bc_where(c.as_ptr(), self.as_ptr(), o.as_ptr(), &mut out) };
-                new_tensor(status, out)
+                let result =
+                    call(|ctx| unsafe { sys::bc_ctx_where(ctx, c.as_ptr(), self.as_ptr(), o.as_ptr(), &mut out) });
+                new_tensor(result, out)
             })
         })
     }
@@ -356,7 +361,9 @@ impl TensorRef {
         cond.with_tensor(DType::Bool, |c| {
             other.with_tensor(like, |o| {
                 // SAFETY: live handles; `out` is exclusively borrowed.
-                check(unsafe { sys::bc_where_out(c.as_ptr(), self.as_ptr(), o.as_ptr(), out.as_mut_ptr()) })
+                call(|ctx| unsafe {
+                    sys::bc_ctx_where_out(ctx, c.as_ptr(), self.as_ptr(), o.as_ptr(), out.as_mut_ptr())
+                })
             })
         })
     }
@@ -367,7 +374,7 @@ impl TensorRef {
         cond.with_tensor(DType::Bool, |c| {
             other.with_tensor(like, |o| {
                 // SAFETY: live handles; `self` is exclusively borrowed.
-                check(unsafe { sys::bc_where_(self.as_mut_ptr(), c.as_ptr(), o.as_ptr()) })
+                call(|ctx| unsafe { sys::bc_ctx_where_(ctx, self.as_mut_ptr(), c.as_ptr(), o.as_ptr()) })
             })
         })
     }
@@ -384,32 +391,39 @@ impl TensorRef {
     /// # Ok::<(), bcast::Error>(())
     /// ```
     pub fn addcmul(&self, t1: impl Operand, t2: impl Operand, value: f64) -> Result<Tensor> {
-        self.ternary_value(sys::bc_addcmul, t1, t2, value)
+        self.ternary_value(sys::bc_ctx_addcmul, t1, t2, value)
     }
     /// out= form of [`TensorRef::addcmul`].
     pub fn addcmul_out(&self, t1: impl Operand, t2: impl Operand, value: f64, out: &mut TensorRef) -> Result<()> {
-        self.ternary_value_out(sys::bc_addcmul_out, t1, t2, value, out)
+        self.ternary_value_out(sys::bc_ctx_addcmul_out, t1, t2, value, out)
     }
     /// In-place form of [`TensorRef::addcmul`].
     pub fn addcmul_(&mut self, t1: impl Operand, t2: impl Operand, value: f64) -> Result<()> {
-        self.ternary_value_(sys::bc_addcmul_, t1, t2, value)
+        self.ternary_value_(sys::bc_ctx_addcmul_, t1, t2, value)
     }
     /// `self + value * t1 / t2` (integer `t1` and `t2` are refused, as in PyTorch).
     pub fn addcdiv(&self, t1: impl Operand, t2: impl Operand, value: f64) -> Result<Tensor> {
-        self.ternary_value(sys::bc_addcdiv, t1, t2, value)
+        self.ternary_value(sys::bc_ctx_addcdiv, t1, t2, value)
     }
     /// out= form of [`TensorRef::addcdiv`].
     pub fn addcdiv_out(&self, t1: impl Operand, t2: impl Operand, value: f64, out: &mut TensorRef) -> Result<()> {
-        self.ternary_value_out(sys::bc_addcdiv_out, t1, t2, value, out)
+        self.ternary_value_out(sys::bc_ctx_addcdiv_out, t1, t2, value, out)
     }
     /// In-place form of [`TensorRef::addcdiv`].
     pub fn addcdiv_(&mut self, t1: impl Operand, t2: impl Operand, value: f64) -> Result<()> {
-        self.ternary_value_(sys::bc_addcdiv_, t1, t2, value)
+        self.ternary_value_(sys::bc_ctx_addcdiv_, t1, t2, value)
     }
 
     fn ternary_value(
         &self,
-        f: unsafe extern "C" fn(*const sys::bc_tensor, *const sys::bc_tensor, *const sys::bc_tensor, f64, *mut *mut sys::bc_tensor) -> sys::bc_status,
+        f: unsafe extern "C" fn(
+            *mut sys::bc_ctx,
+            *const sys::bc_tensor,
+            *const sys::bc_tensor,
+            *const sys::bc_tensor,
+            f64,
+            *mut *mut sys::bc_tensor,
+        ) -> sys::bc_status,
         t1: impl Operand,
         t2: impl Operand,
         value: f64,
@@ -420,15 +434,22 @@ impl TensorRef {
                 let mut out = out_ptr();
                 // SAFETY: f is one of the library's allocating ternary ops;
                 // live handles and a valid out pointer.
-                let status = unsafe { f(self.as_ptr(), a.as_ptr(), b.as_ptr(), value, &mut out) };
-                new_tensor(status, out)
+                let result = call(|ctx| unsafe { f(ctx, self.as_ptr(), a.as_ptr(), b.as_ptr(), value, &mut out) });
+                new_tensor(result, out)
             })
         })
     }
 
     fn ternary_value_out(
         &self,
-        f: unsafe extern "C" fn(*const sys::bc_tensor, *const sys::bc_tensor, *const sys::bc_tensor, f64, *mut sys::bc_tensor) -> sys::bc_status,
+        f: unsafe extern "C" fn(
+            *mut sys::bc_ctx,
+            *const sys::bc_tensor,
+            *const sys::bc_tensor,
+            *const sys::bc_tensor,
+            f64,
+            *mut sys::bc_tensor,
+        ) -> sys::bc_status,
         t1: impl Operand,
         t2: impl Operand,
         value: f64,
@@ -439,14 +460,20 @@ impl TensorRef {
             t2.with_tensor(like, |b| {
                 // SAFETY: f is one of the library's out= ternary ops; live
                 // handles; `out` is exclusively borrowed.
-                check(unsafe { f(self.as_ptr(), a.as_ptr(), b.as_ptr(), value, out.as_mut_ptr()) })
+                call(|ctx| unsafe { f(ctx, self.as_ptr(), a.as_ptr(), b.as_ptr(), value, out.as_mut_ptr()) })
             })
         })
     }
 
     fn ternary_value_(
         &mut self,
-        f: unsafe extern "C" fn(*mut sys::bc_tensor, *const sys::bc_tensor, *const sys::bc_tensor, f64) -> sys::bc_status,
+        f: unsafe extern "C" fn(
+            *mut sys::bc_ctx,
+            *mut sys::bc_tensor,
+            *const sys::bc_tensor,
+            *const sys::bc_tensor,
+            f64,
+        ) -> sys::bc_status,
         t1: impl Operand,
         t2: impl Operand,
         value: f64,
@@ -456,7 +483,7 @@ impl TensorRef {
             t2.with_tensor(like, |b| {
                 // SAFETY: f is one of the library's in-place ternary ops; live
                 // handles; `self` is exclusively borrowed.
-                check(unsafe { f(self.as_mut_ptr(), a.as_ptr(), b.as_ptr(), value) })
+                call(|ctx| unsafe { f(ctx, self.as_mut_ptr(), a.as_ptr(), b.as_ptr(), value) })
             })
         })
     }
@@ -476,8 +503,9 @@ impl TensorRef {
             weight.with_tensor(like, |w| {
                 let mut out = out_ptr();
                 // SAFETY: live handles and a valid out pointer.
-                let status = unsafe { sys::bc_lerp(self.as_ptr(), e.as_ptr(), w.as_ptr(), &mut out) };
-                new_tensor(status, out)
+                let result =
+                    call(|ctx| unsafe { sys::bc_ctx_lerp(ctx, self.as_ptr(), e.as_ptr(), w.as_ptr(), &mut out) });
+                new_tensor(result, out)
             })
         })
     }
@@ -488,7 +516,9 @@ impl TensorRef {
         end.with_tensor(like, |e| {
             weight.with_tensor(like, |w| {
                 // SAFETY: live handles; `out` is exclusively borrowed.
-                check(unsafe { sys::bc_lerp_out(self.as_ptr(), e.as_ptr(), w.as_ptr(), out.as_mut_ptr()) })
+                call(|ctx| unsafe {
+                    sys::bc_ctx_lerp_out(ctx, self.as_ptr(), e.as_ptr(), w.as_ptr(), out.as_mut_ptr())
+                })
             })
         })
     }
@@ -499,7 +529,7 @@ impl TensorRef {
         end.with_tensor(like, |e| {
             weight.with_tensor(like, |w| {
                 // SAFETY: live handles; `self` is exclusively borrowed.
-                check(unsafe { sys::bc_lerp_(self.as_mut_ptr(), e.as_ptr(), w.as_ptr()) })
+                call(|ctx| unsafe { sys::bc_ctx_lerp_(ctx, self.as_mut_ptr(), e.as_ptr(), w.as_ptr()) })
             })
         })
     }
@@ -558,15 +588,15 @@ impl TensorRef {
     fn clamp_raw(&self, lo: *const sys::bc_tensor, hi: *const sys::bc_tensor) -> Result<Tensor> {
         let mut out = out_ptr();
         // SAFETY: live handles (or NULL bounds) and a valid out pointer.
-        let status = unsafe { sys::bc_clamp(self.as_ptr(), lo, hi, &mut out) };
-        new_tensor(status, out)
+        let result = call(|ctx| unsafe { sys::bc_ctx_clamp(ctx, self.as_ptr(), lo, hi, &mut out) });
+        new_tensor(result, out)
     }
     fn clamp_raw_out(&self, lo: *const sys::bc_tensor, hi: *const sys::bc_tensor, out: &mut TensorRef) -> Result<()> {
         // SAFETY: live handles (or NULL bounds); `out` is exclusively borrowed.
-        check(unsafe { sys::bc_clamp_out(self.as_ptr(), lo, hi, out.as_mut_ptr()) })
+        call(|ctx| unsafe { sys::bc_ctx_clamp_out(ctx, self.as_ptr(), lo, hi, out.as_mut_ptr()) })
     }
     fn clamp_raw_(&mut self, lo: *const sys::bc_tensor, hi: *const sys::bc_tensor) -> Result<()> {
         // SAFETY: live handles (or NULL bounds); `self` is exclusively borrowed.
-        check(unsafe { sys::bc_clamp_(self.as_mut_ptr(), lo, hi) })
+        call(|ctx| unsafe { sys::bc_ctx_clamp_(ctx, self.as_mut_ptr(), lo, hi) })
     }
 }
