@@ -268,7 +268,8 @@ typedef struct bc_scheduler {
   /** Runs `fn(task, i)` once for every i in [0, nchunks), on any of the
    *  pool's threads and the calling thread, in any order, and returns when
    *  all have returned. Chunks never fail and never call back into the
-   *  scheduler; they may run concurrently. */
+   *  scheduler; they may run concurrently. `run` may not call bcast with
+   *  the context whose op it serves (that context is in use). */
   void (*run)(void* user, size_t nchunks, bc_chunk_fn fn, void* task);
   /** Passed to both functions unchanged; bcast never dereferences it. */
   void* user;

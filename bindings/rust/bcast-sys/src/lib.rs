@@ -52,6 +52,41 @@ pub struct bc_error_detail {
     pub size_b: i64,
 }
 
+// ---------------------------------------------------------------- contexts
+
+/// `struct bc_ctx`: opaque context handle, only ever used behind a pointer;
+/// NULL wherever a context is taken means the default context.
+#[repr(C)]
+pub struct bc_ctx {
+    _opaque: [u8; 0],
+    // Neither Send, Sync nor Unpin: what a handle allows is the wrapper's call.
+    _marker: core::marker::PhantomData<(*mut u8, core::marker::PhantomPinned)>,
+}
+
+/// `enum bc_option`: integer settings of a context.
+pub type bc_option = bc_enum_repr;
+pub const BC_OPT_BROADCAST_WARNING: bc_option = 0;
+pub const BC_OPT_LEGACY_POINTWISE: bc_option = 1;
+pub const BC_OPT_POLICY: bc_option = 2;
+pub const BC_OPT_WARNINGS_AS_ERRORS: bc_option = 3;
+pub const BC_OPT_NUM_THREADS: bc_option = 4;
+
+/// `bc_chunk_fn`: one chunk of an op's work, as bcast hands it to a host scheduler.
+pub type bc_chunk_fn = Option<unsafe extern "C" fn(task: *mut c_void, chunk: usize)>;
+
+/// `struct bc_scheduler`: a host's thread pool lent to a context (copied by
+/// `bc_ctx_set_scheduler`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct bc_scheduler {
+    /// How many threads the pool can run chunks on at once, the caller included.
+    pub num_threads: Option<unsafe extern "C" fn(user: *mut c_void) -> c_int>,
+    /// Runs `fn_(task, i)` for every i in [0, nchunks) and returns when all have returned.
+    pub run: Option<unsafe extern "C" fn(user: *mut c_void, nchunks: usize, fn_: bc_chunk_fn, task: *mut c_void)>,
+    /// Passed to both functions unchanged.
+    pub user: *mut c_void,
+}
+
 // ---------------------------------------------------------------- tensors
 
 /// `BC_MAX_DIMS`: maximum number of dimensions of a tensor.
@@ -199,6 +234,24 @@ functions! {
     /// Sets the number of threads ops may use; n <= 0 restores the default.
     pub fn bc_set_num_threads(n: c_int) -> bc_status;
 
+    // context
+    /// Creates a context with bcast's defaults; free it with bc_ctx_free().
+    pub fn bc_ctx_create(out: *mut *mut bc_ctx) -> bc_status;
+    /// Releases a context; NULL is a no-op.
+    pub fn bc_ctx_free(ctx: *mut bc_ctx);
+    /// Sets an integer setting of a context (NULL: the process-wide settings).
+    pub fn bc_ctx_set_option(ctx: *mut bc_ctx, option: bc_option, value: i64) -> bc_status;
+    /// Reads an integer setting of a context (NULL: the process-wide settings).
+    pub fn bc_ctx_get_option(ctx: *const bc_ctx, option: bc_option, value: *mut i64) -> bc_status;
+    /// Installs the warning handler of a context; NULL restores the default.
+    pub fn bc_ctx_set_warning_handler(ctx: *mut bc_ctx, fn_: bc_warning_fn, user: *mut c_void) -> bc_status;
+    /// Lends a host's thread pool to a context (copied), or NULL for OpenMP.
+    pub fn bc_ctx_set_scheduler(ctx: *mut bc_ctx, scheduler: *const bc_scheduler) -> bc_status;
+    /// The last error message of a context; never NULL; valid until the next call on `ctx`.
+    pub fn bc_ctx_last_error(ctx: *const bc_ctx) -> *const c_char;
+    /// Copies the last error detail of a context into `*out`.
+    pub fn bc_ctx_last_error_detail(ctx: *const bc_ctx, out: *mut bc_error_detail) -> bc_status;
+
     // tensors
     /// Size in bytes of one element of `dtype`, or 0.
     pub fn bc_dtype_size(dtype: bc_dtype) -> usize;
@@ -211,7 +264,7 @@ functions! {
     /// Allocates a contiguous tensor and copies row-major `data` into it.
     pub fn bc_tensor_from_data(dtype: bc_dtype, shape: *const i64, ndim: usize, data: *const c_void, out: *mut *mut bc_tensor) -> bc_status;
     /// Wraps the caller's buffer without copying.
-    pub fn bc_tensor_wrap(dtype: bc_dtype, shape: *const i64, strides: *const i64, ndim: usize, data: *mut c_void, nbytes: usize, deleter: bc_deleter, ctx: *mut c_void, out: *mut *mut bc_tensor) -> bc_status;
+    pub fn bc_tensor_wrap(dtype: bc_dtype, shape: *const i64, strides: *const i64, ndim: usize, data: *mut c_void, nbytes: usize, deleter: bc_deleter, deleter_ctx: *mut c_void, out: *mut *mut bc_tensor) -> bc_status;
     /// Releases a handle; NULL is a no-op.
     pub fn bc_tensor_free(t: *mut bc_tensor);
     /// New handle sharing `t`'s storage, shape and strides.
@@ -330,6 +383,101 @@ functions! {
     pub fn bc_lerp_scalar_out(start: *const bc_tensor, end: *const bc_tensor, weight: bc_scalar, out: *mut bc_tensor) -> bc_status;
     /// In-place form of bc_lerp_scalar().
     pub fn bc_lerp_scalar_(self_: *mut bc_tensor, end: *const bc_tensor, weight: bc_scalar) -> bc_status;
+    // ctxforms: bc_x run on a context (NULL: the default context, exactly bc_x)
+    /// bc_tensor_empty() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_tensor_empty(ctx: *mut bc_ctx, dtype: bc_dtype, shape: *const i64, ndim: usize, out: *mut *mut bc_tensor) -> bc_status;
+    /// bc_tensor_zeros() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_tensor_zeros(ctx: *mut bc_ctx, dtype: bc_dtype, shape: *const i64, ndim: usize, out: *mut *mut bc_tensor) -> bc_status;
+    /// bc_tensor_from_data() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_tensor_from_data(ctx: *mut bc_ctx, dtype: bc_dtype, shape: *const i64, ndim: usize, data: *const c_void, out: *mut *mut bc_tensor) -> bc_status;
+    /// bc_tensor_wrap() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_tensor_wrap(ctx: *mut bc_ctx, dtype: bc_dtype, shape: *const i64, strides: *const i64, ndim: usize, data: *mut c_void, nbytes: usize, deleter: bc_deleter, deleter_ctx: *mut c_void, out: *mut *mut bc_tensor) -> bc_status;
+    /// bc_tensor_view() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_tensor_view(ctx: *mut bc_ctx, t: *const bc_tensor, out: *mut *mut bc_tensor) -> bc_status;
+    /// bc_tensor_clone() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_tensor_clone(ctx: *mut bc_ctx, t: *const bc_tensor, out: *mut *mut bc_tensor) -> bc_status;
+    /// bc_tensor_copy_to() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_tensor_copy_to(ctx: *mut bc_ctx, t: *const bc_tensor, dst: *mut c_void, nbytes: usize) -> bc_status;
+    /// bc_result_type() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_result_type(ctx: *mut bc_ctx, tensors: *const *const bc_tensor, ntensors: usize, scalars: *const bc_scalar, nscalars: usize, out: *mut bc_dtype) -> bc_status;
+    /// bc_broadcast_shapes() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_broadcast_shapes(ctx: *mut bc_ctx, a: *const i64, na: usize, b: *const i64, nb: usize, out: *mut i64, out_capacity: usize, nout: *mut usize) -> bc_status;
+    /// bc_broadcast_shapes_n() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_broadcast_shapes_n(ctx: *mut bc_ctx, shapes: *const *const i64, ndims: *const usize, count: usize, out: *mut i64, out_capacity: usize, nout: *mut usize) -> bc_status;
+    /// bc_expand() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_expand(ctx: *mut bc_ctx, t: *const bc_tensor, shape: *const i64, ndim: usize, view: *mut *mut bc_tensor) -> bc_status;
+    /// bc_broadcast_tensors() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_broadcast_tensors(ctx: *mut bc_ctx, tensors: *const *const bc_tensor, count: usize, views: *mut *mut bc_tensor, views_capacity: usize) -> bc_status;
+    /// bc_sum_to_shape() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_sum_to_shape(ctx: *mut bc_ctx, t: *const bc_tensor, shape: *const i64, ndim: usize, out: *mut *mut bc_tensor) -> bc_status;
+    /// bc_binary() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_binary(ctx: *mut bc_ctx, op: bc_op, a: *const bc_tensor, b: *const bc_tensor, out: *mut *mut bc_tensor) -> bc_status;
+    /// bc_binary_out() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_binary_out(ctx: *mut bc_ctx, op: bc_op, a: *const bc_tensor, b: *const bc_tensor, out: *mut bc_tensor) -> bc_status;
+    /// bc_binary_() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_binary_(ctx: *mut bc_ctx, op: bc_op, self_: *mut bc_tensor, other: *const bc_tensor) -> bc_status;
+    /// bc_binary_alpha() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_binary_alpha(ctx: *mut bc_ctx, op: bc_op, a: *const bc_tensor, b: *const bc_tensor, alpha: f64, out: *mut *mut bc_tensor) -> bc_status;
+    /// bc_binary_alpha_out() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_binary_alpha_out(ctx: *mut bc_ctx, op: bc_op, a: *const bc_tensor, b: *const bc_tensor, alpha: f64, out: *mut bc_tensor) -> bc_status;
+    /// bc_binary_alpha_() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_binary_alpha_(ctx: *mut bc_ctx, op: bc_op, self_: *mut bc_tensor, other: *const bc_tensor, alpha: f64) -> bc_status;
+    /// bc_where() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_where(ctx: *mut bc_ctx, cond: *const bc_tensor, a: *const bc_tensor, b: *const bc_tensor, out: *mut *mut bc_tensor) -> bc_status;
+    /// bc_where_out() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_where_out(ctx: *mut bc_ctx, cond: *const bc_tensor, a: *const bc_tensor, b: *const bc_tensor, out: *mut bc_tensor) -> bc_status;
+    /// bc_where_() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_where_(ctx: *mut bc_ctx, self_: *mut bc_tensor, cond: *const bc_tensor, other: *const bc_tensor) -> bc_status;
+    /// bc_addcmul() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_addcmul(ctx: *mut bc_ctx, self_: *const bc_tensor, t1: *const bc_tensor, t2: *const bc_tensor, value: f64, out: *mut *mut bc_tensor) -> bc_status;
+    /// bc_addcmul_out() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_addcmul_out(ctx: *mut bc_ctx, self_: *const bc_tensor, t1: *const bc_tensor, t2: *const bc_tensor, value: f64, out: *mut bc_tensor) -> bc_status;
+    /// bc_addcmul_() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_addcmul_(ctx: *mut bc_ctx, self_: *mut bc_tensor, t1: *const bc_tensor, t2: *const bc_tensor, value: f64) -> bc_status;
+    /// bc_addcdiv() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_addcdiv(ctx: *mut bc_ctx, self_: *const bc_tensor, t1: *const bc_tensor, t2: *const bc_tensor, value: f64, out: *mut *mut bc_tensor) -> bc_status;
+    /// bc_addcdiv_out() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_addcdiv_out(ctx: *mut bc_ctx, self_: *const bc_tensor, t1: *const bc_tensor, t2: *const bc_tensor, value: f64, out: *mut bc_tensor) -> bc_status;
+    /// bc_addcdiv_() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_addcdiv_(ctx: *mut bc_ctx, self_: *mut bc_tensor, t1: *const bc_tensor, t2: *const bc_tensor, value: f64) -> bc_status;
+    /// bc_lerp() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_lerp(ctx: *mut bc_ctx, start: *const bc_tensor, end: *const bc_tensor, weight: *const bc_tensor, out: *mut *mut bc_tensor) -> bc_status;
+    /// bc_lerp_out() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_lerp_out(ctx: *mut bc_ctx, start: *const bc_tensor, end: *const bc_tensor, weight: *const bc_tensor, out: *mut bc_tensor) -> bc_status;
+    /// bc_lerp_() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_lerp_(ctx: *mut bc_ctx, self_: *mut bc_tensor, end: *const bc_tensor, weight: *const bc_tensor) -> bc_status;
+    /// bc_clamp() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_clamp(ctx: *mut bc_ctx, x: *const bc_tensor, lo: *const bc_tensor, hi: *const bc_tensor, out: *mut *mut bc_tensor) -> bc_status;
+    /// bc_clamp_out() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_clamp_out(ctx: *mut bc_ctx, x: *const bc_tensor, lo: *const bc_tensor, hi: *const bc_tensor, out: *mut bc_tensor) -> bc_status;
+    /// bc_clamp_() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_clamp_(ctx: *mut bc_ctx, self_: *mut bc_tensor, lo: *const bc_tensor, hi: *const bc_tensor) -> bc_status;
+    /// bc_copy_() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_copy_(ctx: *mut bc_ctx, dst: *mut bc_tensor, src: *const bc_tensor) -> bc_status;
+    /// bc_tensor_from_scalar() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_tensor_from_scalar(ctx: *mut bc_ctx, s: bc_scalar, out: *mut *mut bc_tensor) -> bc_status;
+    /// bc_binary_scalar() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_binary_scalar(ctx: *mut bc_ctx, op: bc_op, a: *const bc_tensor, b: bc_scalar, out: *mut *mut bc_tensor) -> bc_status;
+    /// bc_binary_scalar_out() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_binary_scalar_out(ctx: *mut bc_ctx, op: bc_op, a: *const bc_tensor, b: bc_scalar, out: *mut bc_tensor) -> bc_status;
+    /// bc_binary_scalar_() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_binary_scalar_(ctx: *mut bc_ctx, op: bc_op, self_: *mut bc_tensor, b: bc_scalar) -> bc_status;
+    /// bc_binary_rscalar() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_binary_rscalar(ctx: *mut bc_ctx, op: bc_op, a: bc_scalar, b: *const bc_tensor, out: *mut *mut bc_tensor) -> bc_status;
+    /// bc_binary_rscalar_out() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_binary_rscalar_out(ctx: *mut bc_ctx, op: bc_op, a: bc_scalar, b: *const bc_tensor, out: *mut bc_tensor) -> bc_status;
+    /// bc_clamp_scalar() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_clamp_scalar(ctx: *mut bc_ctx, x: *const bc_tensor, lo: *const bc_scalar, hi: *const bc_scalar, out: *mut *mut bc_tensor) -> bc_status;
+    /// bc_clamp_scalar_out() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_clamp_scalar_out(ctx: *mut bc_ctx, x: *const bc_tensor, lo: *const bc_scalar, hi: *const bc_scalar, out: *mut bc_tensor) -> bc_status;
+    /// bc_clamp_scalar_() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_clamp_scalar_(ctx: *mut bc_ctx, self_: *mut bc_tensor, lo: *const bc_scalar, hi: *const bc_scalar) -> bc_status;
+    /// bc_lerp_scalar() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_lerp_scalar(ctx: *mut bc_ctx, start: *const bc_tensor, end: *const bc_tensor, weight: bc_scalar, out: *mut *mut bc_tensor) -> bc_status;
+    /// bc_lerp_scalar_out() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_lerp_scalar_out(ctx: *mut bc_ctx, start: *const bc_tensor, end: *const bc_tensor, weight: bc_scalar, out: *mut bc_tensor) -> bc_status;
+    /// bc_lerp_scalar_() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_lerp_scalar_(ctx: *mut bc_ctx, self_: *mut bc_tensor, end: *const bc_tensor, weight: bc_scalar) -> bc_status;
 
     // compat
     /// Turns the backwards-compatibility broadcast warning on or off.

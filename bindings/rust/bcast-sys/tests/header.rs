@@ -153,6 +153,32 @@ fn every_header_function_is_declared_with_its_signature() {
     }
 }
 
+/// The header promises a `bc_ctx_x(bc_ctx* ctx, ...)` for every fallible
+/// `bc_x(...)`; the declarations above follow the header, so this checks both.
+#[test]
+fn every_fallible_function_has_a_context_form() {
+    let header = header_functions();
+    let by_name: BTreeMap<&str, &Signature> = header.iter().map(|(n, s)| (n.as_str(), s)).collect();
+    // Settings of the default context (bc_ctx_set_option covers them), the
+    // process-wide SIMD cap, and the thread's error (bc_ctx_last_error_detail
+    // takes a const context).
+    let exempt = ["bc_last_error_detail", "bc_set_simd_cap", "bc_set_num_threads", "bc_set_broadcast_policy"];
+    let mut pairs = 0;
+    for (name, sig) in &header {
+        if sig.ret != "bc_status" || name.starts_with("bc_ctx_") || exempt.contains(&name.as_str()) {
+            continue;
+        }
+        let ctx_name = format!("bc_ctx_{}", &name["bc_".len()..]);
+        let ctx_sig = by_name.get(ctx_name.as_str()).unwrap_or_else(|| panic!("{name} has no {ctx_name}"));
+        let mut params = vec![("bc_ctx *".to_string(), "ctx".to_string())];
+        params.extend(sig.params.iter().cloned());
+        assert_eq!(**ctx_sig, Signature { ret: sig.ret.clone(), params }, "{ctx_name} against {name}");
+        assert!(FUNCTION_NAMES.contains(&ctx_name.as_str()), "{ctx_name} not declared");
+        pairs += 1;
+    }
+    assert_eq!(pairs, 35, "fallible functions with a context form");
+}
+
 #[test]
 fn every_function_links() {
     let addrs = function_addresses();
@@ -262,6 +288,12 @@ fn layout_matches_the_c_compiler() {
         printf("bc_scalar_kind %zu %d\n", sizeof(bc_scalar_kind), (bc_scalar_kind)-1 > 0);
         printf("bc_scalar %zu %zu\n", sizeof(bc_scalar), _Alignof(bc_scalar));
         printf("v %zu %zu\n", offsetof(bc_scalar, v), sizeof(((bc_scalar*)0)->v));
+        printf("bc_option %zu %d\n", sizeof(bc_option), (bc_option)-1 > 0);
+        printf("bc_chunk_fn %zu\n", sizeof(bc_chunk_fn));
+        printf("bc_scheduler %zu %zu\n", sizeof(bc_scheduler), _Alignof(bc_scheduler));
+        printf("num_threads %zu\n", offsetof(bc_scheduler, num_threads));
+        printf("run %zu\n", offsetof(bc_scheduler, run));
+        printf("user %zu\n", offsetof(bc_scheduler, user));
         "#,
     ) else {
         return;
@@ -292,6 +324,12 @@ fn layout_matches_the_c_compiler() {
             std::mem::offset_of!(bc_scalar, v),
             std::mem::size_of::<bc_scalar_value>()
         ),
+        enum_line("bc_option"),
+        format!("bc_chunk_fn {}", std::mem::size_of::<bc_chunk_fn>()),
+        format!("bc_scheduler {} {}", std::mem::size_of::<bc_scheduler>(), std::mem::align_of::<bc_scheduler>()),
+        format!("num_threads {}", std::mem::offset_of!(bc_scheduler, num_threads)),
+        format!("run {}", std::mem::offset_of!(bc_scheduler, run)),
+        format!("user {}", std::mem::offset_of!(bc_scheduler, user)),
     ];
     let got: Vec<&str> = out.lines().collect();
     assert_eq!(got, expected);

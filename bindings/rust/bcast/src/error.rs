@@ -1,4 +1,5 @@
-//! Errors: the library's status code, its thread-local message and detail.
+//! Errors: the library's status code, message and detail, read from the
+//! context the failing call ran on.
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -142,16 +143,18 @@ impl Error {
         Error { code, message: message.into(), detail: ErrorDetail::default() }
     }
 
-    /// Reads this thread's last error. Must run right after the failing call,
-    /// on the same thread, before any other bcast call.
-    fn last(status: sys::bc_status) -> Error {
+    /// Reads the last error of `ctx` (NULL: this thread's, of the default
+    /// context). Must run right after the failing call on `ctx`, before any
+    /// other call on it (for NULL: on the same thread, before any other bcast
+    /// call).
+    pub(crate) fn from_ctx(ctx: *const sys::bc_ctx, status: sys::bc_status) -> Error {
         let code = ErrorCode::from_raw(status).unwrap_or(ErrorCode::Internal);
-        // SAFETY: bc_last_error never returns NULL; the string lives until the
-        // next bcast call on this thread and is copied before that.
-        let message = unsafe { CStr::from_ptr(sys::bc_last_error()) }.to_string_lossy().into_owned();
+        // SAFETY: bc_ctx_last_error never returns NULL; the string lives until
+        // the next call on `ctx` and is copied before that.
+        let message = unsafe { CStr::from_ptr(sys::bc_ctx_last_error(ctx)) }.to_string_lossy().into_owned();
         let mut raw = sys::bc_error_detail { code: sys::BC_OK, dim: -1, size_a: -1, size_b: -1 };
         // SAFETY: `raw` is a valid, writable bc_error_detail.
-        unsafe { sys::bc_last_error_detail(&mut raw) };
+        unsafe { sys::bc_ctx_last_error_detail(ctx, &mut raw) };
         let opt = |v: i64| (v >= 0).then_some(v);
         let detail = ErrorDetail {
             dim: (raw.dim >= 0).then_some(raw.dim),
@@ -191,14 +194,32 @@ pub(crate) fn stash_panic(payload: Box<dyn Any + Send>) {
     });
 }
 
-/// Turns a status into a Result, reading the message at once, and resumes a
-/// panic that a warning handler raised during the call.
-pub(crate) fn check(status: sys::bc_status) -> Result<()> {
-    let result = if status == sys::BC_OK { Ok(()) } else { Err(Error::last(status)) };
+/// Runs one fallible C call on the calling thread's current context (the
+/// innermost [`Context::scope`](crate::Context::scope)'s, or NULL for the
+/// default context) and turns its status into a Result, reading the error
+/// from that same context. Every `bc_ctx_*` call of the crate goes through
+/// here.
+pub(crate) fn call(f: impl FnOnce(*mut sys::bc_ctx) -> sys::bc_status) -> Result<()> {
+    let ctx = crate::context::current_raw();
+    let status = f(ctx);
+    check_in(ctx, status)
+}
+
+/// Turns the status of a call on `ctx` into a Result, reading the error at
+/// once, and resumes a panic that a warning handler or scheduler raised
+/// during the call.
+pub(crate) fn check_in(ctx: *mut sys::bc_ctx, status: sys::bc_status) -> Result<()> {
+    let result = if status == sys::BC_OK { Ok(()) } else { Err(Error::from_ctx(ctx, status)) };
     if let Some(payload) = PENDING_PANIC.try_with(|p| p.borrow_mut().take()).ok().flatten() {
         std::panic::resume_unwind(payload);
     }
     result
+}
+
+/// [`check_in`] for the calls that have no context form (process-wide
+/// settings, bc_ctx_create): the error is this thread's.
+pub(crate) fn check_default(status: sys::bc_status) -> Result<()> {
+    check_in(std::ptr::null_mut(), status)
 }
 
 /// # Safety

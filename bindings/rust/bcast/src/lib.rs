@@ -37,11 +37,34 @@
 //! once, and a written one from one thread at a time. Here that is `Sync`
 //! for reads through `&TensorRef` and `&mut` for writes, so the borrow
 //! checker enforces it. Every type is `Send` and `Sync`; each `unsafe impl`
-//! states its reason. Errors are read on the calling thread right after the
-//! failing call, so they never mix between threads.
+//! states its reason. Errors are read right after the failing call from the
+//! context it ran on, so they never mix between threads.
+//!
+//! # Contexts
 //!
 //! Settings ([`set_broadcast_warning`], [`set_broadcast_policy`],
-//! [`set_warning_handler`], ...) are process-wide.
+//! [`set_warning_handler`], [`set_num_threads`], ...) are those of the C
+//! library's default context: process-wide, and shared with every other user
+//! of bcast in the process (another crate, a C or Go library linked into the
+//! same program). A library or plugin should not change them; it creates its
+//! own [`Context`], with settings, warning handler, thread budget, an
+//! optional [`Scheduler`] (the host's thread pool) and last error of its
+//! own, and runs its ops inside [`Context::scope`]:
+//!
+//! ```
+//! use bcast::{Context, DType, Policy, Tensor};
+//! let mut ctx = Context::new()?;
+//! ctx.set_broadcast_policy(Policy::Warn);
+//! ctx.set_warning_handler(|msg| eprintln!("my plugin: {msg}"));
+//! let a = Tensor::zeros(DType::Float32, &[2, 1])?;
+//! let sum = ctx.scope(|| a.add(&a.view()?.expand(&[2, 3])?))?;
+//! assert_eq!(sum.shape(), &[2, 3]);
+//! # Ok::<(), bcast::Error>(())
+//! ```
+//!
+//! Every op, constructor and shape function runs on the calling thread's
+//! current context: the innermost [`Context::scope`] on that thread, or the
+//! default context outside any scope.
 //!
 //! # Features
 //!
@@ -50,6 +73,7 @@
 //!   layout allows (see [`TensorRef::as_array`]).
 #![warn(missing_docs, unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
+mod context;
 mod dtype;
 mod error;
 #[cfg(feature = "ndarray")]
@@ -62,6 +86,7 @@ mod tensor;
 mod types;
 
 pub use bcast_sys as sys;
+pub use context::{Context, Scheduler};
 pub use dtype::{DType, Element, BF16, F16};
 pub use error::{Error, ErrorCode, ErrorDetail, Result};
 pub use ops::{BinaryOp, Operand};

@@ -8,7 +8,7 @@ use std::ptr;
 use bcast_sys as sys;
 
 use crate::dtype::{BF16, F16};
-use crate::error::{check, static_str, Result};
+use crate::error::{call, static_str, Result};
 use crate::tensor::{new_tensor, Tensor, TensorRef, TensorView, TensorViewMut};
 use crate::types::Scalar;
 
@@ -160,8 +160,8 @@ tensor_operand!(&TensorRef, &Tensor, &TensorView<'_>, &TensorViewMut<'_>, Tensor
 pub(crate) fn wrapped_number(s: Scalar) -> Result<Tensor> {
     let mut out = ptr::null_mut();
     // SAFETY: a valid out pointer; the scalar is passed by value.
-    let status = unsafe { sys::bc_tensor_from_scalar(s.raw(), &mut out) };
-    new_tensor(status, out)
+    let result = call(|ctx| unsafe { sys::bc_ctx_tensor_from_scalar(ctx, s.raw(), &mut out) });
+    new_tensor(result, out)
 }
 
 macro_rules! scalar_operand {
@@ -208,14 +208,15 @@ impl TensorRef {
         if let Some(s) = other.scalar() {
             let mut out = out_ptr();
             // SAFETY: a live handle and a valid out pointer.
-            let status = unsafe { sys::bc_binary_scalar(op.raw(), self.as_ptr(), s.raw(), &mut out) };
-            return new_tensor(status, out);
+            let result =
+                call(|ctx| unsafe { sys::bc_ctx_binary_scalar(ctx, op.raw(), self.as_ptr(), s.raw(), &mut out) });
+            return new_tensor(result, out);
         }
         other.with_tensor(|o| {
             let mut out = out_ptr();
             // SAFETY: live handles and a valid out pointer.
-            let status = unsafe { sys::bc_binary(op.raw(), self.as_ptr(), o.as_ptr(), &mut out) };
-            new_tensor(status, out)
+            let result = call(|ctx| unsafe { sys::bc_ctx_binary(ctx, op.raw(), self.as_ptr(), o.as_ptr(), &mut out) });
+            new_tensor(result, out)
         })
     }
 
@@ -224,11 +225,13 @@ impl TensorRef {
     pub fn binary_out(&self, op: BinaryOp, other: impl Operand, out: &mut TensorRef) -> Result<()> {
         if let Some(s) = other.scalar() {
             // SAFETY: live handles; `out` is exclusively borrowed.
-            return check(unsafe { sys::bc_binary_scalar_out(op.raw(), self.as_ptr(), s.raw(), out.as_mut_ptr()) });
+            return call(|ctx| unsafe {
+                sys::bc_ctx_binary_scalar_out(ctx, op.raw(), self.as_ptr(), s.raw(), out.as_mut_ptr())
+            });
         }
         other.with_tensor(|o| {
             // SAFETY: live handles; `out` is exclusively borrowed.
-            check(unsafe { sys::bc_binary_out(op.raw(), self.as_ptr(), o.as_ptr(), out.as_mut_ptr()) })
+            call(|ctx| unsafe { sys::bc_ctx_binary_out(ctx, op.raw(), self.as_ptr(), o.as_ptr(), out.as_mut_ptr()) })
         })
     }
 
@@ -236,11 +239,11 @@ impl TensorRef {
     pub fn binary_(&mut self, op: BinaryOp, other: impl Operand) -> Result<()> {
         if let Some(s) = other.scalar() {
             // SAFETY: a live handle, exclusively borrowed.
-            return check(unsafe { sys::bc_binary_scalar_(op.raw(), self.as_mut_ptr(), s.raw()) });
+            return call(|ctx| unsafe { sys::bc_ctx_binary_scalar_(ctx, op.raw(), self.as_mut_ptr(), s.raw()) });
         }
         other.with_tensor(|o| {
             // SAFETY: live handles; `self` is exclusively borrowed.
-            check(unsafe { sys::bc_binary_(op.raw(), self.as_mut_ptr(), o.as_ptr()) })
+            call(|ctx| unsafe { sys::bc_ctx_binary_(ctx, op.raw(), self.as_mut_ptr(), o.as_ptr()) })
         })
     }
 
@@ -250,8 +253,10 @@ impl TensorRef {
         other.with_tensor(|o| {
             let mut out = out_ptr();
             // SAFETY: live handles and a valid out pointer.
-            let status = unsafe { sys::bc_binary_alpha(op.raw(), self.as_ptr(), o.as_ptr(), alpha, &mut out) };
-            new_tensor(status, out)
+            let result = call(|ctx| unsafe {
+                sys::bc_ctx_binary_alpha(ctx, op.raw(), self.as_ptr(), o.as_ptr(), alpha, &mut out)
+            });
+            new_tensor(result, out)
         })
     }
 
@@ -259,7 +264,9 @@ impl TensorRef {
     pub fn binary_alpha_out(&self, op: BinaryOp, other: impl Operand, alpha: f64, out: &mut TensorRef) -> Result<()> {
         other.with_tensor(|o| {
             // SAFETY: live handles; `out` is exclusively borrowed.
-            check(unsafe { sys::bc_binary_alpha_out(op.raw(), self.as_ptr(), o.as_ptr(), alpha, out.as_mut_ptr()) })
+            call(|ctx| unsafe {
+                sys::bc_ctx_binary_alpha_out(ctx, op.raw(), self.as_ptr(), o.as_ptr(), alpha, out.as_mut_ptr())
+            })
         })
     }
 
@@ -267,7 +274,7 @@ impl TensorRef {
     pub fn binary_alpha_(&mut self, op: BinaryOp, other: impl Operand, alpha: f64) -> Result<()> {
         other.with_tensor(|o| {
             // SAFETY: live handles; `self` is exclusively borrowed.
-            check(unsafe { sys::bc_binary_alpha_(op.raw(), self.as_mut_ptr(), o.as_ptr(), alpha) })
+            call(|ctx| unsafe { sys::bc_ctx_binary_alpha_(ctx, op.raw(), self.as_mut_ptr(), o.as_ptr(), alpha) })
         })
     }
 
@@ -373,8 +380,9 @@ impl TensorRef {
             other.with_tensor(|o| {
                 let mut out = out_ptr();
                 // SAFETY: live handles and a valid out pointer.
-                let status = unsafe { sys::bc_where(c.as_ptr(), self.as_ptr(), o.as_ptr(), &mut out) };
-                new_tensor(status, out)
+                let result =
+                    call(|ctx| unsafe { sys::bc_ctx_where(ctx, c.as_ptr(), self.as_ptr(), o.as_ptr(), &mut out) });
+                new_tensor(result, out)
             })
         })
     }
@@ -384,7 +392,9 @@ impl TensorRef {
         cond.with_tensor(|c| {
             other.with_tensor(|o| {
                 // SAFETY: live handles; `out` is exclusively borrowed.
-                check(unsafe { sys::bc_where_out(c.as_ptr(), self.as_ptr(), o.as_ptr(), out.as_mut_ptr()) })
+                call(|ctx| unsafe {
+                    sys::bc_ctx_where_out(ctx, c.as_ptr(), self.as_ptr(), o.as_ptr(), out.as_mut_ptr())
+                })
             })
         })
     }
@@ -394,7 +404,7 @@ impl TensorRef {
         cond.with_tensor(|c| {
             other.with_tensor(|o| {
                 // SAFETY: live handles; `self` is exclusively borrowed.
-                check(unsafe { sys::bc_where_(self.as_mut_ptr(), c.as_ptr(), o.as_ptr()) })
+                call(|ctx| unsafe { sys::bc_ctx_where_(ctx, self.as_mut_ptr(), c.as_ptr(), o.as_ptr()) })
             })
         })
     }
@@ -411,32 +421,39 @@ impl TensorRef {
     /// # Ok::<(), bcast::Error>(())
     /// ```
     pub fn addcmul(&self, t1: impl Operand, t2: impl Operand, value: f64) -> Result<Tensor> {
-        self.ternary_value(sys::bc_addcmul, t1, t2, value)
+        self.ternary_value(sys::bc_ctx_addcmul, t1, t2, value)
     }
     /// out= form of [`TensorRef::addcmul`].
     pub fn addcmul_out(&self, t1: impl Operand, t2: impl Operand, value: f64, out: &mut TensorRef) -> Result<()> {
-        self.ternary_value_out(sys::bc_addcmul_out, t1, t2, value, out)
+        self.ternary_value_out(sys::bc_ctx_addcmul_out, t1, t2, value, out)
     }
     /// In-place form of [`TensorRef::addcmul`].
     pub fn addcmul_(&mut self, t1: impl Operand, t2: impl Operand, value: f64) -> Result<()> {
-        self.ternary_value_(sys::bc_addcmul_, t1, t2, value)
+        self.ternary_value_(sys::bc_ctx_addcmul_, t1, t2, value)
     }
     /// `self + value * t1 / t2` (integer `t1` and `t2` are refused, as in PyTorch).
     pub fn addcdiv(&self, t1: impl Operand, t2: impl Operand, value: f64) -> Result<Tensor> {
-        self.ternary_value(sys::bc_addcdiv, t1, t2, value)
+        self.ternary_value(sys::bc_ctx_addcdiv, t1, t2, value)
     }
     /// out= form of [`TensorRef::addcdiv`].
     pub fn addcdiv_out(&self, t1: impl Operand, t2: impl Operand, value: f64, out: &mut TensorRef) -> Result<()> {
-        self.ternary_value_out(sys::bc_addcdiv_out, t1, t2, value, out)
+        self.ternary_value_out(sys::bc_ctx_addcdiv_out, t1, t2, value, out)
     }
     /// In-place form of [`TensorRef::addcdiv`].
     pub fn addcdiv_(&mut self, t1: impl Operand, t2: impl Operand, value: f64) -> Result<()> {
-        self.ternary_value_(sys::bc_addcdiv_, t1, t2, value)
+        self.ternary_value_(sys::bc_ctx_addcdiv_, t1, t2, value)
     }
 
     fn ternary_value(
         &self,
-        f: unsafe extern "C" fn(*const sys::bc_tensor, *const sys::bc_tensor, *const sys::bc_tensor, f64, *mut *mut sys::bc_tensor) -> sys::bc_status,
+        f: unsafe extern "C" fn(
+            *mut sys::bc_ctx,
+            *const sys::bc_tensor,
+            *const sys::bc_tensor,
+            *const sys::bc_tensor,
+            f64,
+            *mut *mut sys::bc_tensor,
+        ) -> sys::bc_status,
         t1: impl Operand,
         t2: impl Operand,
         value: f64,
@@ -446,15 +463,22 @@ impl TensorRef {
                 let mut out = out_ptr();
                 // SAFETY: f is one of the library's allocating ternary ops;
                 // live handles and a valid out pointer.
-                let status = unsafe { f(self.as_ptr(), a.as_ptr(), b.as_ptr(), value, &mut out) };
-                new_tensor(status, out)
+                let result = call(|ctx| unsafe { f(ctx, self.as_ptr(), a.as_ptr(), b.as_ptr(), value, &mut out) });
+                new_tensor(result, out)
             })
         })
     }
 
     fn ternary_value_out(
         &self,
-        f: unsafe extern "C" fn(*const sys::bc_tensor, *const sys::bc_tensor, *const sys::bc_tensor, f64, *mut sys::bc_tensor) -> sys::bc_status,
+        f: unsafe extern "C" fn(
+            *mut sys::bc_ctx,
+            *const sys::bc_tensor,
+            *const sys::bc_tensor,
+            *const sys::bc_tensor,
+            f64,
+            *mut sys::bc_tensor,
+        ) -> sys::bc_status,
         t1: impl Operand,
         t2: impl Operand,
         value: f64,
@@ -464,14 +488,20 @@ impl TensorRef {
             t2.with_tensor(|b| {
                 // SAFETY: f is one of the library's out= ternary ops; live
                 // handles; `out` is exclusively borrowed.
-                check(unsafe { f(self.as_ptr(), a.as_ptr(), b.as_ptr(), value, out.as_mut_ptr()) })
+                call(|ctx| unsafe { f(ctx, self.as_ptr(), a.as_ptr(), b.as_ptr(), value, out.as_mut_ptr()) })
             })
         })
     }
 
     fn ternary_value_(
         &mut self,
-        f: unsafe extern "C" fn(*mut sys::bc_tensor, *const sys::bc_tensor, *const sys::bc_tensor, f64) -> sys::bc_status,
+        f: unsafe extern "C" fn(
+            *mut sys::bc_ctx,
+            *mut sys::bc_tensor,
+            *const sys::bc_tensor,
+            *const sys::bc_tensor,
+            f64,
+        ) -> sys::bc_status,
         t1: impl Operand,
         t2: impl Operand,
         value: f64,
@@ -480,7 +510,7 @@ impl TensorRef {
             t2.with_tensor(|b| {
                 // SAFETY: f is one of the library's in-place ternary ops; live
                 // handles; `self` is exclusively borrowed.
-                check(unsafe { f(self.as_mut_ptr(), a.as_ptr(), b.as_ptr(), value) })
+                call(|ctx| unsafe { f(ctx, self.as_mut_ptr(), a.as_ptr(), b.as_ptr(), value) })
             })
         })
     }
@@ -499,16 +529,18 @@ impl TensorRef {
             return end.with_tensor(|e| {
                 let mut out = out_ptr();
                 // SAFETY: live handles and a valid out pointer.
-                let status = unsafe { sys::bc_lerp_scalar(self.as_ptr(), e.as_ptr(), w.raw(), &mut out) };
-                new_tensor(status, out)
+                let result =
+                    call(|ctx| unsafe { sys::bc_ctx_lerp_scalar(ctx, self.as_ptr(), e.as_ptr(), w.raw(), &mut out) });
+                new_tensor(result, out)
             });
         }
         end.with_tensor(|e| {
             weight.with_tensor(|w| {
                 let mut out = out_ptr();
                 // SAFETY: live handles and a valid out pointer.
-                let status = unsafe { sys::bc_lerp(self.as_ptr(), e.as_ptr(), w.as_ptr(), &mut out) };
-                new_tensor(status, out)
+                let result =
+                    call(|ctx| unsafe { sys::bc_ctx_lerp(ctx, self.as_ptr(), e.as_ptr(), w.as_ptr(), &mut out) });
+                new_tensor(result, out)
             })
         })
     }
@@ -518,13 +550,17 @@ impl TensorRef {
         if let Some(w) = weight.scalar() {
             return end.with_tensor(|e| {
                 // SAFETY: live handles; `out` is exclusively borrowed.
-                check(unsafe { sys::bc_lerp_scalar_out(self.as_ptr(), e.as_ptr(), w.raw(), out.as_mut_ptr()) })
+                call(|ctx| unsafe {
+                    sys::bc_ctx_lerp_scalar_out(ctx, self.as_ptr(), e.as_ptr(), w.raw(), out.as_mut_ptr())
+                })
             });
         }
         end.with_tensor(|e| {
             weight.with_tensor(|w| {
                 // SAFETY: live handles; `out` is exclusively borrowed.
-                check(unsafe { sys::bc_lerp_out(self.as_ptr(), e.as_ptr(), w.as_ptr(), out.as_mut_ptr()) })
+                call(|ctx| unsafe {
+                    sys::bc_ctx_lerp_out(ctx, self.as_ptr(), e.as_ptr(), w.as_ptr(), out.as_mut_ptr())
+                })
             })
         })
     }
@@ -534,13 +570,13 @@ impl TensorRef {
         if let Some(w) = weight.scalar() {
             return end.with_tensor(|e| {
                 // SAFETY: live handles; `self` is exclusively borrowed.
-                check(unsafe { sys::bc_lerp_scalar_(self.as_mut_ptr(), e.as_ptr(), w.raw()) })
+                call(|ctx| unsafe { sys::bc_ctx_lerp_scalar_(ctx, self.as_mut_ptr(), e.as_ptr(), w.raw()) })
             });
         }
         end.with_tensor(|e| {
             weight.with_tensor(|w| {
                 // SAFETY: live handles; `self` is exclusively borrowed.
-                check(unsafe { sys::bc_lerp_(self.as_mut_ptr(), e.as_ptr(), w.as_ptr()) })
+                call(|ctx| unsafe { sys::bc_ctx_lerp_(ctx, self.as_mut_ptr(), e.as_ptr(), w.as_ptr()) })
             })
         })
     }
@@ -635,21 +671,24 @@ impl TensorRef {
         let mut out = out_ptr();
         // SAFETY: a live handle, pointers to locals (or NULL) read during the
         // call, and a valid out pointer.
-        let status = unsafe { sys::bc_clamp_scalar(self.as_ptr(), opt_ptr(&l), opt_ptr(&h), &mut out) };
-        new_tensor(status, out)
+        let result =
+            call(|ctx| unsafe { sys::bc_ctx_clamp_scalar(ctx, self.as_ptr(), opt_ptr(&l), opt_ptr(&h), &mut out) });
+        new_tensor(result, out)
     }
     /// out= form of [`TensorRef::clamp_scalar`].
     pub fn clamp_scalar_out(&self, lo: Option<Scalar>, hi: Option<Scalar>, out: &mut TensorRef) -> Result<()> {
         let (l, h) = (lo.map(Scalar::raw), hi.map(Scalar::raw));
         // SAFETY: live handles, pointers to locals (or NULL); `out` is
         // exclusively borrowed.
-        check(unsafe { sys::bc_clamp_scalar_out(self.as_ptr(), opt_ptr(&l), opt_ptr(&h), out.as_mut_ptr()) })
+        call(|ctx| unsafe {
+            sys::bc_ctx_clamp_scalar_out(ctx, self.as_ptr(), opt_ptr(&l), opt_ptr(&h), out.as_mut_ptr())
+        })
     }
     /// In-place form of [`TensorRef::clamp_scalar`].
     pub fn clamp_scalar_(&mut self, lo: Option<Scalar>, hi: Option<Scalar>) -> Result<()> {
         let (l, h) = (lo.map(Scalar::raw), hi.map(Scalar::raw));
         // SAFETY: a live handle, exclusively borrowed; pointers to locals (or NULL).
-        check(unsafe { sys::bc_clamp_scalar_(self.as_mut_ptr(), opt_ptr(&l), opt_ptr(&h)) })
+        call(|ctx| unsafe { sys::bc_ctx_clamp_scalar_(ctx, self.as_mut_ptr(), opt_ptr(&l), opt_ptr(&h)) })
     }
 
     /// `op(s, self)`: the reflected form with a number first
@@ -664,28 +703,31 @@ impl TensorRef {
     pub fn rbinary(&self, op: BinaryOp, s: impl Into<Scalar>) -> Result<Tensor> {
         let mut out = out_ptr();
         // SAFETY: a live handle and a valid out pointer.
-        let status = unsafe { sys::bc_binary_rscalar(op.raw(), s.into().raw(), self.as_ptr(), &mut out) };
-        new_tensor(status, out)
+        let result =
+            call(|ctx| unsafe { sys::bc_ctx_binary_rscalar(ctx, op.raw(), s.into().raw(), self.as_ptr(), &mut out) });
+        new_tensor(result, out)
     }
     /// out= form of [`TensorRef::rbinary`].
     pub fn rbinary_out(&self, op: BinaryOp, s: impl Into<Scalar>, out: &mut TensorRef) -> Result<()> {
         // SAFETY: live handles; `out` is exclusively borrowed.
-        check(unsafe { sys::bc_binary_rscalar_out(op.raw(), s.into().raw(), self.as_ptr(), out.as_mut_ptr()) })
+        call(|ctx| unsafe {
+            sys::bc_ctx_binary_rscalar_out(ctx, op.raw(), s.into().raw(), self.as_ptr(), out.as_mut_ptr())
+        })
     }
 
     // lo/hi: live handles or NULL (the callers pass borrowed handles).
     fn clamp_raw(&self, lo: *const sys::bc_tensor, hi: *const sys::bc_tensor) -> Result<Tensor> {
         let mut out = out_ptr();
         // SAFETY: live handles (or NULL bounds) and a valid out pointer.
-        let status = unsafe { sys::bc_clamp(self.as_ptr(), lo, hi, &mut out) };
-        new_tensor(status, out)
+        let result = call(|ctx| unsafe { sys::bc_ctx_clamp(ctx, self.as_ptr(), lo, hi, &mut out) });
+        new_tensor(result, out)
     }
     fn clamp_raw_out(&self, lo: *const sys::bc_tensor, hi: *const sys::bc_tensor, out: &mut TensorRef) -> Result<()> {
         // SAFETY: live handles (or NULL bounds); `out` is exclusively borrowed.
-        check(unsafe { sys::bc_clamp_out(self.as_ptr(), lo, hi, out.as_mut_ptr()) })
+        call(|ctx| unsafe { sys::bc_ctx_clamp_out(ctx, self.as_ptr(), lo, hi, out.as_mut_ptr()) })
     }
     fn clamp_raw_(&mut self, lo: *const sys::bc_tensor, hi: *const sys::bc_tensor) -> Result<()> {
         // SAFETY: live handles (or NULL bounds); `self` is exclusively borrowed.
-        check(unsafe { sys::bc_clamp_(self.as_mut_ptr(), lo, hi) })
+        call(|ctx| unsafe { sys::bc_ctx_clamp_(ctx, self.as_mut_ptr(), lo, hi) })
     }
 }

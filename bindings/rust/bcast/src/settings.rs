@@ -1,9 +1,12 @@
 //! Process-wide settings: backwards-compatibility warnings, the broadcast
 //! policy, the warning handler, threads and SIMD; and version queries.
 //!
-//! Every setting is global to the process and may be changed from any
-//! thread at any time; tests that change them should not run concurrently
-//! with tests that depend on them.
+//! These are the settings of the default context: global to the process,
+//! shared with every other user of bcast in it (other crates, C or Go code),
+//! and changeable from any thread at any time. Ops inside a
+//! [`Context::scope`](crate::Context::scope) use that context's settings
+//! instead; a library or plugin should create its own
+//! [`Context`](crate::Context).
 
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -11,7 +14,7 @@ use std::sync::{Arc, PoisonError, RwLock};
 
 use bcast_sys as sys;
 
-use crate::error::{check, stash_panic, static_str, Error, ErrorCode, Result};
+use crate::error::{check_default, stash_panic, static_str, Error, ErrorCode, Result};
 
 /// When on, an op whose operands differ in shape but are broadcastable and
 /// have the same number of elements broadcasts and warns ("self and other do
@@ -55,11 +58,19 @@ pub enum Policy {
 }
 
 impl Policy {
-    fn raw(self) -> sys::bc_policy {
+    pub(crate) fn raw(self) -> sys::bc_policy {
         match self {
             Policy::Allow => sys::BC_POLICY_ALLOW,
             Policy::Warn => sys::BC_POLICY_WARN,
             Policy::Error => sys::BC_POLICY_ERROR,
+        }
+    }
+
+    pub(crate) fn from_raw(raw: i64) -> Policy {
+        match raw {
+            r if r == i64::from(sys::BC_POLICY_WARN) => Policy::Warn,
+            r if r == i64::from(sys::BC_POLICY_ERROR) => Policy::Error,
+            _ => Policy::Allow,
         }
     }
 }
@@ -74,11 +85,7 @@ pub fn set_broadcast_policy(policy: Policy) {
 /// The current broadcast policy.
 pub fn broadcast_policy() -> Policy {
     // SAFETY: a plain getter.
-    match unsafe { sys::bc_get_broadcast_policy() } {
-        sys::BC_POLICY_WARN => Policy::Warn,
-        sys::BC_POLICY_ERROR => Policy::Error,
-        _ => Policy::Allow,
-    }
+    Policy::from_raw(i64::from(unsafe { sys::bc_get_broadcast_policy() }))
 }
 
 /// When on, every warning fails its op with [`ErrorCode::Policy`] and the
@@ -101,7 +108,7 @@ static HANDLER: RwLock<Option<Handler>> = RwLock::new(None);
 
 unsafe extern "C" fn trampoline(message: *const c_char, _user: *mut c_void) {
     // Nothing may unwind into C: catch everything, resume it on this thread
-    // once the bcast call returns (see error::check).
+    // once the bcast call returns (see error::check_in).
     let result = catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: the library passes a NUL-terminated message valid for this call.
         let text = unsafe { CStr::from_ptr(message) }.to_string_lossy();
@@ -189,7 +196,7 @@ pub fn set_simd_cap(target: Option<&str>) -> Result<()> {
         .transpose()
         .map_err(|_| Error::new(ErrorCode::InvalidArgument, "SIMD target name contains NUL"))?;
     // SAFETY: a NUL-terminated string or NULL.
-    check(unsafe { sys::bc_set_simd_cap(name.as_ref().map_or(std::ptr::null(), |c| c.as_ptr())) })
+    check_default(unsafe { sys::bc_set_simd_cap(name.as_ref().map_or(std::ptr::null(), |c| c.as_ptr())) })
 }
 
 /// Number of threads ops may use.
@@ -207,5 +214,5 @@ pub fn set_num_threads(n: Option<usize>) -> Result<()> {
         Some(n) => i32::try_from(n).unwrap_or(i32::MAX),
     };
     // SAFETY: a plain setter.
-    check(unsafe { sys::bc_set_num_threads(n) })
+    check_default(unsafe { sys::bc_set_num_threads(n) })
 }

@@ -4,7 +4,7 @@ use std::ptr;
 
 use bcast_sys as sys;
 
-use crate::error::{check, Error, ErrorCode, Result};
+use crate::error::{call, Error, ErrorCode, Result};
 use crate::tensor::{new_tensor, Tensor, TensorRef, TensorView};
 
 /// The broadcast shape of two shapes (PyTorch's rules).
@@ -22,7 +22,9 @@ pub fn broadcast_shapes(a: &[i64], b: &[i64]) -> Result<Vec<i64>> {
     let mut out = vec![0i64; a.len().max(b.len())];
     let mut n = 0usize;
     // SAFETY: a and b hold their lengths' sizes; out has room for the longer.
-    check(unsafe { sys::bc_broadcast_shapes(a.as_ptr(), a.len(), b.as_ptr(), b.len(), out.as_mut_ptr(), out.len(), &mut n) })?;
+    call(|ctx| unsafe {
+        sys::bc_ctx_broadcast_shapes(ctx, a.as_ptr(), a.len(), b.as_ptr(), b.len(), out.as_mut_ptr(), out.len(), &mut n)
+    })?;
     out.truncate(n);
     Ok(out)
 }
@@ -45,8 +47,16 @@ pub fn broadcast_shapes_n(shapes: &[&[i64]]) -> Result<Vec<i64>> {
     let mut out = vec![0i64; ndims.iter().copied().max().unwrap_or(0)];
     let mut n = 0usize;
     // SAFETY: ptrs[i] holds ndims[i] sizes; out has room for the longest.
-    check(unsafe {
-        sys::bc_broadcast_shapes_n(ptrs.as_ptr(), ndims.as_ptr(), shapes.len(), out.as_mut_ptr(), out.len(), &mut n)
+    call(|ctx| unsafe {
+        sys::bc_ctx_broadcast_shapes_n(
+            ctx,
+            ptrs.as_ptr(),
+            ndims.as_ptr(),
+            shapes.len(),
+            out.as_mut_ptr(),
+            out.len(),
+            &mut n,
+        )
     })?;
     out.truncate(n);
     Ok(out)
@@ -68,7 +78,9 @@ pub fn broadcast_tensors<'a>(tensors: &[&'a TensorRef]) -> Result<Vec<TensorView
     let ptrs: Vec<*const sys::bc_tensor> = tensors.iter().map(|t| t.as_ptr()).collect();
     let mut views: Vec<*mut sys::bc_tensor> = vec![ptr::null_mut(); tensors.len()];
     // SAFETY: live handles, and room for one view each.
-    check(unsafe { sys::bc_broadcast_tensors(ptrs.as_ptr(), ptrs.len(), views.as_mut_ptr(), views.len()) })?;
+    call(|ctx| unsafe {
+        sys::bc_ctx_broadcast_tensors(ctx, ptrs.as_ptr(), ptrs.len(), views.as_mut_ptr(), views.len())
+    })?;
     // SAFETY: on success each views[i] is a new handle over tensors[i]'s
     // memory, which stays borrowed (read-only) for 'a.
     Ok(views.into_iter().map(|p| unsafe { TensorView::from_raw(p) }).collect())
@@ -94,7 +106,7 @@ impl TensorRef {
     pub fn expand(&self, shape: &[i64]) -> Result<TensorView<'_>> {
         let mut out = ptr::null_mut();
         // SAFETY: a live handle; shape holds shape.len() sizes.
-        check(unsafe { sys::bc_expand(self.as_ptr(), shape.as_ptr(), shape.len(), &mut out) })?;
+        call(|ctx| unsafe { sys::bc_ctx_expand(ctx, self.as_ptr(), shape.as_ptr(), shape.len(), &mut out) })?;
         // SAFETY: a new handle over self's memory, borrowed read-only.
         Ok(unsafe { TensorView::from_raw(out) })
     }
@@ -118,8 +130,9 @@ impl TensorRef {
     pub fn sum_to_shape(&self, shape: &[i64]) -> Result<Tensor> {
         let mut out = ptr::null_mut();
         // SAFETY: a live handle; shape holds shape.len() sizes; valid out.
-        let status = unsafe { sys::bc_sum_to_shape(self.as_ptr(), shape.as_ptr(), shape.len(), &mut out) };
-        new_tensor(status, out)
+        let result =
+            call(|ctx| unsafe { sys::bc_ctx_sum_to_shape(ctx, self.as_ptr(), shape.as_ptr(), shape.len(), &mut out) });
+        new_tensor(result, out)
     }
 
     /// A copy of this tensor materialised at `shape` (expand, then a

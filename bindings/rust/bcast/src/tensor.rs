@@ -13,7 +13,7 @@ use std::ptr::{self, NonNull};
 use bcast_sys as sys;
 
 use crate::dtype::{DType, Element};
-use crate::error::{check, Error, ErrorCode, Result};
+use crate::error::{call, Error, ErrorCode, Result};
 
 /// A tensor handle seen through a reference: `&TensorRef` reads (it is the
 /// C library's `const bc_tensor*`), `&mut TensorRef` may also write.
@@ -147,11 +147,9 @@ impl TensorRef {
         // SAFETY: the buffer has room for n elements of the tensor's dtype
         // (T has its exact layout); on success all n were written.
         unsafe {
-            check(sys::bc_tensor_copy_to(
-                self.as_ptr(),
-                out.as_mut_ptr().cast(),
-                n * std::mem::size_of::<T>(),
-            ))?;
+            call(|ctx| {
+                sys::bc_ctx_tensor_copy_to(ctx, self.as_ptr(), out.as_mut_ptr().cast(), n * std::mem::size_of::<T>())
+            })?;
             out.set_len(n);
         }
         Ok(out)
@@ -204,7 +202,7 @@ impl TensorRef {
     pub fn view(&self) -> Result<TensorView<'_>> {
         let mut out = ptr::null_mut();
         // SAFETY: a live handle and a valid out pointer.
-        check(unsafe { sys::bc_tensor_view(self.as_ptr(), &mut out) })?;
+        call(|ctx| unsafe { sys::bc_ctx_tensor_view(ctx, self.as_ptr(), &mut out) })?;
         // SAFETY: on success `out` is a new handle we own.
         Ok(unsafe { TensorView::from_raw(out) })
     }
@@ -213,7 +211,7 @@ impl TensorRef {
     pub fn to_tensor(&self) -> Result<Tensor> {
         let mut out = ptr::null_mut();
         // SAFETY: a live handle and a valid out pointer.
-        check(unsafe { sys::bc_tensor_clone(self.as_ptr(), &mut out) })?;
+        call(|ctx| unsafe { sys::bc_ctx_tensor_clone(ctx, self.as_ptr(), &mut out) })?;
         // SAFETY: on success `out` is a new handle we own.
         Ok(unsafe { Tensor::from_raw(out) })
     }
@@ -237,7 +235,7 @@ impl TensorRef {
     /// dtype, into this tensor (`bc_copy_`).
     pub fn copy_from(&mut self, src: &TensorRef) -> Result<()> {
         // SAFETY: live handles; `self` is exclusively borrowed.
-        check(unsafe { sys::bc_copy_(self.as_mut_ptr(), src.as_ptr()) })
+        call(|ctx| unsafe { sys::bc_ctx_copy_(ctx, self.as_mut_ptr(), src.as_ptr()) })
     }
 
     /// Sets every element to `value` (converted to the dtype).
@@ -290,9 +288,10 @@ fn check_len(len: usize, shape: &[i64]) -> Result<()> {
     }
 }
 
-/// Checks a status and takes ownership of the handle an allocating call made.
-pub(crate) fn new_tensor(status: sys::bc_status, out: *mut sys::bc_tensor) -> Result<Tensor> {
-    check(status)?;
+/// Takes ownership of the handle an allocating call made, once [`call`]
+/// says it succeeded.
+pub(crate) fn new_tensor(result: Result<()>, out: *mut sys::bc_tensor) -> Result<Tensor> {
+    result?;
     // SAFETY: on success the library hands us a new, owned handle.
     Ok(unsafe { Tensor::from_raw(out) })
 }
@@ -333,8 +332,9 @@ impl Tensor {
     pub unsafe fn empty(dtype: DType, shape: &[i64]) -> Result<Tensor> {
         let mut out = ptr::null_mut();
         // SAFETY: shape points to shape.len() sizes; out is valid.
-        let status = unsafe { sys::bc_tensor_empty(dtype.raw(), shape.as_ptr(), shape.len(), &mut out) };
-        new_tensor(status, out)
+        let result =
+            call(|ctx| unsafe { sys::bc_ctx_tensor_empty(ctx, dtype.raw(), shape.as_ptr(), shape.len(), &mut out) });
+        new_tensor(result, out)
     }
 
     /// A tensor of zeros.
@@ -347,8 +347,9 @@ impl Tensor {
     pub fn zeros(dtype: DType, shape: &[i64]) -> Result<Tensor> {
         let mut out = ptr::null_mut();
         // SAFETY: shape points to shape.len() sizes; out is valid.
-        let status = unsafe { sys::bc_tensor_zeros(dtype.raw(), shape.as_ptr(), shape.len(), &mut out) };
-        new_tensor(status, out)
+        let result =
+            call(|ctx| unsafe { sys::bc_ctx_tensor_zeros(ctx, dtype.raw(), shape.as_ptr(), shape.len(), &mut out) });
+        new_tensor(result, out)
     }
 
     /// A tensor with every element `value`.
@@ -376,10 +377,17 @@ impl Tensor {
         let mut out = ptr::null_mut();
         // SAFETY: data holds numel(shape) elements of T's dtype; the library
         // copies them and keeps no pointer.
-        let status = unsafe {
-            sys::bc_tensor_from_data(T::DTYPE.raw(), shape.as_ptr(), shape.len(), data.as_ptr().cast(), &mut out)
-        };
-        new_tensor(status, out)
+        let result = call(|ctx| unsafe {
+            sys::bc_ctx_tensor_from_data(
+                ctx,
+                T::DTYPE.raw(),
+                shape.as_ptr(),
+                shape.len(),
+                data.as_ptr().cast(),
+                &mut out,
+            )
+        });
+        new_tensor(result, out)
     }
 
     /// A tensor that takes over `data`'s buffer without copying; the buffer
@@ -422,13 +430,14 @@ impl Tensor {
         }
         let mut data = ManuallyDrop::new(data);
         let (base, len, cap) = (data.as_mut_ptr(), data.len(), data.capacity());
-        let ctx = Box::into_raw(Box::new(Owned { base, cap }));
+        let deleter_ctx = Box::into_raw(Box::new(Owned { base, cap }));
         let mut out = ptr::null_mut();
         // SAFETY: base+offset is in (or one past) the buffer, aligned for T;
         // the library checks the elements against the remaining bytes, and
         // frees the buffer through free_vec::<T> once the last handle goes.
-        let status = unsafe {
-            sys::bc_tensor_wrap(
+        let result = call(|ctx| unsafe {
+            sys::bc_ctx_tensor_wrap(
+                ctx,
                 T::DTYPE.raw(),
                 shape.as_ptr(),
                 strides.map_or(ptr::null(), <[i64]>::as_ptr),
@@ -436,15 +445,15 @@ impl Tensor {
                 base.add(offset).cast(),
                 (len - offset) * std::mem::size_of::<T>(),
                 Some(free_vec::<T>),
-                ctx.cast(),
+                deleter_ctx.cast(),
                 &mut out,
             )
-        };
-        if let Err(e) = check(status) {
+        });
+        if let Err(e) = result {
             // The library does not call the deleter when wrapping fails.
             // SAFETY: buffer and box are still ours, as leaked above.
             unsafe {
-                drop(Box::from_raw(ctx));
+                drop(Box::from_raw(deleter_ctx));
                 drop(Vec::from_raw_parts(base, len, cap));
             }
             return Err(e);
@@ -782,8 +791,9 @@ pub(crate) unsafe fn wrap_raw(
     let mut out = ptr::null_mut();
     // SAFETY: shape/strides hold shape.len() values; the buffer is the
     // caller's promise; no deleter, so the memory stays the caller's.
-    let status = unsafe {
-        sys::bc_tensor_wrap(
+    call(|ctx| unsafe {
+        sys::bc_ctx_tensor_wrap(
+            ctx,
             dtype.raw(),
             shape.as_ptr(),
             strides.map_or(ptr::null(), <[i64]>::as_ptr),
@@ -794,7 +804,6 @@ pub(crate) unsafe fn wrap_raw(
             ptr::null_mut(),
             &mut out,
         )
-    };
-    check(status)?;
+    })?;
     Ok(out)
 }

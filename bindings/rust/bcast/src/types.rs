@@ -5,7 +5,7 @@
 use bcast_sys as sys;
 
 use crate::dtype::DType;
-use crate::error::{check, Error, ErrorCode, Result};
+use crate::error::{call, Error, ErrorCode, Result};
 use crate::tensor::TensorRef;
 
 /// A number that is not a tensor: PyTorch's wrapped Python `bool`, `int` or
@@ -88,7 +88,7 @@ pub fn result_type(tensors: &[&TensorRef], scalars: &[Scalar]) -> Result<DType> 
     let mut out: sys::bc_dtype = 0;
     // SAFETY: ptrs holds live handles, raw valid scalars, both with their
     // lengths; out is a valid place for one dtype. Nothing is kept.
-    check(unsafe { sys::bc_result_type(ptrs.as_ptr(), ptrs.len(), raw.as_ptr(), raw.len(), &mut out) })?;
+    call(|ctx| unsafe { sys::bc_ctx_result_type(ctx, ptrs.as_ptr(), ptrs.len(), raw.as_ptr(), raw.len(), &mut out) })?;
     DType::from_raw(out).ok_or_else(|| Error {
         code: ErrorCode::Internal,
         message: format!("bc_result_type returned unknown dtype {out}"),
