@@ -176,7 +176,7 @@ fn every_fallible_function_has_a_context_form() {
         assert!(FUNCTION_NAMES.contains(&ctx_name.as_str()), "{ctx_name} not declared");
         pairs += 1;
     }
-    assert_eq!(pairs, 35, "fallible functions with a context form");
+    assert_eq!(pairs, 47, "fallible functions with a context form");
 }
 
 #[test]
