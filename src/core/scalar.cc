@@ -56,6 +56,23 @@ bc_tensor* NewWrappedScalar(const bc_scalar& s) {
   return t;
 }
 
+namespace {
+
+// A wrapped number's bc_scalar (a bool as the int 0 or 1).
+bc_scalar ScalarOf(const bc_tensor& t) {
+  if (t.dtype == BC_FLOAT64) {
+    double f;
+    std::memcpy(&f, t.data, sizeof f);
+    return bc_scalar_float(f);
+  }
+  if (t.dtype == BC_BOOL) return bc_scalar_int(t.data[0] != 0);
+  int64_t i;
+  std::memcpy(&i, t.data, sizeof i);
+  return bc_scalar_int(i);
+}
+
+}  // namespace
+
 double WrappedValue(const bc_tensor& t) {
   return VisitDtype(t.dtype, [&](auto v) {
     using T = decltype(v);
@@ -87,7 +104,7 @@ bc_tensor* Binary(const bc_ctx& ctx, int op, const bc_tensor& x, const bc_tensor
   return RunElementwise(b, out, inplace);
 }
 
-// Owns an intermediate tensor.
+// Owns an intermediate tensor, or a result until it is released.
 struct Owned {
   bc_tensor* t = nullptr;
   Owned() = default;
@@ -99,7 +116,22 @@ struct Owned {
       delete t;
     }
   }
+  bc_tensor* release() {
+    bc_tensor* r = t;
+    t = nullptr;
+    return r;
+  }
 };
+
+// src broadcast into `out`, or into a new tensor of dtype `common` and shape
+// `shape` (converted to the destination's dtype).
+bc_tensor* CopyToResult(const bc_ctx& ctx, const bc_tensor& src, bc_tensor* out, bc_dtype common,
+                        const Shape& shape) {
+  if (out != nullptr) return Copy(ctx, src, out);
+  Owned r(NewTensor(common, shape));
+  Copy(ctx, src, r.t);
+  return r.release();
+}
 
 // The checks PyTorch's TensorIterator makes of out= for a unary op of
 // result dtype `common` over x (overlaps, shape, castability).
@@ -139,11 +171,7 @@ bc_tensor* MapFloat(const bc_ctx& ctx, const bc_tensor& x, bc_dtype common, bc_t
     uint16_t* p = reinterpret_cast<uint16_t*>(r.t->data);
     for (int64_t i = 0; i < n; ++i) p[i] = F32ToBF16(f(BF16ToF32(p[i])));
   }
-  if (out == nullptr) {
-    bc_tensor* t = r.t;
-    r.t = nullptr;
-    return t;
-  }
+  if (out == nullptr) return r.release();
   return Copy(ctx, *r.t, out);
 }
 
@@ -160,13 +188,7 @@ bc_tensor* RunPowScalar(const OpArgs& a, bc_tensor* out, bool inplace) {
     // (a bool True is not 1 to Scalar::equal).
     if (x.dtype == BC_BOOL || WrappedValue(x) != 1) return nullptr;
     const StackScalar one(bc_scalar_int(1));
-    if (out != nullptr) return Copy(ctx, *one.get(), out);
-    const bc_dtype common = ResultTypeOf(a.in, 2, nullptr, 0);
-    Owned r(NewTensor(common, ShapeOf(s)));
-    Copy(ctx, *one.get(), r.t);
-    bc_tensor* t = r.t;
-    r.t = nullptr;
-    return t;
+    return CopyToResult(ctx, *one.get(), out, ResultTypeOf(a.in, 2, nullptr, 0), ShapeOf(s));
   }
   if (!s.wrapped_number || x.wrapped_number) return nullptr;
 
@@ -176,24 +198,11 @@ bc_tensor* RunPowScalar(const OpArgs& a, bc_tensor* out, bool inplace) {
   const bc_dtype common = ResultTypeOf(a.in, 2, nullptr, 0);
   if (out != nullptr) CheckUnaryOut(a, *out, inplace, common);
 
-  auto fresh_or_out = [&]() { return out != nullptr ? out : NewTensor(common, ShapeOf(x)); };
-  if (e == 0) {
+  if (e == 0) {  // ones, NaN or not
     const StackScalar one(bc_scalar_int(1));
-    Owned r(out == nullptr ? fresh_or_out() : nullptr);
-    Copy(ctx, *one.get(), out != nullptr ? out : r.t);
-    if (out != nullptr) return out;
-    bc_tensor* t = r.t;
-    r.t = nullptr;
-    return t;
+    return CopyToResult(ctx, *one.get(), out, common, ShapeOf(x));
   }
-  if (e == 1) {
-    Owned r(out == nullptr ? fresh_or_out() : nullptr);
-    Copy(ctx, x, out != nullptr ? out : r.t);
-    if (out != nullptr) return out;
-    bc_tensor* t = r.t;
-    r.t = nullptr;
-    return t;
-  }
+  if (e == 1) return CopyToResult(ctx, x, out, common, ShapeOf(x));
   // Half and integer kernels convert the exponent with c10::checked_convert.
   if (IsHalf(common) || IsIntegral(common)) CheckScalarRange(common, e);
   const bool specialised = common == BC_FLOAT32 || common == BC_FLOAT64 || common == BC_BFLOAT16;
@@ -241,10 +250,7 @@ bc_tensor* RunClampScalar(const bc_ctx& ctx, const bc_tensor* x, const bc_tensor
   for (int i = 0; i < 2; ++i) {
     if (given[i] == nullptr) continue;
     const double v = WrappedValue(*given[i]);
-    bound[i] = given[i]->dtype == BC_FLOAT64 ? bc_scalar_float(v)
-                                             : bc_scalar_int(given[i]->dtype == BC_BOOL
-                                                                 ? static_cast<int64_t>(v)
-                                                                 : *reinterpret_cast<const int64_t*>(given[i]->data));
+    bound[i] = ScalarOf(*given[i]);
     if (IsIntegral(common) && common != BC_INT64) {
       const int64_t bits = 8 * static_cast<int64_t>(DtypeSize(common));
       const int64_t mn = common == BC_UINT8 ? 0 : -(int64_t{1} << (bits - 1));
