@@ -305,3 +305,27 @@ func ExampleResultType() {
 	fmt.Println(d1, d2, bcast.CanCast(bcast.Float32, bcast.Int32))
 	// Output: Float Double false
 }
+
+// Numbers as operands promote as Python numbers do in PyTorch.
+func ExampleBinaryScalar() {
+	x, _ := bcast.FromInt32s([]int32{1, 2, 4}, 3)
+	defer x.Close()
+	half, _ := bcast.MulScalar(x, bcast.FloatScalar(0.5)) // int32 * 0.5 is Float32
+	defer half.Close()
+	v, _ := half.Float32s()
+	fmt.Println(half.DType(), v)
+	r, _ := bcast.RSubScalar(bcast.IntScalar(2), x) // 2 - x stays Int32
+	defer r.Close()
+	w, _ := r.Int32s()
+	fmt.Println(r.DType(), w)
+	u, _ := bcast.FromUint8s([]uint8{1}, 1)
+	defer u.Close()
+	s, _ := bcast.AddScalar(u, bcast.IntScalar(300)) // uint8 + 300 wraps
+	defer s.Close()
+	b, _ := s.Uint8s()
+	fmt.Println(s.DType(), b)
+	// Output:
+	// Float [0.5 1 2]
+	// Int [1 0 -2]
+	// Byte [45]
+}
