@@ -21,8 +21,8 @@ float64 or bool 0-dim tensor, cast to that dtype. Lines:
     t  <op> <dtype> <arg> <arg> = ... / ! ...   where(cond, a, b), clamp(x,
        lo, hi), lerp(x, flip(x), w); an arg is X (the tensor), - (None) or a
        number
-    te addcmul <dtype> <arg> <arg> ...          addcmul(x, a, b, value=2), the
-       number emulated as for "be" rows
+    te addcmul|addcdiv <dtype> <arg> <arg> ...  addcmul(x, a, b, value=2)
+       (addcdiv likewise), the number emulated as for "be" rows
 
 Numbers: b:0/b:1, i:<int>, f:<float.hex()>.
 """
@@ -151,18 +151,19 @@ def ternary_rows(dtype):
 
     for op, a, b, fn in rows:
         out.append(f"t {op} {NAME[dtype]} {arg(a)} {arg(b)} {outcome(fn)}")
-    # addcmul(x, t1, t2, value=2) with a number as t1 or t2: PyTorch's Python
+    # addcmul/addcdiv(x, t1, t2, value=2) with a number as t1 or t2: PyTorch's Python
     # API takes only tensors there, so ("te") the number as TensorIterator
     # would see it, cast to the common dtype of the three.
-    for a, b in [("X", 2.5), ("X", 3), ("X", True), (0.1, "X"), (-7, "X")]:
-        def fn(a=a, b=b):
-            num = b if a == "X" else a
-            common = elementwise_dtypes(x, x, num, type_promotion_kind=DEFAULT)[1]
-            own = (torch.bool if isinstance(num, bool) else
-                   torch.int64 if isinstance(num, int) else torch.float64)
-            z = torch.tensor(num, dtype=own).to(common)
-            return torch.addcmul(x, x if a == "X" else z, x if b == "X" else z, value=2)
-        out.append(f"te addcmul {NAME[dtype]} {arg(a)} {arg(b)} {outcome(fn)}")
+    for op in ("addcmul", "addcdiv"):
+        for a, b in [("X", 2.5), ("X", 3), ("X", True), (0.1, "X"), (-7, "X")]:
+            def fn(op=op, a=a, b=b):
+                num = b if a == "X" else a
+                common = elementwise_dtypes(x, x, num, type_promotion_kind=DEFAULT)[1]
+                own = (torch.bool if isinstance(num, bool) else
+                       torch.int64 if isinstance(num, int) else torch.float64)
+                z = torch.tensor(num, dtype=own).to(common)
+                return getattr(torch, op)(x, x if a == "X" else z, x if b == "X" else z, value=2)
+            out.append(f"te {op} {NAME[dtype]} {arg(a)} {arg(b)} {outcome(fn)}")
     return out
 
 

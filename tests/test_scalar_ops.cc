@@ -306,7 +306,7 @@ TEST(ScalarOps, InPlaceForm) {
   EXPECT_GT(refused, 100);
 }
 
-TEST(ScalarOps, WhereClampLerpAddcmul) {
+TEST(ScalarOps, WhereClampLerpAddcmulAddcdiv) {
   for (const Row& r : LoadTable().ternary) {
     const Tensor x = Input(r.dtype);
     std::vector<Tensor> keep;
@@ -343,9 +343,9 @@ TEST(ScalarOps, WhereClampLerpAddcmul) {
       });
       Check(r, [&](bc_tensor** out) { return bc_lerp(x.get(), end.get(), arg(r.b), out); });
     } else {
-      ASSERT_EQ(r.op, "addcmul");
+      ASSERT_TRUE(r.op == "addcmul" || r.op == "addcdiv") << r.op;
       Check(r, [&](bc_tensor** out) {
-        return bc_addcmul(x.get(), arg(r.a), arg(r.b), 2.0, out);
+        return (r.op == "addcmul" ? bc_addcmul : bc_addcdiv)(x.get(), arg(r.a), arg(r.b), 2.0, out);
       });
     }
   }
