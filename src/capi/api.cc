@@ -596,6 +596,9 @@ static bc_status Do_clamp_(bc_ctx* ctx, bc_tensor* self, const bc_tensor* lo, co
 }
 
 // ---- scalar operands ----
+// The op arrives by reference: BC_FORMS forwards the caller's int without
+// loading it as a bc_op (undefined for an unknown value); RawEnum reads its
+// bytes. A bc_scalar is copied whole, its kind read through its bytes.
 
 static bc_status Do_tensor_from_scalar(bc_ctx* ctx, bc_scalar s, bc_tensor** out) {
   if (out) *out = nullptr;
@@ -608,22 +611,22 @@ static bc_status Do_tensor_from_scalar(bc_ctx* ctx, bc_scalar s, bc_tensor** out
 BC_API int bc_tensor_is_wrapped_number(const bc_tensor* t) {
   return t != nullptr && t->wrapped_number ? 1 : 0;
 }
-static bc_status Do_binary_scalar(bc_ctx* ctx, bc_op op, const bc_tensor* a, bc_scalar b,
+static bc_status Do_binary_scalar(bc_ctx* ctx, const bc_op& op, const bc_tensor* a, bc_scalar b,
                                   bc_tensor** out) {
   return BinaryScalar(ctx, RawEnum(op), a, b, false, out, nullptr, false);
 }
-static bc_status Do_binary_scalar_out(bc_ctx* ctx, bc_op op, const bc_tensor* a, bc_scalar b,
+static bc_status Do_binary_scalar_out(bc_ctx* ctx, const bc_op& op, const bc_tensor* a, bc_scalar b,
                                       bc_tensor* out) {
   return BinaryScalar(ctx, RawEnum(op), a, b, false, nullptr, out, false);
 }
-static bc_status Do_binary_scalar_(bc_ctx* ctx, bc_op op, bc_tensor* self, bc_scalar b) {
+static bc_status Do_binary_scalar_(bc_ctx* ctx, const bc_op& op, bc_tensor* self, bc_scalar b) {
   return BinaryScalar(ctx, RawEnum(op), self, b, false, nullptr, self, true);
 }
-static bc_status Do_binary_rscalar(bc_ctx* ctx, bc_op op, bc_scalar a, const bc_tensor* b,
+static bc_status Do_binary_rscalar(bc_ctx* ctx, const bc_op& op, bc_scalar a, const bc_tensor* b,
                                    bc_tensor** out) {
   return BinaryScalar(ctx, RawEnum(op), b, a, true, out, nullptr, false);
 }
-static bc_status Do_binary_rscalar_out(bc_ctx* ctx, bc_op op, bc_scalar a, const bc_tensor* b,
+static bc_status Do_binary_rscalar_out(bc_ctx* ctx, const bc_op& op, bc_scalar a, const bc_tensor* b,
                                        bc_tensor* out) {
   return BinaryScalar(ctx, RawEnum(op), b, a, true, nullptr, out, false);
 }

@@ -1,5 +1,5 @@
 /* Unknown enum values, passed the way a C caller (or a binding) can: any
- * int. Every function taking a dtype, op, policy or status must refuse or
+ * int. Every function taking a dtype, op, scalar kind, policy or status must refuse or
  * name it without undefined behaviour (UBSan's enum check runs on the
  * library in the sanitizer build), leave settings unchanged and write
  * nothing. */
@@ -31,6 +31,7 @@ int main(void) {
   static const int bad_ops[] = {-1, BC_OP_COUNT, BC_OP_COUNT + 1, 64, 1000, INT_MAX, INT_MIN};
   static const int bad_policies[] = {-1, 3, 4, 100, INT_MAX, INT_MIN};
   static const int bad_statuses[] = {-1, 12, 16, 99, INT_MAX, INT_MIN};
+  static const int bad_kinds[] = {-1, 3, 4, 99, INT_MAX, INT_MIN};
   int64_t shape[] = {2};
   float a_data[2] = {1, 2}, b_data[2] = {3, 4}, o_data[2] = {5, 6};
   bc_tensor *a = NULL, *b = NULL, *o = NULL, *out;
@@ -63,7 +64,31 @@ int main(void) {
     CHECK(refused(bc_binary_alpha(op, a, b, 1.0, &out)) && out == NULL);
     CHECK(refused(bc_binary_alpha_out(op, a, b, 1.0, o)));
     CHECK(refused(bc_binary_alpha_(op, o, b, 1.0)));
+    out = (bc_tensor*)&out;
+    CHECK(refused(bc_binary_scalar(op, a, bc_scalar_int(1), &out)) && out == NULL);
+    CHECK(refused(bc_binary_scalar_out(op, a, bc_scalar_int(1), o)));
+    CHECK(refused(bc_binary_scalar_(op, o, bc_scalar_int(1))));
+    out = (bc_tensor*)&out;
+    CHECK(refused(bc_binary_rscalar(op, bc_scalar_int(1), a, &out)) && out == NULL);
+    CHECK(refused(bc_binary_rscalar_out(op, bc_scalar_int(1), a, o)));
     CHECK(strcmp(bc_op_name(op), "unknown") == 0);
+  }
+  for (i = 0; i < sizeof bad_kinds / sizeof bad_kinds[0]; ++i) {
+    bc_scalar s = bc_scalar_int(1);
+    memcpy(&s.kind, &bad_kinds[i], sizeof bad_kinds[i]);
+    out = (bc_tensor*)&out;
+    CHECK(refused(bc_tensor_from_scalar(s, &out)) && out == NULL);
+    out = (bc_tensor*)&out;
+    CHECK(refused(bc_binary_scalar(BC_ADD, a, s, &out)) && out == NULL);
+    CHECK(refused(bc_binary_scalar_(BC_ADD, o, s)));
+    out = (bc_tensor*)&out;
+    CHECK(refused(bc_binary_rscalar(BC_ADD, s, a, &out)) && out == NULL);
+    out = (bc_tensor*)&out;
+    CHECK(refused(bc_clamp_scalar(a, &s, NULL, &out)) && out == NULL);
+    CHECK(refused(bc_clamp_scalar_(o, NULL, &s)));
+    out = (bc_tensor*)&out;
+    CHECK(refused(bc_lerp_scalar(a, b, s, &out)) && out == NULL);
+    CHECK(refused(bc_lerp_scalar_(o, b, s)));
   }
   for (i = 0; i < sizeof bad_policies / sizeof bad_policies[0]; ++i) {
     CHECK(refused(bc_set_broadcast_policy((bc_policy)bad_policies[i])));
