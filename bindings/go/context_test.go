@@ -253,8 +253,10 @@ func TestTwoContextsAtOnce(t *testing.T) {
 // read in a second cgo call, possibly on another thread than the call).
 func TestContextErrorsFollowTheirGoroutine(t *testing.T) {
 	t.Parallel()
-	if runtime.GOMAXPROCS(0) < 2 {
-		t.Skip("needs GOMAXPROCS > 1")
+	// Several Ps, so that goroutines really do run on several threads.
+	if n := runtime.GOMAXPROCS(0); n < 4 {
+		runtime.GOMAXPROCS(4)
+		t.Cleanup(func() { runtime.GOMAXPROCS(n) })
 	}
 	c := newContext(t)
 	const workers = 32
