@@ -33,3 +33,23 @@ func BenchmarkAdd32Out(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAdd32Parallel is BenchmarkAdd32 from GOMAXPROCS goroutines at
+// once on one Context: each call takes a lane of its own.
+func BenchmarkAdd32Parallel(b *testing.B) {
+	x := must(FromFloat32s(iotaF32(32, 0), 32))(b)
+	y := must(FromFloat32s(iotaF32(32, 1), 32))(b)
+	closeAll(b, x, y)
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			c, err := Add(x, y)
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			c.Close()
+		}
+	})
+}

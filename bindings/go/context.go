@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"runtime/cgo"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -60,6 +61,9 @@ type lane struct {
 }
 
 var defaultContext = &Context{isDefault: true}
+
+// liveLanes counts the lanes of every Context (for tests).
+var liveLanes atomic.Int64
 
 // Default returns the Context that the package-level functions use. Its
 // settings are the Go package's own: they do not change the C library's
@@ -119,6 +123,7 @@ func newLane() (*lane, error) {
 		return nil, err
 	}
 	l.h = cgo.NewHandle(l)
+	liveLanes.Add(1)
 	return l, nil
 }
 
@@ -127,6 +132,7 @@ func (l *lane) free() {
 	C.free(unsafe.Pointer(l.meta))
 	l.h.Delete()
 	l.c, l.meta = nil, nil
+	liveLanes.Add(-1)
 }
 
 // apply makes the lane's C context hold s.

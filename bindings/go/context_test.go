@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // newContext returns a Context closed when the test ends.
@@ -493,5 +494,30 @@ func TestDefaultContextKeepsToGo(t *testing.T) {
 	var e *Error
 	if !errors.As(err, &e) || e.Detail.Dim != -1 {
 		t.Errorf("policy error detail: %+v", err)
+	}
+}
+
+// TestForgottenContextIsFinalized drops Contexts without Close: the
+// finalizer frees their lanes. Not parallel: it counts every lane.
+func TestForgottenContextIsFinalized(t *testing.T) {
+	a := must(Zeros(Float32, 3))(t)
+	closeAll(t, a)
+	before := liveLanes.Load()
+	func() {
+		for i := 0; i < 10; i++ {
+			c := NewContext()
+			c.SetBroadcastWarning(true)
+			must(c.Add(a, a))(t).Close()
+		}
+	}()
+	if n := liveLanes.Load() - before; n != 10 {
+		t.Fatalf("10 Contexts hold %d lanes", n)
+	}
+	for i := 0; i < 100 && liveLanes.Load() != before; i++ {
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	if n := liveLanes.Load() - before; n != 0 {
+		t.Fatalf("%d lanes of forgotten Contexts left", n)
 	}
 }
