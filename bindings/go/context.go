@@ -109,8 +109,11 @@ func (c *Context) finalize() {
 }
 
 // maxIdle is how many free lanes a Context keeps; more are made when more
-// calls overlap, and freed when they end.
-func maxIdle() int { return 4*runtime.GOMAXPROCS(0) + 4 }
+// calls overlap, and freed when they end. Read once: runtime.GOMAXPROCS
+// takes a scheduler lock.
+func maxIdle() int { return idleCap }
+
+var idleCap = 4*runtime.GOMAXPROCS(0) + 4
 
 func newLane() (*lane, error) {
 	l := &lane{meta: (*C.gobc_meta)(C.calloc(1, C.size_t(unsafe.Sizeof(C.gobc_meta{}))))}
