@@ -479,15 +479,24 @@ def go_ops_named(t: Table) -> str:
     for op in t.binary:
         n, c, call = op.camel, "Op" + op.camel, f"{op.name}(a, b)"
         out.append(f"""
-// {n} returns {call}, broadcast.
+// {n} returns {call}, broadcast, on Default().
 // {go_doc(op.doc)}
-func {n}(a, b *Tensor) (*Tensor, error) {{ return Binary({c}, a, b) }}
+func {n}(a, b *Tensor) (*Tensor, error) {{ return defaultContext.Binary({c}, a, b) }}
 
-// {n}Out writes {call} into out.
-func {n}Out(a, b, out *Tensor) error {{ return BinaryOut({c}, a, b, out) }}
+// {n}Out writes {call} into out, on Default().
+func {n}Out(a, b, out *Tensor) error {{ return defaultContext.BinaryOut({c}, a, b, out) }}
 
-// {n}InPlace writes {call} into a, whose shape and dtype do not change.
-func {n}InPlace(a, b *Tensor) error {{ return BinaryInPlace({c}, a, b) }}
+// {n}InPlace writes {call} into a, whose shape and dtype do not change, on Default().
+func {n}InPlace(a, b *Tensor) error {{ return defaultContext.BinaryInPlace({c}, a, b) }}
+
+// {n} returns {call}, broadcast, on c.
+func (c *Context) {n}(a, b *Tensor) (*Tensor, error) {{ return c.Binary({c}, a, b) }}
+
+// {n}Out writes {call} into out, on c.
+func (c *Context) {n}Out(a, b, out *Tensor) error {{ return c.BinaryOut({c}, a, b, out) }}
+
+// {n}InPlace writes {call} into a, whose shape and dtype do not change, on c.
+func (c *Context) {n}InPlace(a, b *Tensor) error {{ return c.BinaryInPlace({c}, a, b) }}
 """)
     return "".join(out)
 

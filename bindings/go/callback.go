@@ -14,9 +14,10 @@ import (
 	"runtime/cgo"
 )
 
-// goBcastWarning receives each warning from the C trampoline in warnings.go.
-// A panic in the user's handler stops here: unwinding into C would crash the
-// process.
+// goBcastWarning receives each warning from the C trampoline in gobc.h; the
+// handle is that of the lane the op runs on, which holds the handler of the
+// settings the call started with. A panic in the user's handler stops here:
+// unwinding into C would crash the process.
 //
 //export goBcastWarning
 func goBcastWarning(message *C.char, handle C.uintptr_t) {
@@ -25,7 +26,7 @@ func goBcastWarning(message *C.char, handle C.uintptr_t) {
 			fmt.Fprintf(os.Stderr, "bcast: warning handler panicked: %v\n", p)
 		}
 	}()
-	if fn := handlerFor(cgo.Handle(handle)); fn != nil {
-		fn(C.GoString(message))
+	if l, ok := cgo.Handle(handle).Value().(*lane); ok && l.handler != nil {
+		l.handler(C.GoString(message))
 	}
 }

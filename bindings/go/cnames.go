@@ -12,3 +12,9 @@ func cStatusString(c Code) string { return C.GoString(C.bc_status_string(C.bc_st
 func cDTypeName(d DType) string   { return C.GoString(C.bc_dtype_name(C.bc_dtype(d))) }
 func cDTypeSize(d DType) int      { return int(C.bc_dtype_size(C.bc_dtype(d))) }
 func cOpName(op Op) string        { return C.GoString(C.bc_op_name(C.bc_op(op))) }
+
+// The C library's process-wide settings, which the Go package must leave
+// alone (tests check that it does).
+func cProcessPolicy() Policy         { return Policy(C.bc_get_broadcast_policy()) }
+func cProcessBroadcastWarning() bool { return C.bc_get_broadcast_warning() != 0 }
+func cProcessWarningsAsErrors() bool { return C.bc_get_warnings_as_errors() != 0 }

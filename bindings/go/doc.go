@@ -45,19 +45,53 @@
 //	_, err := bcast.Add(x, y)
 //	if errors.Is(err, bcast.ErrNotBroadcastable) { ... }
 //
-// The C library keeps its last error per OS thread, and a goroutine may
-// move between OS threads from one cgo call to the next. So each C call and
-// the reading of its error happen inside one cgo call, in a small C wrapper
-// (gobc.h), and errors can never be crossed between goroutines.
+// # Contexts
+//
+// A Context holds the settings that shape the calls made through it: the
+// broadcast warning, legacy pointwise mode, the broadcast policy,
+// warnings-as-errors, the thread count and the warning handler. It is safe
+// for concurrent use by any number of goroutines, and every operation,
+// constructor and shape function is also one of its methods:
+//
+//	ctx := bcast.NewContext()
+//	defer ctx.Close()
+//	_ = ctx.SetBroadcastPolicy(bcast.PolicyError)
+//	c, err := ctx.Add(a, b) // refused unless a and b have the same shape
+//
+// The package-level functions (Add, SetBroadcastPolicy, ...) run on
+// Default(). Its settings belong to the Go package alone: they are not the
+// C library's process-wide settings, so a Go program's choices never leak
+// into C libraries (or other bindings) that use bcast in the same process,
+// and theirs do not reach Go. A new Context starts from bcast's defaults,
+// never from Default()'s settings. A setting changed while calls run
+// applies to the calls that start after the setter returns.
+//
+// Behind a Context are C contexts (bc_ctx), "lanes", one per call in
+// flight: a call takes a free lane (making one when none is free), calls
+// the bc_ctx_ form of the C function on it and gives it back. The library
+// records a failure in the lane, not in the OS thread, so the binding reads
+// it in a later cgo call even if the goroutine has moved to another thread
+// meanwhile, and two goroutines' errors can never be crossed. Changing a
+// setting bumps a generation number; a lane whose settings are older
+// applies the new ones when it is next taken. A Context keeps a few idle
+// lanes (four per GOMAXPROCS) and frees the rest.
 //
 // # Concurrency
 //
 // Tensors read as operands may be shared by any number of goroutines. A
 // tensor being written (out, the first operand of an InPlace form, the dst
 // of Copy) may not be used by another goroutine during that call, and Close
-// may not run concurrently with other uses of the same tensor. Settings
-// (SetBroadcastWarning, SetBroadcastPolicy, SetWarningHandler, ...) are
-// process-wide and may be changed from any goroutine.
+// may not run concurrently with other uses of the same tensor. Contexts and
+// their settings may be used and changed from any goroutine. A warning
+// handler runs on the goroutine whose call raised the warning, possibly on
+// several at once, and may call bcast, on its own Context too.
+//
+// Tensors do not belong to a Context: a tensor made through one may be used
+// with any other, and outlives the Context's Close. Tensor methods that can
+// fail (View, Clone, To, Expand, SumToShape, Float32s, ...) run on
+// Default(); the Context forms of the first five are ctx.View(t),
+// ctx.Clone(t), ctx.To(t, dtype), ctx.Expand(t, ...) and ctx.SumToShape(t,
+// ...). SetSIMDCap stays process-wide: it is the C library's SIMD cap.
 //
 // # Linking
 //

@@ -306,6 +306,36 @@ func ExampleResultType() {
 	// Output: Float Double false
 }
 
+// Two parts of a program with their own settings, used from any goroutine.
+func ExampleContext() {
+	strict := bcast.NewContext()
+	defer strict.Close()
+	_ = strict.SetBroadcastPolicy(bcast.PolicyError)
+
+	chatty := bcast.NewContext()
+	defer chatty.Close()
+	_ = chatty.SetBroadcastPolicy(bcast.PolicyWarn)
+	chatty.SetWarningHandler(func(msg string) { fmt.Println("warning:", msg) })
+
+	a, _ := strict.Zeros(bcast.Float32, 2, 3)
+	b, _ := strict.Zeros(bcast.Float32, 3)
+	defer a.Close()
+	defer b.Close()
+	_, err := strict.Add(a, b)
+	fmt.Println(err)
+	c, _ := chatty.Add(a, b)
+	fmt.Println(c)
+	c.Close()
+	c, _ = bcast.Add(a, b) // Default(): broadcasts silently
+	fmt.Println(c)
+	c.Close()
+	// Output:
+	// broadcast policy is 'error': self with shape [2, 3] and other with shape [3] would be implicitly broadcast to [2, 3]
+	// warning: implicit broadcast: self with shape [2, 3] and other with shape [3] broadcast to [2, 3]
+	// Tensor(Float, [2, 3])
+	// Tensor(Float, [2, 3])
+}
+
 // Numbers as operands promote as Python numbers do in PyTorch.
 func ExampleBinaryScalar() {
 	x, _ := bcast.FromInt32s([]int32{1, 2, 4}, 3)

@@ -222,3 +222,20 @@ func collectWarnings(t testing.TB) func() []string {
 		}
 	}
 }
+
+// collectWarningsOn installs a handler on c that records each message.
+func collectWarningsOn(t testing.TB, c *Context) func() []string {
+	ch := make(chan string, 1024)
+	c.SetWarningHandler(func(m string) { ch <- m })
+	return func() []string {
+		var got []string
+		for {
+			select {
+			case m := <-ch:
+				got = append(got, m)
+			default:
+				return got
+			}
+		}
+	}
+}

@@ -76,323 +76,469 @@ func (op Op) String() string {
 }
 
 // Binary returns op(a, b) with the broadcast shape and promoted dtype.
-func Binary(op Op, a, b *Tensor) (*Tensor, error) {
-	hs, err := handles(a, b)
+func (c *Context) Binary(op Op, a, b *Tensor) (*Tensor, error) {
+	h, err := handles(a, b)
 	if err != nil {
 		return nil, err
 	}
-	r := C.gobc_binary(C.bc_op(op), hs[0], hs[1])
+	t, err := c.makeTensor(func(l *C.bc_ctx, out **C.bc_tensor) C.bc_status {
+		return C.bc_ctx_binary(l, C.bc_op(op), h[0], h[1], out)
+	})
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
-	return resultTensor(&r)
+	return t, err
 }
 
+// Binary is Default().Binary.
+func Binary(op Op, a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(op, a, b) }
+
 // BinaryOut writes op(a, b) into out.
-func BinaryOut(op Op, a, b, out *Tensor) error {
-	hs, err := handles(a, b, out)
+func (c *Context) BinaryOut(op Op, a, b, out *Tensor) error {
+	h, err := handles(a, b, out)
 	if err != nil {
 		return err
 	}
-	r := C.gobc_binary_out(C.bc_op(op), hs[0], hs[1], hs[2])
+	err = c.do(func(l *C.bc_ctx) C.bc_status { return C.bc_ctx_binary_out(l, C.bc_op(op), h[0], h[1], h[2]) })
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(out)
-	return resultErr(&r)
+	return err
 }
+
+// BinaryOut is Default().BinaryOut.
+func BinaryOut(op Op, a, b, out *Tensor) error { return defaultContext.BinaryOut(op, a, b, out) }
 
 // BinaryInPlace sets self = op(self, other); other must broadcast to self's
 // shape.
-func BinaryInPlace(op Op, self, other *Tensor) error {
-	hs, err := handles(self, other)
+func (c *Context) BinaryInPlace(op Op, self, other *Tensor) error {
+	h, err := handles(self, other)
 	if err != nil {
 		return err
 	}
-	r := C.gobc_binary_(C.bc_op(op), hs[0], hs[1])
+	err = c.do(func(l *C.bc_ctx) C.bc_status { return C.bc_ctx_binary_(l, C.bc_op(op), h[0], h[1]) })
 	runtime.KeepAlive(self)
 	runtime.KeepAlive(other)
-	return resultErr(&r)
+	return err
+}
+
+// BinaryInPlace is Default().BinaryInPlace.
+func BinaryInPlace(op Op, self, other *Tensor) error {
+	return defaultContext.BinaryInPlace(op, self, other)
 }
 
 // BinaryAlpha returns a + alpha*b (OpAdd) or a - alpha*b (OpSub); other ops
 // fail with ErrInvalidArgument. For integer and Bool results alpha must be
 // integral (for Bool, nonzero is true) and fit the result dtype; NaN is fine
 // for floating results.
-func BinaryAlpha(op Op, a, b *Tensor, alpha float64) (*Tensor, error) {
-	hs, err := handles(a, b)
+func (c *Context) BinaryAlpha(op Op, a, b *Tensor, alpha float64) (*Tensor, error) {
+	h, err := handles(a, b)
 	if err != nil {
 		return nil, err
 	}
-	r := C.gobc_binary_alpha(C.bc_op(op), hs[0], hs[1], C.double(alpha))
+	t, err := c.makeTensor(func(l *C.bc_ctx, out **C.bc_tensor) C.bc_status {
+		return C.bc_ctx_binary_alpha(l, C.bc_op(op), h[0], h[1], C.double(alpha), out)
+	})
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
-	return resultTensor(&r)
+	return t, err
+}
+
+// BinaryAlpha is Default().BinaryAlpha.
+func BinaryAlpha(op Op, a, b *Tensor, alpha float64) (*Tensor, error) {
+	return defaultContext.BinaryAlpha(op, a, b, alpha)
 }
 
 // BinaryAlphaOut is the Out form of BinaryAlpha.
-func BinaryAlphaOut(op Op, a, b *Tensor, alpha float64, out *Tensor) error {
-	hs, err := handles(a, b, out)
+func (c *Context) BinaryAlphaOut(op Op, a, b *Tensor, alpha float64, out *Tensor) error {
+	h, err := handles(a, b, out)
 	if err != nil {
 		return err
 	}
-	r := C.gobc_binary_alpha_out(C.bc_op(op), hs[0], hs[1], C.double(alpha), hs[2])
+	err = c.do(func(l *C.bc_ctx) C.bc_status {
+		return C.bc_ctx_binary_alpha_out(l, C.bc_op(op), h[0], h[1], C.double(alpha), h[2])
+	})
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(out)
-	return resultErr(&r)
+	return err
+}
+
+// BinaryAlphaOut is Default().BinaryAlphaOut.
+func BinaryAlphaOut(op Op, a, b *Tensor, alpha float64, out *Tensor) error {
+	return defaultContext.BinaryAlphaOut(op, a, b, alpha, out)
 }
 
 // BinaryAlphaInPlace is the InPlace form of BinaryAlpha.
-func BinaryAlphaInPlace(op Op, self, other *Tensor, alpha float64) error {
-	hs, err := handles(self, other)
+func (c *Context) BinaryAlphaInPlace(op Op, self, other *Tensor, alpha float64) error {
+	h, err := handles(self, other)
 	if err != nil {
 		return err
 	}
-	r := C.gobc_binary_alpha_(C.bc_op(op), hs[0], hs[1], C.double(alpha))
+	err = c.do(func(l *C.bc_ctx) C.bc_status {
+		return C.bc_ctx_binary_alpha_(l, C.bc_op(op), h[0], h[1], C.double(alpha))
+	})
 	runtime.KeepAlive(self)
 	runtime.KeepAlive(other)
-	return resultErr(&r)
+	return err
+}
+
+// BinaryAlphaInPlace is Default().BinaryAlphaInPlace.
+func BinaryAlphaInPlace(op Op, self, other *Tensor, alpha float64) error {
+	return defaultContext.BinaryAlphaInPlace(op, self, other, alpha)
 }
 
 // AddAlpha returns a + alpha*b.
-func AddAlpha(a, b *Tensor, alpha float64) (*Tensor, error) { return BinaryAlpha(OpAdd, a, b, alpha) }
+func (c *Context) AddAlpha(a, b *Tensor, alpha float64) (*Tensor, error) {
+	return c.BinaryAlpha(OpAdd, a, b, alpha)
+}
+
+// AddAlpha is Default().AddAlpha.
+func AddAlpha(a, b *Tensor, alpha float64) (*Tensor, error) {
+	return defaultContext.AddAlpha(a, b, alpha)
+}
 
 // AddAlphaOut writes a + alpha*b into out.
+func (c *Context) AddAlphaOut(a, b *Tensor, alpha float64, out *Tensor) error {
+	return c.BinaryAlphaOut(OpAdd, a, b, alpha, out)
+}
+
+// AddAlphaOut is Default().AddAlphaOut.
 func AddAlphaOut(a, b *Tensor, alpha float64, out *Tensor) error {
-	return BinaryAlphaOut(OpAdd, a, b, alpha, out)
+	return defaultContext.AddAlphaOut(a, b, alpha, out)
 }
 
 // AddAlphaInPlace sets self = self + alpha*other.
+func (c *Context) AddAlphaInPlace(self, other *Tensor, alpha float64) error {
+	return c.BinaryAlphaInPlace(OpAdd, self, other, alpha)
+}
+
+// AddAlphaInPlace is Default().AddAlphaInPlace.
 func AddAlphaInPlace(self, other *Tensor, alpha float64) error {
-	return BinaryAlphaInPlace(OpAdd, self, other, alpha)
+	return defaultContext.AddAlphaInPlace(self, other, alpha)
 }
 
 // SubAlpha returns a - alpha*b.
-func SubAlpha(a, b *Tensor, alpha float64) (*Tensor, error) { return BinaryAlpha(OpSub, a, b, alpha) }
+func (c *Context) SubAlpha(a, b *Tensor, alpha float64) (*Tensor, error) {
+	return c.BinaryAlpha(OpSub, a, b, alpha)
+}
+
+// SubAlpha is Default().SubAlpha.
+func SubAlpha(a, b *Tensor, alpha float64) (*Tensor, error) {
+	return defaultContext.SubAlpha(a, b, alpha)
+}
 
 // SubAlphaOut writes a - alpha*b into out.
+func (c *Context) SubAlphaOut(a, b *Tensor, alpha float64, out *Tensor) error {
+	return c.BinaryAlphaOut(OpSub, a, b, alpha, out)
+}
+
+// SubAlphaOut is Default().SubAlphaOut.
 func SubAlphaOut(a, b *Tensor, alpha float64, out *Tensor) error {
-	return BinaryAlphaOut(OpSub, a, b, alpha, out)
+	return defaultContext.SubAlphaOut(a, b, alpha, out)
 }
 
 // SubAlphaInPlace sets self = self - alpha*other.
+func (c *Context) SubAlphaInPlace(self, other *Tensor, alpha float64) error {
+	return c.BinaryAlphaInPlace(OpSub, self, other, alpha)
+}
+
+// SubAlphaInPlace is Default().SubAlphaInPlace.
 func SubAlphaInPlace(self, other *Tensor, alpha float64) error {
-	return BinaryAlphaInPlace(OpSub, self, other, alpha)
+	return defaultContext.SubAlphaInPlace(self, other, alpha)
 }
 
 // Where returns a where cond is true, else b; cond must be Bool. The three
 // operands broadcast together.
-func Where(cond, a, b *Tensor) (*Tensor, error) {
-	hs, err := handles(cond, a, b)
+func (c *Context) Where(cond, a, b *Tensor) (*Tensor, error) {
+	h, err := handles(cond, a, b)
 	if err != nil {
 		return nil, err
 	}
-	r := C.gobc_where(hs[0], hs[1], hs[2])
+	t, err := c.makeTensor(func(l *C.bc_ctx, out **C.bc_tensor) C.bc_status {
+		return C.bc_ctx_where(l, h[0], h[1], h[2], out)
+	})
 	runtime.KeepAlive(cond)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
-	return resultTensor(&r)
+	return t, err
 }
 
+// Where is Default().Where.
+func Where(cond, a, b *Tensor) (*Tensor, error) { return defaultContext.Where(cond, a, b) }
+
 // WhereOut writes Where(cond, a, b) into out.
-func WhereOut(cond, a, b, out *Tensor) error {
-	hs, err := handles(cond, a, b, out)
+func (c *Context) WhereOut(cond, a, b, out *Tensor) error {
+	h, err := handles(cond, a, b, out)
 	if err != nil {
 		return err
 	}
-	r := C.gobc_where_out(hs[0], hs[1], hs[2], hs[3])
+	err = c.do(func(l *C.bc_ctx) C.bc_status { return C.bc_ctx_where_out(l, h[0], h[1], h[2], h[3]) })
 	runtime.KeepAlive(cond)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(out)
-	return resultErr(&r)
+	return err
 }
+
+// WhereOut is Default().WhereOut.
+func WhereOut(cond, a, b, out *Tensor) error { return defaultContext.WhereOut(cond, a, b, out) }
 
 // WhereInPlace sets self = Where(cond, self, other) (PyTorch's
 // self.where(cond, other) written back into self).
-func WhereInPlace(self, cond, other *Tensor) error {
-	hs, err := handles(self, cond, other)
+func (c *Context) WhereInPlace(self, cond, other *Tensor) error {
+	h, err := handles(self, cond, other)
 	if err != nil {
 		return err
 	}
-	r := C.gobc_where_(hs[0], hs[1], hs[2])
+	err = c.do(func(l *C.bc_ctx) C.bc_status { return C.bc_ctx_where_(l, h[0], h[1], h[2]) })
 	runtime.KeepAlive(self)
 	runtime.KeepAlive(cond)
 	runtime.KeepAlive(other)
-	return resultErr(&r)
+	return err
+}
+
+// WhereInPlace is Default().WhereInPlace.
+func WhereInPlace(self, cond, other *Tensor) error {
+	return defaultContext.WhereInPlace(self, cond, other)
 }
 
 // Addcmul returns self + value*t1*t2.
-func Addcmul(self, t1, t2 *Tensor, value float64) (*Tensor, error) {
-	hs, err := handles(self, t1, t2)
+func (c *Context) Addcmul(self, t1, t2 *Tensor, value float64) (*Tensor, error) {
+	h, err := handles(self, t1, t2)
 	if err != nil {
 		return nil, err
 	}
-	r := C.gobc_addcmul(hs[0], hs[1], hs[2], C.double(value))
+	t, err := c.makeTensor(func(l *C.bc_ctx, out **C.bc_tensor) C.bc_status {
+		return C.bc_ctx_addcmul(l, h[0], h[1], h[2], C.double(value), out)
+	})
 	runtime.KeepAlive(self)
 	runtime.KeepAlive(t1)
 	runtime.KeepAlive(t2)
-	return resultTensor(&r)
+	return t, err
+}
+
+// Addcmul is Default().Addcmul.
+func Addcmul(self, t1, t2 *Tensor, value float64) (*Tensor, error) {
+	return defaultContext.Addcmul(self, t1, t2, value)
 }
 
 // AddcmulOut writes self + value*t1*t2 into out.
-func AddcmulOut(self, t1, t2 *Tensor, value float64, out *Tensor) error {
-	hs, err := handles(self, t1, t2, out)
+func (c *Context) AddcmulOut(self, t1, t2 *Tensor, value float64, out *Tensor) error {
+	h, err := handles(self, t1, t2, out)
 	if err != nil {
 		return err
 	}
-	r := C.gobc_addcmul_out(hs[0], hs[1], hs[2], C.double(value), hs[3])
+	err = c.do(func(l *C.bc_ctx) C.bc_status { return C.bc_ctx_addcmul_out(l, h[0], h[1], h[2], C.double(value), h[3]) })
 	runtime.KeepAlive(self)
 	runtime.KeepAlive(t1)
 	runtime.KeepAlive(t2)
 	runtime.KeepAlive(out)
-	return resultErr(&r)
+	return err
+}
+
+// AddcmulOut is Default().AddcmulOut.
+func AddcmulOut(self, t1, t2 *Tensor, value float64, out *Tensor) error {
+	return defaultContext.AddcmulOut(self, t1, t2, value, out)
 }
 
 // AddcmulInPlace sets self = self + value*t1*t2.
-func AddcmulInPlace(self, t1, t2 *Tensor, value float64) error {
-	hs, err := handles(self, t1, t2)
+func (c *Context) AddcmulInPlace(self, t1, t2 *Tensor, value float64) error {
+	h, err := handles(self, t1, t2)
 	if err != nil {
 		return err
 	}
-	r := C.gobc_addcmul_(hs[0], hs[1], hs[2], C.double(value))
+	err = c.do(func(l *C.bc_ctx) C.bc_status { return C.bc_ctx_addcmul_(l, h[0], h[1], h[2], C.double(value)) })
 	runtime.KeepAlive(self)
 	runtime.KeepAlive(t1)
 	runtime.KeepAlive(t2)
-	return resultErr(&r)
+	return err
+}
+
+// AddcmulInPlace is Default().AddcmulInPlace.
+func AddcmulInPlace(self, t1, t2 *Tensor, value float64) error {
+	return defaultContext.AddcmulInPlace(self, t1, t2, value)
 }
 
 // Addcdiv returns self + value*t1/t2 (integer t1 and t2 are refused, as in
 // PyTorch).
-func Addcdiv(self, t1, t2 *Tensor, value float64) (*Tensor, error) {
-	hs, err := handles(self, t1, t2)
+func (c *Context) Addcdiv(self, t1, t2 *Tensor, value float64) (*Tensor, error) {
+	h, err := handles(self, t1, t2)
 	if err != nil {
 		return nil, err
 	}
-	r := C.gobc_addcdiv(hs[0], hs[1], hs[2], C.double(value))
+	t, err := c.makeTensor(func(l *C.bc_ctx, out **C.bc_tensor) C.bc_status {
+		return C.bc_ctx_addcdiv(l, h[0], h[1], h[2], C.double(value), out)
+	})
 	runtime.KeepAlive(self)
 	runtime.KeepAlive(t1)
 	runtime.KeepAlive(t2)
-	return resultTensor(&r)
+	return t, err
+}
+
+// Addcdiv is Default().Addcdiv.
+func Addcdiv(self, t1, t2 *Tensor, value float64) (*Tensor, error) {
+	return defaultContext.Addcdiv(self, t1, t2, value)
 }
 
 // AddcdivOut writes self + value*t1/t2 into out.
-func AddcdivOut(self, t1, t2 *Tensor, value float64, out *Tensor) error {
-	hs, err := handles(self, t1, t2, out)
+func (c *Context) AddcdivOut(self, t1, t2 *Tensor, value float64, out *Tensor) error {
+	h, err := handles(self, t1, t2, out)
 	if err != nil {
 		return err
 	}
-	r := C.gobc_addcdiv_out(hs[0], hs[1], hs[2], C.double(value), hs[3])
+	err = c.do(func(l *C.bc_ctx) C.bc_status { return C.bc_ctx_addcdiv_out(l, h[0], h[1], h[2], C.double(value), h[3]) })
 	runtime.KeepAlive(self)
 	runtime.KeepAlive(t1)
 	runtime.KeepAlive(t2)
 	runtime.KeepAlive(out)
-	return resultErr(&r)
+	return err
+}
+
+// AddcdivOut is Default().AddcdivOut.
+func AddcdivOut(self, t1, t2 *Tensor, value float64, out *Tensor) error {
+	return defaultContext.AddcdivOut(self, t1, t2, value, out)
 }
 
 // AddcdivInPlace sets self = self + value*t1/t2.
-func AddcdivInPlace(self, t1, t2 *Tensor, value float64) error {
-	hs, err := handles(self, t1, t2)
+func (c *Context) AddcdivInPlace(self, t1, t2 *Tensor, value float64) error {
+	h, err := handles(self, t1, t2)
 	if err != nil {
 		return err
 	}
-	r := C.gobc_addcdiv_(hs[0], hs[1], hs[2], C.double(value))
+	err = c.do(func(l *C.bc_ctx) C.bc_status { return C.bc_ctx_addcdiv_(l, h[0], h[1], h[2], C.double(value)) })
 	runtime.KeepAlive(self)
 	runtime.KeepAlive(t1)
 	runtime.KeepAlive(t2)
-	return resultErr(&r)
+	return err
+}
+
+// AddcdivInPlace is Default().AddcdivInPlace.
+func AddcdivInPlace(self, t1, t2 *Tensor, value float64) error {
+	return defaultContext.AddcdivInPlace(self, t1, t2, value)
 }
 
 // Lerp returns start + weight*(end-start); the three must share one
 // floating dtype.
-func Lerp(start, end, weight *Tensor) (*Tensor, error) {
-	hs, err := handles(start, end, weight)
+func (c *Context) Lerp(start, end, weight *Tensor) (*Tensor, error) {
+	h, err := handles(start, end, weight)
 	if err != nil {
 		return nil, err
 	}
-	r := C.gobc_lerp(hs[0], hs[1], hs[2])
+	t, err := c.makeTensor(func(l *C.bc_ctx, out **C.bc_tensor) C.bc_status {
+		return C.bc_ctx_lerp(l, h[0], h[1], h[2], out)
+	})
 	runtime.KeepAlive(start)
 	runtime.KeepAlive(end)
 	runtime.KeepAlive(weight)
-	return resultTensor(&r)
+	return t, err
+}
+
+// Lerp is Default().Lerp.
+func Lerp(start, end, weight *Tensor) (*Tensor, error) {
+	return defaultContext.Lerp(start, end, weight)
 }
 
 // LerpOut writes Lerp(start, end, weight) into out.
-func LerpOut(start, end, weight, out *Tensor) error {
-	hs, err := handles(start, end, weight, out)
+func (c *Context) LerpOut(start, end, weight, out *Tensor) error {
+	h, err := handles(start, end, weight, out)
 	if err != nil {
 		return err
 	}
-	r := C.gobc_lerp_out(hs[0], hs[1], hs[2], hs[3])
+	err = c.do(func(l *C.bc_ctx) C.bc_status { return C.bc_ctx_lerp_out(l, h[0], h[1], h[2], h[3]) })
 	runtime.KeepAlive(start)
 	runtime.KeepAlive(end)
 	runtime.KeepAlive(weight)
 	runtime.KeepAlive(out)
-	return resultErr(&r)
+	return err
+}
+
+// LerpOut is Default().LerpOut.
+func LerpOut(start, end, weight, out *Tensor) error {
+	return defaultContext.LerpOut(start, end, weight, out)
 }
 
 // LerpInPlace sets self = self + weight*(end-self).
-func LerpInPlace(self, end, weight *Tensor) error {
-	hs, err := handles(self, end, weight)
+func (c *Context) LerpInPlace(self, end, weight *Tensor) error {
+	h, err := handles(self, end, weight)
 	if err != nil {
 		return err
 	}
-	r := C.gobc_lerp_(hs[0], hs[1], hs[2])
+	err = c.do(func(l *C.bc_ctx) C.bc_status { return C.bc_ctx_lerp_(l, h[0], h[1], h[2]) })
 	runtime.KeepAlive(self)
 	runtime.KeepAlive(end)
 	runtime.KeepAlive(weight)
-	return resultErr(&r)
+	return err
+}
+
+// LerpInPlace is Default().LerpInPlace.
+func LerpInPlace(self, end, weight *Tensor) error {
+	return defaultContext.LerpInPlace(self, end, weight)
 }
 
 // Clamp returns min(max(x, lo), hi), NaN-propagating. lo or hi may be nil
 // for no bound, but not both.
-func Clamp(x, lo, hi *Tensor) (*Tensor, error) {
-	hs, err := handles(x, lo, hi)
+func (c *Context) Clamp(x, lo, hi *Tensor) (*Tensor, error) {
+	h, err := handles(x, lo, hi)
 	if err != nil {
 		return nil, err
 	}
-	r := C.gobc_clamp(hs[0], hs[1], hs[2])
+	t, err := c.makeTensor(func(l *C.bc_ctx, out **C.bc_tensor) C.bc_status {
+		return C.bc_ctx_clamp(l, h[0], h[1], h[2], out)
+	})
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(lo)
 	runtime.KeepAlive(hi)
-	return resultTensor(&r)
+	return t, err
 }
 
+// Clamp is Default().Clamp.
+func Clamp(x, lo, hi *Tensor) (*Tensor, error) { return defaultContext.Clamp(x, lo, hi) }
+
 // ClampOut writes Clamp(x, lo, hi) into out.
-func ClampOut(x, lo, hi, out *Tensor) error {
-	hs, err := handles(x, lo, hi, out)
+func (c *Context) ClampOut(x, lo, hi, out *Tensor) error {
+	h, err := handles(x, lo, hi, out)
 	if err != nil {
 		return err
 	}
-	r := C.gobc_clamp_out(hs[0], hs[1], hs[2], hs[3])
+	err = c.do(func(l *C.bc_ctx) C.bc_status { return C.bc_ctx_clamp_out(l, h[0], h[1], h[2], h[3]) })
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(lo)
 	runtime.KeepAlive(hi)
 	runtime.KeepAlive(out)
-	return resultErr(&r)
+	return err
 }
 
+// ClampOut is Default().ClampOut.
+func ClampOut(x, lo, hi, out *Tensor) error { return defaultContext.ClampOut(x, lo, hi, out) }
+
 // ClampInPlace sets self = Clamp(self, lo, hi).
-func ClampInPlace(self, lo, hi *Tensor) error {
-	hs, err := handles(self, lo, hi)
+func (c *Context) ClampInPlace(self, lo, hi *Tensor) error {
+	h, err := handles(self, lo, hi)
 	if err != nil {
 		return err
 	}
-	r := C.gobc_clamp_(hs[0], hs[1], hs[2])
+	err = c.do(func(l *C.bc_ctx) C.bc_status { return C.bc_ctx_clamp_(l, h[0], h[1], h[2]) })
 	runtime.KeepAlive(self)
 	runtime.KeepAlive(lo)
 	runtime.KeepAlive(hi)
-	return resultErr(&r)
+	return err
 }
+
+// ClampInPlace is Default().ClampInPlace.
+func ClampInPlace(self, lo, hi *Tensor) error { return defaultContext.ClampInPlace(self, lo, hi) }
 
 // Copy sets dst = src broadcast to dst's shape and converted to dst's dtype
 // (any conversion is allowed, as in PyTorch's copy_).
-func Copy(dst, src *Tensor) error {
-	hs, err := handles(dst, src)
+func (c *Context) Copy(dst, src *Tensor) error {
+	h, err := handles(dst, src)
 	if err != nil {
 		return err
 	}
-	r := C.gobc_copy_(hs[0], hs[1])
+	err = c.do(func(l *C.bc_ctx) C.bc_status { return C.bc_ctx_copy_(l, h[0], h[1]) })
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	return resultErr(&r)
+	return err
 }
+
+// Copy is Default().Copy.
+func Copy(dst, src *Tensor) error { return defaultContext.Copy(dst, src) }

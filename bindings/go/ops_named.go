@@ -2,302 +2,572 @@
 
 package bcast
 
-// Add returns add(a, b), broadcast.
+// Add returns add(a, b), broadcast, on Default().
 // a + alpha*b (bc_binary uses alpha = 1).
-func Add(a, b *Tensor) (*Tensor, error) { return Binary(OpAdd, a, b) }
+func Add(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpAdd, a, b) }
 
-// AddOut writes add(a, b) into out.
-func AddOut(a, b, out *Tensor) error { return BinaryOut(OpAdd, a, b, out) }
+// AddOut writes add(a, b) into out, on Default().
+func AddOut(a, b, out *Tensor) error { return defaultContext.BinaryOut(OpAdd, a, b, out) }
 
-// AddInPlace writes add(a, b) into a, whose shape and dtype do not change.
-func AddInPlace(a, b *Tensor) error { return BinaryInPlace(OpAdd, a, b) }
+// AddInPlace writes add(a, b) into a, whose shape and dtype do not change, on Default().
+func AddInPlace(a, b *Tensor) error { return defaultContext.BinaryInPlace(OpAdd, a, b) }
 
-// Sub returns sub(a, b), broadcast.
+// Add returns add(a, b), broadcast, on c.
+func (c *Context) Add(a, b *Tensor) (*Tensor, error) { return c.Binary(OpAdd, a, b) }
+
+// AddOut writes add(a, b) into out, on c.
+func (c *Context) AddOut(a, b, out *Tensor) error { return c.BinaryOut(OpAdd, a, b, out) }
+
+// AddInPlace writes add(a, b) into a, whose shape and dtype do not change, on c.
+func (c *Context) AddInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpAdd, a, b) }
+
+// Sub returns sub(a, b), broadcast, on Default().
 // a - alpha*b.
-func Sub(a, b *Tensor) (*Tensor, error) { return Binary(OpSub, a, b) }
+func Sub(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpSub, a, b) }
 
-// SubOut writes sub(a, b) into out.
-func SubOut(a, b, out *Tensor) error { return BinaryOut(OpSub, a, b, out) }
+// SubOut writes sub(a, b) into out, on Default().
+func SubOut(a, b, out *Tensor) error { return defaultContext.BinaryOut(OpSub, a, b, out) }
 
-// SubInPlace writes sub(a, b) into a, whose shape and dtype do not change.
-func SubInPlace(a, b *Tensor) error { return BinaryInPlace(OpSub, a, b) }
+// SubInPlace writes sub(a, b) into a, whose shape and dtype do not change, on Default().
+func SubInPlace(a, b *Tensor) error { return defaultContext.BinaryInPlace(OpSub, a, b) }
 
-// Mul returns mul(a, b), broadcast.
+// Sub returns sub(a, b), broadcast, on c.
+func (c *Context) Sub(a, b *Tensor) (*Tensor, error) { return c.Binary(OpSub, a, b) }
+
+// SubOut writes sub(a, b) into out, on c.
+func (c *Context) SubOut(a, b, out *Tensor) error { return c.BinaryOut(OpSub, a, b, out) }
+
+// SubInPlace writes sub(a, b) into a, whose shape and dtype do not change, on c.
+func (c *Context) SubInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpSub, a, b) }
+
+// Mul returns mul(a, b), broadcast, on Default().
 // a * b.
-func Mul(a, b *Tensor) (*Tensor, error) { return Binary(OpMul, a, b) }
+func Mul(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpMul, a, b) }
 
-// MulOut writes mul(a, b) into out.
-func MulOut(a, b, out *Tensor) error { return BinaryOut(OpMul, a, b, out) }
+// MulOut writes mul(a, b) into out, on Default().
+func MulOut(a, b, out *Tensor) error { return defaultContext.BinaryOut(OpMul, a, b, out) }
 
-// MulInPlace writes mul(a, b) into a, whose shape and dtype do not change.
-func MulInPlace(a, b *Tensor) error { return BinaryInPlace(OpMul, a, b) }
+// MulInPlace writes mul(a, b) into a, whose shape and dtype do not change, on Default().
+func MulInPlace(a, b *Tensor) error { return defaultContext.BinaryInPlace(OpMul, a, b) }
 
-// Div returns div(a, b), broadcast.
+// Mul returns mul(a, b), broadcast, on c.
+func (c *Context) Mul(a, b *Tensor) (*Tensor, error) { return c.Binary(OpMul, a, b) }
+
+// MulOut writes mul(a, b) into out, on c.
+func (c *Context) MulOut(a, b, out *Tensor) error { return c.BinaryOut(OpMul, a, b, out) }
+
+// MulInPlace writes mul(a, b) into a, whose shape and dtype do not change, on c.
+func (c *Context) MulInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpMul, a, b) }
+
+// Div returns div(a, b), broadcast, on Default().
 // True division; integers give float32.
-func Div(a, b *Tensor) (*Tensor, error) { return Binary(OpDiv, a, b) }
+func Div(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpDiv, a, b) }
 
-// DivOut writes div(a, b) into out.
-func DivOut(a, b, out *Tensor) error { return BinaryOut(OpDiv, a, b, out) }
+// DivOut writes div(a, b) into out, on Default().
+func DivOut(a, b, out *Tensor) error { return defaultContext.BinaryOut(OpDiv, a, b, out) }
 
-// DivInPlace writes div(a, b) into a, whose shape and dtype do not change.
-func DivInPlace(a, b *Tensor) error { return BinaryInPlace(OpDiv, a, b) }
+// DivInPlace writes div(a, b) into a, whose shape and dtype do not change, on Default().
+func DivInPlace(a, b *Tensor) error { return defaultContext.BinaryInPlace(OpDiv, a, b) }
 
-// DivTrunc returns div_trunc(a, b), broadcast.
+// Div returns div(a, b), broadcast, on c.
+func (c *Context) Div(a, b *Tensor) (*Tensor, error) { return c.Binary(OpDiv, a, b) }
+
+// DivOut writes div(a, b) into out, on c.
+func (c *Context) DivOut(a, b, out *Tensor) error { return c.BinaryOut(OpDiv, a, b, out) }
+
+// DivInPlace writes div(a, b) into a, whose shape and dtype do not change, on c.
+func (c *Context) DivInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpDiv, a, b) }
+
+// DivTrunc returns div_trunc(a, b), broadcast, on Default().
 // Division rounded toward zero.
-func DivTrunc(a, b *Tensor) (*Tensor, error) { return Binary(OpDivTrunc, a, b) }
+func DivTrunc(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpDivTrunc, a, b) }
 
-// DivTruncOut writes div_trunc(a, b) into out.
-func DivTruncOut(a, b, out *Tensor) error { return BinaryOut(OpDivTrunc, a, b, out) }
+// DivTruncOut writes div_trunc(a, b) into out, on Default().
+func DivTruncOut(a, b, out *Tensor) error { return defaultContext.BinaryOut(OpDivTrunc, a, b, out) }
 
-// DivTruncInPlace writes div_trunc(a, b) into a, whose shape and dtype do not change.
-func DivTruncInPlace(a, b *Tensor) error { return BinaryInPlace(OpDivTrunc, a, b) }
+// DivTruncInPlace writes div_trunc(a, b) into a, whose shape and dtype do not change, on Default().
+func DivTruncInPlace(a, b *Tensor) error { return defaultContext.BinaryInPlace(OpDivTrunc, a, b) }
 
-// DivFloor returns div_floor(a, b), broadcast.
+// DivTrunc returns div_trunc(a, b), broadcast, on c.
+func (c *Context) DivTrunc(a, b *Tensor) (*Tensor, error) { return c.Binary(OpDivTrunc, a, b) }
+
+// DivTruncOut writes div_trunc(a, b) into out, on c.
+func (c *Context) DivTruncOut(a, b, out *Tensor) error { return c.BinaryOut(OpDivTrunc, a, b, out) }
+
+// DivTruncInPlace writes div_trunc(a, b) into a, whose shape and dtype do not change, on c.
+func (c *Context) DivTruncInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpDivTrunc, a, b) }
+
+// DivFloor returns div_floor(a, b), broadcast, on Default().
 // Division rounded toward -inf.
-func DivFloor(a, b *Tensor) (*Tensor, error) { return Binary(OpDivFloor, a, b) }
+func DivFloor(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpDivFloor, a, b) }
 
-// DivFloorOut writes div_floor(a, b) into out.
-func DivFloorOut(a, b, out *Tensor) error { return BinaryOut(OpDivFloor, a, b, out) }
+// DivFloorOut writes div_floor(a, b) into out, on Default().
+func DivFloorOut(a, b, out *Tensor) error { return defaultContext.BinaryOut(OpDivFloor, a, b, out) }
 
-// DivFloorInPlace writes div_floor(a, b) into a, whose shape and dtype do not change.
-func DivFloorInPlace(a, b *Tensor) error { return BinaryInPlace(OpDivFloor, a, b) }
+// DivFloorInPlace writes div_floor(a, b) into a, whose shape and dtype do not change, on Default().
+func DivFloorInPlace(a, b *Tensor) error { return defaultContext.BinaryInPlace(OpDivFloor, a, b) }
 
-// Remainder returns remainder(a, b), broadcast.
+// DivFloor returns div_floor(a, b), broadcast, on c.
+func (c *Context) DivFloor(a, b *Tensor) (*Tensor, error) { return c.Binary(OpDivFloor, a, b) }
+
+// DivFloorOut writes div_floor(a, b) into out, on c.
+func (c *Context) DivFloorOut(a, b, out *Tensor) error { return c.BinaryOut(OpDivFloor, a, b, out) }
+
+// DivFloorInPlace writes div_floor(a, b) into a, whose shape and dtype do not change, on c.
+func (c *Context) DivFloorInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpDivFloor, a, b) }
+
+// Remainder returns remainder(a, b), broadcast, on Default().
 // Python-style: sign of the divisor.
-func Remainder(a, b *Tensor) (*Tensor, error) { return Binary(OpRemainder, a, b) }
+func Remainder(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpRemainder, a, b) }
 
-// RemainderOut writes remainder(a, b) into out.
-func RemainderOut(a, b, out *Tensor) error { return BinaryOut(OpRemainder, a, b, out) }
+// RemainderOut writes remainder(a, b) into out, on Default().
+func RemainderOut(a, b, out *Tensor) error { return defaultContext.BinaryOut(OpRemainder, a, b, out) }
 
-// RemainderInPlace writes remainder(a, b) into a, whose shape and dtype do not change.
-func RemainderInPlace(a, b *Tensor) error { return BinaryInPlace(OpRemainder, a, b) }
+// RemainderInPlace writes remainder(a, b) into a, whose shape and dtype do not change, on Default().
+func RemainderInPlace(a, b *Tensor) error { return defaultContext.BinaryInPlace(OpRemainder, a, b) }
 
-// Fmod returns fmod(a, b), broadcast.
+// Remainder returns remainder(a, b), broadcast, on c.
+func (c *Context) Remainder(a, b *Tensor) (*Tensor, error) { return c.Binary(OpRemainder, a, b) }
+
+// RemainderOut writes remainder(a, b) into out, on c.
+func (c *Context) RemainderOut(a, b, out *Tensor) error { return c.BinaryOut(OpRemainder, a, b, out) }
+
+// RemainderInPlace writes remainder(a, b) into a, whose shape and dtype do not change, on c.
+func (c *Context) RemainderInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpRemainder, a, b) }
+
+// Fmod returns fmod(a, b), broadcast, on Default().
 // C-style: sign of the dividend.
-func Fmod(a, b *Tensor) (*Tensor, error) { return Binary(OpFmod, a, b) }
+func Fmod(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpFmod, a, b) }
 
-// FmodOut writes fmod(a, b) into out.
-func FmodOut(a, b, out *Tensor) error { return BinaryOut(OpFmod, a, b, out) }
+// FmodOut writes fmod(a, b) into out, on Default().
+func FmodOut(a, b, out *Tensor) error { return defaultContext.BinaryOut(OpFmod, a, b, out) }
 
-// FmodInPlace writes fmod(a, b) into a, whose shape and dtype do not change.
-func FmodInPlace(a, b *Tensor) error { return BinaryInPlace(OpFmod, a, b) }
+// FmodInPlace writes fmod(a, b) into a, whose shape and dtype do not change, on Default().
+func FmodInPlace(a, b *Tensor) error { return defaultContext.BinaryInPlace(OpFmod, a, b) }
 
-// Pow returns pow(a, b), broadcast.
+// Fmod returns fmod(a, b), broadcast, on c.
+func (c *Context) Fmod(a, b *Tensor) (*Tensor, error) { return c.Binary(OpFmod, a, b) }
+
+// FmodOut writes fmod(a, b) into out, on c.
+func (c *Context) FmodOut(a, b, out *Tensor) error { return c.BinaryOut(OpFmod, a, b, out) }
+
+// FmodInPlace writes fmod(a, b) into a, whose shape and dtype do not change, on c.
+func (c *Context) FmodInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpFmod, a, b) }
+
+// Pow returns pow(a, b), broadcast, on Default().
 // a ** b.
-func Pow(a, b *Tensor) (*Tensor, error) { return Binary(OpPow, a, b) }
+func Pow(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpPow, a, b) }
 
-// PowOut writes pow(a, b) into out.
-func PowOut(a, b, out *Tensor) error { return BinaryOut(OpPow, a, b, out) }
+// PowOut writes pow(a, b) into out, on Default().
+func PowOut(a, b, out *Tensor) error { return defaultContext.BinaryOut(OpPow, a, b, out) }
 
-// PowInPlace writes pow(a, b) into a, whose shape and dtype do not change.
-func PowInPlace(a, b *Tensor) error { return BinaryInPlace(OpPow, a, b) }
+// PowInPlace writes pow(a, b) into a, whose shape and dtype do not change, on Default().
+func PowInPlace(a, b *Tensor) error { return defaultContext.BinaryInPlace(OpPow, a, b) }
 
-// Maximum returns maximum(a, b), broadcast.
+// Pow returns pow(a, b), broadcast, on c.
+func (c *Context) Pow(a, b *Tensor) (*Tensor, error) { return c.Binary(OpPow, a, b) }
+
+// PowOut writes pow(a, b) into out, on c.
+func (c *Context) PowOut(a, b, out *Tensor) error { return c.BinaryOut(OpPow, a, b, out) }
+
+// PowInPlace writes pow(a, b) into a, whose shape and dtype do not change, on c.
+func (c *Context) PowInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpPow, a, b) }
+
+// Maximum returns maximum(a, b), broadcast, on Default().
 // NaN-propagating.
-func Maximum(a, b *Tensor) (*Tensor, error) { return Binary(OpMaximum, a, b) }
+func Maximum(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpMaximum, a, b) }
 
-// MaximumOut writes maximum(a, b) into out.
-func MaximumOut(a, b, out *Tensor) error { return BinaryOut(OpMaximum, a, b, out) }
+// MaximumOut writes maximum(a, b) into out, on Default().
+func MaximumOut(a, b, out *Tensor) error { return defaultContext.BinaryOut(OpMaximum, a, b, out) }
 
-// MaximumInPlace writes maximum(a, b) into a, whose shape and dtype do not change.
-func MaximumInPlace(a, b *Tensor) error { return BinaryInPlace(OpMaximum, a, b) }
+// MaximumInPlace writes maximum(a, b) into a, whose shape and dtype do not change, on Default().
+func MaximumInPlace(a, b *Tensor) error { return defaultContext.BinaryInPlace(OpMaximum, a, b) }
 
-// Minimum returns minimum(a, b), broadcast.
+// Maximum returns maximum(a, b), broadcast, on c.
+func (c *Context) Maximum(a, b *Tensor) (*Tensor, error) { return c.Binary(OpMaximum, a, b) }
+
+// MaximumOut writes maximum(a, b) into out, on c.
+func (c *Context) MaximumOut(a, b, out *Tensor) error { return c.BinaryOut(OpMaximum, a, b, out) }
+
+// MaximumInPlace writes maximum(a, b) into a, whose shape and dtype do not change, on c.
+func (c *Context) MaximumInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpMaximum, a, b) }
+
+// Minimum returns minimum(a, b), broadcast, on Default().
 // NaN-propagating.
-func Minimum(a, b *Tensor) (*Tensor, error) { return Binary(OpMinimum, a, b) }
+func Minimum(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpMinimum, a, b) }
 
-// MinimumOut writes minimum(a, b) into out.
-func MinimumOut(a, b, out *Tensor) error { return BinaryOut(OpMinimum, a, b, out) }
+// MinimumOut writes minimum(a, b) into out, on Default().
+func MinimumOut(a, b, out *Tensor) error { return defaultContext.BinaryOut(OpMinimum, a, b, out) }
 
-// MinimumInPlace writes minimum(a, b) into a, whose shape and dtype do not change.
-func MinimumInPlace(a, b *Tensor) error { return BinaryInPlace(OpMinimum, a, b) }
+// MinimumInPlace writes minimum(a, b) into a, whose shape and dtype do not change, on Default().
+func MinimumInPlace(a, b *Tensor) error { return defaultContext.BinaryInPlace(OpMinimum, a, b) }
 
-// Fmax returns fmax(a, b), broadcast.
+// Minimum returns minimum(a, b), broadcast, on c.
+func (c *Context) Minimum(a, b *Tensor) (*Tensor, error) { return c.Binary(OpMinimum, a, b) }
+
+// MinimumOut writes minimum(a, b) into out, on c.
+func (c *Context) MinimumOut(a, b, out *Tensor) error { return c.BinaryOut(OpMinimum, a, b, out) }
+
+// MinimumInPlace writes minimum(a, b) into a, whose shape and dtype do not change, on c.
+func (c *Context) MinimumInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpMinimum, a, b) }
+
+// Fmax returns fmax(a, b), broadcast, on Default().
 // NaN-ignoring.
-func Fmax(a, b *Tensor) (*Tensor, error) { return Binary(OpFmax, a, b) }
+func Fmax(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpFmax, a, b) }
 
-// FmaxOut writes fmax(a, b) into out.
-func FmaxOut(a, b, out *Tensor) error { return BinaryOut(OpFmax, a, b, out) }
+// FmaxOut writes fmax(a, b) into out, on Default().
+func FmaxOut(a, b, out *Tensor) error { return defaultContext.BinaryOut(OpFmax, a, b, out) }
 
-// FmaxInPlace writes fmax(a, b) into a, whose shape and dtype do not change.
-func FmaxInPlace(a, b *Tensor) error { return BinaryInPlace(OpFmax, a, b) }
+// FmaxInPlace writes fmax(a, b) into a, whose shape and dtype do not change, on Default().
+func FmaxInPlace(a, b *Tensor) error { return defaultContext.BinaryInPlace(OpFmax, a, b) }
 
-// Fmin returns fmin(a, b), broadcast.
+// Fmax returns fmax(a, b), broadcast, on c.
+func (c *Context) Fmax(a, b *Tensor) (*Tensor, error) { return c.Binary(OpFmax, a, b) }
+
+// FmaxOut writes fmax(a, b) into out, on c.
+func (c *Context) FmaxOut(a, b, out *Tensor) error { return c.BinaryOut(OpFmax, a, b, out) }
+
+// FmaxInPlace writes fmax(a, b) into a, whose shape and dtype do not change, on c.
+func (c *Context) FmaxInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpFmax, a, b) }
+
+// Fmin returns fmin(a, b), broadcast, on Default().
 // NaN-ignoring.
-func Fmin(a, b *Tensor) (*Tensor, error) { return Binary(OpFmin, a, b) }
+func Fmin(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpFmin, a, b) }
 
-// FminOut writes fmin(a, b) into out.
-func FminOut(a, b, out *Tensor) error { return BinaryOut(OpFmin, a, b, out) }
+// FminOut writes fmin(a, b) into out, on Default().
+func FminOut(a, b, out *Tensor) error { return defaultContext.BinaryOut(OpFmin, a, b, out) }
 
-// FminInPlace writes fmin(a, b) into a, whose shape and dtype do not change.
-func FminInPlace(a, b *Tensor) error { return BinaryInPlace(OpFmin, a, b) }
+// FminInPlace writes fmin(a, b) into a, whose shape and dtype do not change, on Default().
+func FminInPlace(a, b *Tensor) error { return defaultContext.BinaryInPlace(OpFmin, a, b) }
 
-// Atan2 returns atan2(a, b), broadcast.
+// Fmin returns fmin(a, b), broadcast, on c.
+func (c *Context) Fmin(a, b *Tensor) (*Tensor, error) { return c.Binary(OpFmin, a, b) }
+
+// FminOut writes fmin(a, b) into out, on c.
+func (c *Context) FminOut(a, b, out *Tensor) error { return c.BinaryOut(OpFmin, a, b, out) }
+
+// FminInPlace writes fmin(a, b) into a, whose shape and dtype do not change, on c.
+func (c *Context) FminInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpFmin, a, b) }
+
+// Atan2 returns atan2(a, b), broadcast, on Default().
 // atan2(a, b); integers give float32.
-func Atan2(a, b *Tensor) (*Tensor, error) { return Binary(OpAtan2, a, b) }
+func Atan2(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpAtan2, a, b) }
 
-// Atan2Out writes atan2(a, b) into out.
-func Atan2Out(a, b, out *Tensor) error { return BinaryOut(OpAtan2, a, b, out) }
+// Atan2Out writes atan2(a, b) into out, on Default().
+func Atan2Out(a, b, out *Tensor) error { return defaultContext.BinaryOut(OpAtan2, a, b, out) }
 
-// Atan2InPlace writes atan2(a, b) into a, whose shape and dtype do not change.
-func Atan2InPlace(a, b *Tensor) error { return BinaryInPlace(OpAtan2, a, b) }
+// Atan2InPlace writes atan2(a, b) into a, whose shape and dtype do not change, on Default().
+func Atan2InPlace(a, b *Tensor) error { return defaultContext.BinaryInPlace(OpAtan2, a, b) }
 
-// Hypot returns hypot(a, b), broadcast.
+// Atan2 returns atan2(a, b), broadcast, on c.
+func (c *Context) Atan2(a, b *Tensor) (*Tensor, error) { return c.Binary(OpAtan2, a, b) }
+
+// Atan2Out writes atan2(a, b) into out, on c.
+func (c *Context) Atan2Out(a, b, out *Tensor) error { return c.BinaryOut(OpAtan2, a, b, out) }
+
+// Atan2InPlace writes atan2(a, b) into a, whose shape and dtype do not change, on c.
+func (c *Context) Atan2InPlace(a, b *Tensor) error { return c.BinaryInPlace(OpAtan2, a, b) }
+
+// Hypot returns hypot(a, b), broadcast, on Default().
 // sqrt(a*a + b*b); floating dtypes only.
-func Hypot(a, b *Tensor) (*Tensor, error) { return Binary(OpHypot, a, b) }
+func Hypot(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpHypot, a, b) }
 
-// HypotOut writes hypot(a, b) into out.
-func HypotOut(a, b, out *Tensor) error { return BinaryOut(OpHypot, a, b, out) }
+// HypotOut writes hypot(a, b) into out, on Default().
+func HypotOut(a, b, out *Tensor) error { return defaultContext.BinaryOut(OpHypot, a, b, out) }
 
-// HypotInPlace writes hypot(a, b) into a, whose shape and dtype do not change.
-func HypotInPlace(a, b *Tensor) error { return BinaryInPlace(OpHypot, a, b) }
+// HypotInPlace writes hypot(a, b) into a, whose shape and dtype do not change, on Default().
+func HypotInPlace(a, b *Tensor) error { return defaultContext.BinaryInPlace(OpHypot, a, b) }
 
-// Copysign returns copysign(a, b), broadcast.
+// Hypot returns hypot(a, b), broadcast, on c.
+func (c *Context) Hypot(a, b *Tensor) (*Tensor, error) { return c.Binary(OpHypot, a, b) }
+
+// HypotOut writes hypot(a, b) into out, on c.
+func (c *Context) HypotOut(a, b, out *Tensor) error { return c.BinaryOut(OpHypot, a, b, out) }
+
+// HypotInPlace writes hypot(a, b) into a, whose shape and dtype do not change, on c.
+func (c *Context) HypotInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpHypot, a, b) }
+
+// Copysign returns copysign(a, b), broadcast, on Default().
 // |a| with the sign of b; integers give float32.
-func Copysign(a, b *Tensor) (*Tensor, error) { return Binary(OpCopysign, a, b) }
+func Copysign(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpCopysign, a, b) }
 
-// CopysignOut writes copysign(a, b) into out.
-func CopysignOut(a, b, out *Tensor) error { return BinaryOut(OpCopysign, a, b, out) }
+// CopysignOut writes copysign(a, b) into out, on Default().
+func CopysignOut(a, b, out *Tensor) error { return defaultContext.BinaryOut(OpCopysign, a, b, out) }
 
-// CopysignInPlace writes copysign(a, b) into a, whose shape and dtype do not change.
-func CopysignInPlace(a, b *Tensor) error { return BinaryInPlace(OpCopysign, a, b) }
+// CopysignInPlace writes copysign(a, b) into a, whose shape and dtype do not change, on Default().
+func CopysignInPlace(a, b *Tensor) error { return defaultContext.BinaryInPlace(OpCopysign, a, b) }
 
-// Eq returns eq(a, b), broadcast.
+// Copysign returns copysign(a, b), broadcast, on c.
+func (c *Context) Copysign(a, b *Tensor) (*Tensor, error) { return c.Binary(OpCopysign, a, b) }
+
+// CopysignOut writes copysign(a, b) into out, on c.
+func (c *Context) CopysignOut(a, b, out *Tensor) error { return c.BinaryOut(OpCopysign, a, b, out) }
+
+// CopysignInPlace writes copysign(a, b) into a, whose shape and dtype do not change, on c.
+func (c *Context) CopysignInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpCopysign, a, b) }
+
+// Eq returns eq(a, b), broadcast, on Default().
 // Comparisons give Bool.
-func Eq(a, b *Tensor) (*Tensor, error) { return Binary(OpEq, a, b) }
+func Eq(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpEq, a, b) }
 
-// EqOut writes eq(a, b) into out.
-func EqOut(a, b, out *Tensor) error { return BinaryOut(OpEq, a, b, out) }
+// EqOut writes eq(a, b) into out, on Default().
+func EqOut(a, b, out *Tensor) error { return defaultContext.BinaryOut(OpEq, a, b, out) }
 
-// EqInPlace writes eq(a, b) into a, whose shape and dtype do not change.
-func EqInPlace(a, b *Tensor) error { return BinaryInPlace(OpEq, a, b) }
+// EqInPlace writes eq(a, b) into a, whose shape and dtype do not change, on Default().
+func EqInPlace(a, b *Tensor) error { return defaultContext.BinaryInPlace(OpEq, a, b) }
 
-// Ne returns ne(a, b), broadcast.
+// Eq returns eq(a, b), broadcast, on c.
+func (c *Context) Eq(a, b *Tensor) (*Tensor, error) { return c.Binary(OpEq, a, b) }
+
+// EqOut writes eq(a, b) into out, on c.
+func (c *Context) EqOut(a, b, out *Tensor) error { return c.BinaryOut(OpEq, a, b, out) }
+
+// EqInPlace writes eq(a, b) into a, whose shape and dtype do not change, on c.
+func (c *Context) EqInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpEq, a, b) }
+
+// Ne returns ne(a, b), broadcast, on Default().
 // a != b, Bool.
-func Ne(a, b *Tensor) (*Tensor, error) { return Binary(OpNe, a, b) }
+func Ne(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpNe, a, b) }
 
-// NeOut writes ne(a, b) into out.
-func NeOut(a, b, out *Tensor) error { return BinaryOut(OpNe, a, b, out) }
+// NeOut writes ne(a, b) into out, on Default().
+func NeOut(a, b, out *Tensor) error { return defaultContext.BinaryOut(OpNe, a, b, out) }
 
-// NeInPlace writes ne(a, b) into a, whose shape and dtype do not change.
-func NeInPlace(a, b *Tensor) error { return BinaryInPlace(OpNe, a, b) }
+// NeInPlace writes ne(a, b) into a, whose shape and dtype do not change, on Default().
+func NeInPlace(a, b *Tensor) error { return defaultContext.BinaryInPlace(OpNe, a, b) }
 
-// Lt returns lt(a, b), broadcast.
+// Ne returns ne(a, b), broadcast, on c.
+func (c *Context) Ne(a, b *Tensor) (*Tensor, error) { return c.Binary(OpNe, a, b) }
+
+// NeOut writes ne(a, b) into out, on c.
+func (c *Context) NeOut(a, b, out *Tensor) error { return c.BinaryOut(OpNe, a, b, out) }
+
+// NeInPlace writes ne(a, b) into a, whose shape and dtype do not change, on c.
+func (c *Context) NeInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpNe, a, b) }
+
+// Lt returns lt(a, b), broadcast, on Default().
 // a < b, Bool.
-func Lt(a, b *Tensor) (*Tensor, error) { return Binary(OpLt, a, b) }
+func Lt(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpLt, a, b) }
 
-// LtOut writes lt(a, b) into out.
-func LtOut(a, b, out *Tensor) error { return BinaryOut(OpLt, a, b, out) }
+// LtOut writes lt(a, b) into out, on Default().
+func LtOut(a, b, out *Tensor) error { return defaultContext.BinaryOut(OpLt, a, b, out) }
 
-// LtInPlace writes lt(a, b) into a, whose shape and dtype do not change.
-func LtInPlace(a, b *Tensor) error { return BinaryInPlace(OpLt, a, b) }
+// LtInPlace writes lt(a, b) into a, whose shape and dtype do not change, on Default().
+func LtInPlace(a, b *Tensor) error { return defaultContext.BinaryInPlace(OpLt, a, b) }
 
-// Le returns le(a, b), broadcast.
+// Lt returns lt(a, b), broadcast, on c.
+func (c *Context) Lt(a, b *Tensor) (*Tensor, error) { return c.Binary(OpLt, a, b) }
+
+// LtOut writes lt(a, b) into out, on c.
+func (c *Context) LtOut(a, b, out *Tensor) error { return c.BinaryOut(OpLt, a, b, out) }
+
+// LtInPlace writes lt(a, b) into a, whose shape and dtype do not change, on c.
+func (c *Context) LtInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpLt, a, b) }
+
+// Le returns le(a, b), broadcast, on Default().
 // a <= b, Bool.
-func Le(a, b *Tensor) (*Tensor, error) { return Binary(OpLe, a, b) }
+func Le(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpLe, a, b) }
 
-// LeOut writes le(a, b) into out.
-func LeOut(a, b, out *Tensor) error { return BinaryOut(OpLe, a, b, out) }
+// LeOut writes le(a, b) into out, on Default().
+func LeOut(a, b, out *Tensor) error { return defaultContext.BinaryOut(OpLe, a, b, out) }
 
-// LeInPlace writes le(a, b) into a, whose shape and dtype do not change.
-func LeInPlace(a, b *Tensor) error { return BinaryInPlace(OpLe, a, b) }
+// LeInPlace writes le(a, b) into a, whose shape and dtype do not change, on Default().
+func LeInPlace(a, b *Tensor) error { return defaultContext.BinaryInPlace(OpLe, a, b) }
 
-// Gt returns gt(a, b), broadcast.
+// Le returns le(a, b), broadcast, on c.
+func (c *Context) Le(a, b *Tensor) (*Tensor, error) { return c.Binary(OpLe, a, b) }
+
+// LeOut writes le(a, b) into out, on c.
+func (c *Context) LeOut(a, b, out *Tensor) error { return c.BinaryOut(OpLe, a, b, out) }
+
+// LeInPlace writes le(a, b) into a, whose shape and dtype do not change, on c.
+func (c *Context) LeInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpLe, a, b) }
+
+// Gt returns gt(a, b), broadcast, on Default().
 // a > b, Bool.
-func Gt(a, b *Tensor) (*Tensor, error) { return Binary(OpGt, a, b) }
+func Gt(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpGt, a, b) }
 
-// GtOut writes gt(a, b) into out.
-func GtOut(a, b, out *Tensor) error { return BinaryOut(OpGt, a, b, out) }
+// GtOut writes gt(a, b) into out, on Default().
+func GtOut(a, b, out *Tensor) error { return defaultContext.BinaryOut(OpGt, a, b, out) }
 
-// GtInPlace writes gt(a, b) into a, whose shape and dtype do not change.
-func GtInPlace(a, b *Tensor) error { return BinaryInPlace(OpGt, a, b) }
+// GtInPlace writes gt(a, b) into a, whose shape and dtype do not change, on Default().
+func GtInPlace(a, b *Tensor) error { return defaultContext.BinaryInPlace(OpGt, a, b) }
 
-// Ge returns ge(a, b), broadcast.
+// Gt returns gt(a, b), broadcast, on c.
+func (c *Context) Gt(a, b *Tensor) (*Tensor, error) { return c.Binary(OpGt, a, b) }
+
+// GtOut writes gt(a, b) into out, on c.
+func (c *Context) GtOut(a, b, out *Tensor) error { return c.BinaryOut(OpGt, a, b, out) }
+
+// GtInPlace writes gt(a, b) into a, whose shape and dtype do not change, on c.
+func (c *Context) GtInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpGt, a, b) }
+
+// Ge returns ge(a, b), broadcast, on Default().
 // a >= b, Bool.
-func Ge(a, b *Tensor) (*Tensor, error) { return Binary(OpGe, a, b) }
+func Ge(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpGe, a, b) }
 
-// GeOut writes ge(a, b) into out.
-func GeOut(a, b, out *Tensor) error { return BinaryOut(OpGe, a, b, out) }
+// GeOut writes ge(a, b) into out, on Default().
+func GeOut(a, b, out *Tensor) error { return defaultContext.BinaryOut(OpGe, a, b, out) }
 
-// GeInPlace writes ge(a, b) into a, whose shape and dtype do not change.
-func GeInPlace(a, b *Tensor) error { return BinaryInPlace(OpGe, a, b) }
+// GeInPlace writes ge(a, b) into a, whose shape and dtype do not change, on Default().
+func GeInPlace(a, b *Tensor) error { return defaultContext.BinaryInPlace(OpGe, a, b) }
 
-// LogicalAnd returns logical_and(a, b), broadcast.
+// Ge returns ge(a, b), broadcast, on c.
+func (c *Context) Ge(a, b *Tensor) (*Tensor, error) { return c.Binary(OpGe, a, b) }
+
+// GeOut writes ge(a, b) into out, on c.
+func (c *Context) GeOut(a, b, out *Tensor) error { return c.BinaryOut(OpGe, a, b, out) }
+
+// GeInPlace writes ge(a, b) into a, whose shape and dtype do not change, on c.
+func (c *Context) GeInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpGe, a, b) }
+
+// LogicalAnd returns logical_and(a, b), broadcast, on Default().
 // Logical ops give Bool (nonzero is true).
-func LogicalAnd(a, b *Tensor) (*Tensor, error) { return Binary(OpLogicalAnd, a, b) }
+func LogicalAnd(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpLogicalAnd, a, b) }
 
-// LogicalAndOut writes logical_and(a, b) into out.
-func LogicalAndOut(a, b, out *Tensor) error { return BinaryOut(OpLogicalAnd, a, b, out) }
+// LogicalAndOut writes logical_and(a, b) into out, on Default().
+func LogicalAndOut(a, b, out *Tensor) error { return defaultContext.BinaryOut(OpLogicalAnd, a, b, out) }
 
-// LogicalAndInPlace writes logical_and(a, b) into a, whose shape and dtype do not change.
-func LogicalAndInPlace(a, b *Tensor) error { return BinaryInPlace(OpLogicalAnd, a, b) }
+// LogicalAndInPlace writes logical_and(a, b) into a, whose shape and dtype do not change, on Default().
+func LogicalAndInPlace(a, b *Tensor) error { return defaultContext.BinaryInPlace(OpLogicalAnd, a, b) }
 
-// LogicalOr returns logical_or(a, b), broadcast.
+// LogicalAnd returns logical_and(a, b), broadcast, on c.
+func (c *Context) LogicalAnd(a, b *Tensor) (*Tensor, error) { return c.Binary(OpLogicalAnd, a, b) }
+
+// LogicalAndOut writes logical_and(a, b) into out, on c.
+func (c *Context) LogicalAndOut(a, b, out *Tensor) error { return c.BinaryOut(OpLogicalAnd, a, b, out) }
+
+// LogicalAndInPlace writes logical_and(a, b) into a, whose shape and dtype do not change, on c.
+func (c *Context) LogicalAndInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpLogicalAnd, a, b) }
+
+// LogicalOr returns logical_or(a, b), broadcast, on Default().
 // a || b, Bool.
-func LogicalOr(a, b *Tensor) (*Tensor, error) { return Binary(OpLogicalOr, a, b) }
+func LogicalOr(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpLogicalOr, a, b) }
 
-// LogicalOrOut writes logical_or(a, b) into out.
-func LogicalOrOut(a, b, out *Tensor) error { return BinaryOut(OpLogicalOr, a, b, out) }
+// LogicalOrOut writes logical_or(a, b) into out, on Default().
+func LogicalOrOut(a, b, out *Tensor) error { return defaultContext.BinaryOut(OpLogicalOr, a, b, out) }
 
-// LogicalOrInPlace writes logical_or(a, b) into a, whose shape and dtype do not change.
-func LogicalOrInPlace(a, b *Tensor) error { return BinaryInPlace(OpLogicalOr, a, b) }
+// LogicalOrInPlace writes logical_or(a, b) into a, whose shape and dtype do not change, on Default().
+func LogicalOrInPlace(a, b *Tensor) error { return defaultContext.BinaryInPlace(OpLogicalOr, a, b) }
 
-// LogicalXor returns logical_xor(a, b), broadcast.
+// LogicalOr returns logical_or(a, b), broadcast, on c.
+func (c *Context) LogicalOr(a, b *Tensor) (*Tensor, error) { return c.Binary(OpLogicalOr, a, b) }
+
+// LogicalOrOut writes logical_or(a, b) into out, on c.
+func (c *Context) LogicalOrOut(a, b, out *Tensor) error { return c.BinaryOut(OpLogicalOr, a, b, out) }
+
+// LogicalOrInPlace writes logical_or(a, b) into a, whose shape and dtype do not change, on c.
+func (c *Context) LogicalOrInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpLogicalOr, a, b) }
+
+// LogicalXor returns logical_xor(a, b), broadcast, on Default().
 // (a != 0) != (b != 0), Bool.
-func LogicalXor(a, b *Tensor) (*Tensor, error) { return Binary(OpLogicalXor, a, b) }
+func LogicalXor(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpLogicalXor, a, b) }
 
-// LogicalXorOut writes logical_xor(a, b) into out.
-func LogicalXorOut(a, b, out *Tensor) error { return BinaryOut(OpLogicalXor, a, b, out) }
+// LogicalXorOut writes logical_xor(a, b) into out, on Default().
+func LogicalXorOut(a, b, out *Tensor) error { return defaultContext.BinaryOut(OpLogicalXor, a, b, out) }
 
-// LogicalXorInPlace writes logical_xor(a, b) into a, whose shape and dtype do not change.
-func LogicalXorInPlace(a, b *Tensor) error { return BinaryInPlace(OpLogicalXor, a, b) }
+// LogicalXorInPlace writes logical_xor(a, b) into a, whose shape and dtype do not change, on Default().
+func LogicalXorInPlace(a, b *Tensor) error { return defaultContext.BinaryInPlace(OpLogicalXor, a, b) }
 
-// BitwiseAnd returns bitwise_and(a, b), broadcast.
+// LogicalXor returns logical_xor(a, b), broadcast, on c.
+func (c *Context) LogicalXor(a, b *Tensor) (*Tensor, error) { return c.Binary(OpLogicalXor, a, b) }
+
+// LogicalXorOut writes logical_xor(a, b) into out, on c.
+func (c *Context) LogicalXorOut(a, b, out *Tensor) error { return c.BinaryOut(OpLogicalXor, a, b, out) }
+
+// LogicalXorInPlace writes logical_xor(a, b) into a, whose shape and dtype do not change, on c.
+func (c *Context) LogicalXorInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpLogicalXor, a, b) }
+
+// BitwiseAnd returns bitwise_and(a, b), broadcast, on Default().
 // Bitwise ops and shifts: integers and bool only.
-func BitwiseAnd(a, b *Tensor) (*Tensor, error) { return Binary(OpBitwiseAnd, a, b) }
+func BitwiseAnd(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpBitwiseAnd, a, b) }
 
-// BitwiseAndOut writes bitwise_and(a, b) into out.
-func BitwiseAndOut(a, b, out *Tensor) error { return BinaryOut(OpBitwiseAnd, a, b, out) }
+// BitwiseAndOut writes bitwise_and(a, b) into out, on Default().
+func BitwiseAndOut(a, b, out *Tensor) error { return defaultContext.BinaryOut(OpBitwiseAnd, a, b, out) }
 
-// BitwiseAndInPlace writes bitwise_and(a, b) into a, whose shape and dtype do not change.
-func BitwiseAndInPlace(a, b *Tensor) error { return BinaryInPlace(OpBitwiseAnd, a, b) }
+// BitwiseAndInPlace writes bitwise_and(a, b) into a, whose shape and dtype do not change, on Default().
+func BitwiseAndInPlace(a, b *Tensor) error { return defaultContext.BinaryInPlace(OpBitwiseAnd, a, b) }
 
-// BitwiseOr returns bitwise_or(a, b), broadcast.
+// BitwiseAnd returns bitwise_and(a, b), broadcast, on c.
+func (c *Context) BitwiseAnd(a, b *Tensor) (*Tensor, error) { return c.Binary(OpBitwiseAnd, a, b) }
+
+// BitwiseAndOut writes bitwise_and(a, b) into out, on c.
+func (c *Context) BitwiseAndOut(a, b, out *Tensor) error { return c.BinaryOut(OpBitwiseAnd, a, b, out) }
+
+// BitwiseAndInPlace writes bitwise_and(a, b) into a, whose shape and dtype do not change, on c.
+func (c *Context) BitwiseAndInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpBitwiseAnd, a, b) }
+
+// BitwiseOr returns bitwise_or(a, b), broadcast, on Default().
 // a | b.
-func BitwiseOr(a, b *Tensor) (*Tensor, error) { return Binary(OpBitwiseOr, a, b) }
+func BitwiseOr(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpBitwiseOr, a, b) }
 
-// BitwiseOrOut writes bitwise_or(a, b) into out.
-func BitwiseOrOut(a, b, out *Tensor) error { return BinaryOut(OpBitwiseOr, a, b, out) }
+// BitwiseOrOut writes bitwise_or(a, b) into out, on Default().
+func BitwiseOrOut(a, b, out *Tensor) error { return defaultContext.BinaryOut(OpBitwiseOr, a, b, out) }
 
-// BitwiseOrInPlace writes bitwise_or(a, b) into a, whose shape and dtype do not change.
-func BitwiseOrInPlace(a, b *Tensor) error { return BinaryInPlace(OpBitwiseOr, a, b) }
+// BitwiseOrInPlace writes bitwise_or(a, b) into a, whose shape and dtype do not change, on Default().
+func BitwiseOrInPlace(a, b *Tensor) error { return defaultContext.BinaryInPlace(OpBitwiseOr, a, b) }
 
-// BitwiseXor returns bitwise_xor(a, b), broadcast.
+// BitwiseOr returns bitwise_or(a, b), broadcast, on c.
+func (c *Context) BitwiseOr(a, b *Tensor) (*Tensor, error) { return c.Binary(OpBitwiseOr, a, b) }
+
+// BitwiseOrOut writes bitwise_or(a, b) into out, on c.
+func (c *Context) BitwiseOrOut(a, b, out *Tensor) error { return c.BinaryOut(OpBitwiseOr, a, b, out) }
+
+// BitwiseOrInPlace writes bitwise_or(a, b) into a, whose shape and dtype do not change, on c.
+func (c *Context) BitwiseOrInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpBitwiseOr, a, b) }
+
+// BitwiseXor returns bitwise_xor(a, b), broadcast, on Default().
 // a ^ b.
-func BitwiseXor(a, b *Tensor) (*Tensor, error) { return Binary(OpBitwiseXor, a, b) }
+func BitwiseXor(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpBitwiseXor, a, b) }
 
-// BitwiseXorOut writes bitwise_xor(a, b) into out.
-func BitwiseXorOut(a, b, out *Tensor) error { return BinaryOut(OpBitwiseXor, a, b, out) }
+// BitwiseXorOut writes bitwise_xor(a, b) into out, on Default().
+func BitwiseXorOut(a, b, out *Tensor) error { return defaultContext.BinaryOut(OpBitwiseXor, a, b, out) }
 
-// BitwiseXorInPlace writes bitwise_xor(a, b) into a, whose shape and dtype do not change.
-func BitwiseXorInPlace(a, b *Tensor) error { return BinaryInPlace(OpBitwiseXor, a, b) }
+// BitwiseXorInPlace writes bitwise_xor(a, b) into a, whose shape and dtype do not change, on Default().
+func BitwiseXorInPlace(a, b *Tensor) error { return defaultContext.BinaryInPlace(OpBitwiseXor, a, b) }
 
-// ShiftLeft returns bitwise_left_shift(a, b), broadcast.
+// BitwiseXor returns bitwise_xor(a, b), broadcast, on c.
+func (c *Context) BitwiseXor(a, b *Tensor) (*Tensor, error) { return c.Binary(OpBitwiseXor, a, b) }
+
+// BitwiseXorOut writes bitwise_xor(a, b) into out, on c.
+func (c *Context) BitwiseXorOut(a, b, out *Tensor) error { return c.BinaryOut(OpBitwiseXor, a, b, out) }
+
+// BitwiseXorInPlace writes bitwise_xor(a, b) into a, whose shape and dtype do not change, on c.
+func (c *Context) BitwiseXorInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpBitwiseXor, a, b) }
+
+// ShiftLeft returns bitwise_left_shift(a, b), broadcast, on Default().
 // a << b; 0 when b is negative or >= the bit width.
-func ShiftLeft(a, b *Tensor) (*Tensor, error) { return Binary(OpShiftLeft, a, b) }
+func ShiftLeft(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpShiftLeft, a, b) }
 
-// ShiftLeftOut writes bitwise_left_shift(a, b) into out.
-func ShiftLeftOut(a, b, out *Tensor) error { return BinaryOut(OpShiftLeft, a, b, out) }
+// ShiftLeftOut writes bitwise_left_shift(a, b) into out, on Default().
+func ShiftLeftOut(a, b, out *Tensor) error { return defaultContext.BinaryOut(OpShiftLeft, a, b, out) }
 
-// ShiftLeftInPlace writes bitwise_left_shift(a, b) into a, whose shape and dtype do not change.
-func ShiftLeftInPlace(a, b *Tensor) error { return BinaryInPlace(OpShiftLeft, a, b) }
+// ShiftLeftInPlace writes bitwise_left_shift(a, b) into a, whose shape and dtype do not change, on Default().
+func ShiftLeftInPlace(a, b *Tensor) error { return defaultContext.BinaryInPlace(OpShiftLeft, a, b) }
 
-// ShiftRight returns bitwise_right_shift(a, b), broadcast.
+// ShiftLeft returns bitwise_left_shift(a, b), broadcast, on c.
+func (c *Context) ShiftLeft(a, b *Tensor) (*Tensor, error) { return c.Binary(OpShiftLeft, a, b) }
+
+// ShiftLeftOut writes bitwise_left_shift(a, b) into out, on c.
+func (c *Context) ShiftLeftOut(a, b, out *Tensor) error { return c.BinaryOut(OpShiftLeft, a, b, out) }
+
+// ShiftLeftInPlace writes bitwise_left_shift(a, b) into a, whose shape and dtype do not change, on c.
+func (c *Context) ShiftLeftInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpShiftLeft, a, b) }
+
+// ShiftRight returns bitwise_right_shift(a, b), broadcast, on Default().
 // a >> b (arithmetic); sign fill when b is negative or >= the bit width.
-func ShiftRight(a, b *Tensor) (*Tensor, error) { return Binary(OpShiftRight, a, b) }
+func ShiftRight(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpShiftRight, a, b) }
 
-// ShiftRightOut writes bitwise_right_shift(a, b) into out.
-func ShiftRightOut(a, b, out *Tensor) error { return BinaryOut(OpShiftRight, a, b, out) }
+// ShiftRightOut writes bitwise_right_shift(a, b) into out, on Default().
+func ShiftRightOut(a, b, out *Tensor) error { return defaultContext.BinaryOut(OpShiftRight, a, b, out) }
 
-// ShiftRightInPlace writes bitwise_right_shift(a, b) into a, whose shape and dtype do not change.
-func ShiftRightInPlace(a, b *Tensor) error { return BinaryInPlace(OpShiftRight, a, b) }
+// ShiftRightInPlace writes bitwise_right_shift(a, b) into a, whose shape and dtype do not change, on Default().
+func ShiftRightInPlace(a, b *Tensor) error { return defaultContext.BinaryInPlace(OpShiftRight, a, b) }
+
+// ShiftRight returns bitwise_right_shift(a, b), broadcast, on c.
+func (c *Context) ShiftRight(a, b *Tensor) (*Tensor, error) { return c.Binary(OpShiftRight, a, b) }
+
+// ShiftRightOut writes bitwise_right_shift(a, b) into out, on c.
+func (c *Context) ShiftRightOut(a, b, out *Tensor) error { return c.BinaryOut(OpShiftRight, a, b, out) }
+
+// ShiftRightInPlace writes bitwise_right_shift(a, b) into a, whose shape and dtype do not change, on c.
+func (c *Context) ShiftRightInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpShiftRight, a, b) }

@@ -902,34 +902,36 @@ func TestExactAliasing(t *testing.T) {
 }
 
 func TestPolicy(t *testing.T) {
-	warnings := collectWarnings(t)
-	a := must(Zeros(Float32, 2, 3))(t)
-	b := must(Zeros(Float32, 3))(t)
-	s := must(Zeros(Float32))(t)
+	t.Parallel()
+	ctx := newContext(t)
+	warnings := collectWarningsOn(t, ctx)
+	a := must(ctx.Zeros(Float32, 2, 3))(t)
+	b := must(ctx.Zeros(Float32, 3))(t)
+	s := must(ctx.Zeros(Float32))(t)
 	closeAll(t, a, b, s)
 
-	ok(t, SetBroadcastPolicy(PolicyError))
-	if BroadcastPolicy() != PolicyError {
-		t.Fatalf("policy %v", BroadcastPolicy())
+	ok(t, ctx.SetBroadcastPolicy(PolicyError))
+	if ctx.BroadcastPolicy() != PolicyError {
+		t.Fatalf("policy %v", ctx.BroadcastPolicy())
 	}
-	_, err := Add(a, b)
+	_, err := ctx.Add(a, b)
 	wantErr(t, err, ErrPolicy, "", nil)
-	c := must(Add(a, a))(t)
+	c := must(ctx.Add(a, a))(t)
 	c.Close()
-	c = must(Add(a, s))(t) // 0-dim operands are exempt
+	c = must(ctx.Add(a, s))(t) // 0-dim operands are exempt
 	c.Close()
-	cond := must(Zeros(Bool, 2, 3))(t)
+	cond := must(ctx.Zeros(Bool, 2, 3))(t)
 	defer cond.Close()
-	_, err = Where(cond, a, b)
+	_, err = ctx.Where(cond, a, b)
 	wantErr(t, err, ErrPolicy, "", nil)
 
-	ok(t, SetBroadcastPolicy(PolicyWarn))
-	c = must(Add(a, b))(t)
+	ok(t, ctx.SetBroadcastPolicy(PolicyWarn))
+	c = must(ctx.Add(a, b))(t)
 	c.Close()
 	if w := warnings(); len(w) != 1 {
 		t.Fatalf("policy warn: warnings %q", w)
 	}
-	c = must(Add(a, a))(t)
+	c = must(ctx.Add(a, a))(t)
 	c.Close()
 	if w := warnings(); len(w) != 0 {
 		t.Fatalf("policy warn, equal shapes: warnings %q", w)
@@ -937,50 +939,51 @@ func TestPolicy(t *testing.T) {
 
 	// Warnings as errors: the warning text becomes the message, nothing is
 	// written and the handler is not called.
-	SetWarningsAsErrors(true)
-	if !WarningsAsErrors() {
+	ctx.SetWarningsAsErrors(true)
+	if !ctx.WarningsAsErrors() {
 		t.Fatal("WarningsAsErrors() false")
 	}
-	ok(t, SetBroadcastPolicy(PolicyAllow))
-	SetBroadcastWarning(true)
-	x := must(FromFloat32s([]float32{1, 2, 3, 4}, 4, 1))(t)
-	y := must(FromFloat32s([]float32{1, 1, 1, 1}, 4))(t)
+	ok(t, ctx.SetBroadcastPolicy(PolicyAllow))
+	ctx.SetBroadcastWarning(true)
+	x := must(ctx.FromFloat32s([]float32{1, 2, 3, 4}, 4, 1))(t)
+	y := must(ctx.FromFloat32s([]float32{1, 1, 1, 1}, 4))(t)
 	closeAll(t, x, y)
-	_, err = Add(x, y)
+	_, err = ctx.Add(x, y)
 	wantErr(t, err, ErrPolicy, msgBroadcastWarning, nil)
 	if w := warnings(); len(w) != 0 {
 		t.Fatalf("handler called with warnings as errors: %q", w)
 	}
-	SetBroadcastWarning(false)
-	SetLegacyPointwise(true)
-	u := must(FromFloat32s(iotaF32(6, 0), 2, 3))(t)
-	v := must(FromFloat32s(iotaF32(6, 0), 3, 2))(t)
+	ctx.SetBroadcastWarning(false)
+	ctx.SetLegacyPointwise(true)
+	u := must(ctx.FromFloat32s(iotaF32(6, 0), 2, 3))(t)
+	v := must(ctx.FromFloat32s(iotaF32(6, 0), 3, 2))(t)
 	closeAll(t, u, v)
-	err = AddInPlace(u, v)
+	err = ctx.AddInPlace(u, v)
 	wantErr(t, err, ErrPolicy, msgLegacyPointwise, nil)
 	wantFloats(t, must(u.Float32s())(t), iotaF32(6, 0))
 
-	err = SetBroadcastPolicy(Policy(7))
+	err = ctx.SetBroadcastPolicy(Policy(7))
 	wantErr(t, err, ErrInvalidArgument, "", nil)
 }
 
 // TestLargeAndThreaded checks a result big enough to be split between
 // threads against the reference, with one thread and with the default.
 func TestLargeAndThreaded(t *testing.T) {
+	t.Parallel()
+	ctx := newContext(t)
 	const rows, cols = 1024, 513
 	av, bv := iota64(rows, -300), iota64(cols, 0.5)
-	a := must(FromFloat64s(av, rows, 1))(t)
-	b := must(FromFloat64s(bv, cols))(t)
+	a := must(ctx.FromFloat64s(av, rows, 1))(t)
+	b := must(ctx.FromFloat64s(bv, cols))(t)
 	closeAll(t, a, b)
 	want, _ := refBinary(av, []int64{rows, 1}, bv, []int64{cols}, func(x, y float64) float64 { return x * y })
-	defer SetNumThreads(0)
 	var sums [][]float64
 	for _, n := range []int{1, 0} {
-		ok(t, SetNumThreads(n))
-		c := must(Mul(a, b))(t)
+		ok(t, ctx.SetNumThreads(n))
+		c := must(ctx.Mul(a, b))(t)
 		wantFloats(t, must(c.Float64s())(t), want)
-		out := must(Zeros(Float32, rows, cols))(t)
-		ok(t, MulOut(a, b, out)) // Double results cast into a Float out
+		out := must(ctx.Zeros(Float32, rows, cols))(t)
+		ok(t, ctx.MulOut(a, b, out)) // Double results cast into a Float out
 		got := must(out.Float32s())(t)
 		for i := range got {
 			if got[i] != float32(want[i]) {

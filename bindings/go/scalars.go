@@ -20,18 +20,17 @@ import (
 // pow(Tensor, Scalar): 0 gives ones, 1 a copy, an integer tensor with a
 // negative integer exponent fails.
 
-func (s Scalar) c() (C.int32_t, C.int64_t, C.double) {
-	return C.int32_t(s.kind), C.int64_t(s.i), C.double(s.f)
-}
-
 // FromScalar returns a new 0-dim wrapped-number tensor holding s (Int64,
 // Float64 or Bool), usable as any operand of any function, where it promotes
 // as a number. Views of it are ordinary tensors.
-func FromScalar(s Scalar) (*Tensor, error) {
-	k, i, f := s.c()
-	r := C.gobc_from_scalar(k, i, f)
-	return resultTensor(&r)
+func (c *Context) FromScalar(s Scalar) (*Tensor, error) {
+	return c.makeTensor(func(l *C.bc_ctx, out **C.bc_tensor) C.bc_status {
+		return C.bc_ctx_tensor_from_scalar(l, s.c(), out)
+	})
 }
+
+// FromScalar is Default().FromScalar.
+func FromScalar(s Scalar) (*Tensor, error) { return defaultContext.FromScalar(s) }
 
 // IsWrappedNumber reports whether t was made by FromScalar.
 func (t *Tensor) IsWrappedNumber() bool {
@@ -48,67 +47,95 @@ func (t *Tensor) IsWrappedNumber() bool {
 }
 
 // BinaryScalar returns op(a, s), s a number (PyTorch's op(a, number)).
-func BinaryScalar(op Op, a *Tensor, s Scalar) (*Tensor, error) {
-	h, err := a.handle()
+func (c *Context) BinaryScalar(op Op, a *Tensor, s Scalar) (*Tensor, error) {
+	h, err := handles(a)
 	if err != nil {
 		return nil, err
 	}
-	k, i, f := s.c()
-	r := C.gobc_binary_scalar(C.bc_op(op), h, k, i, f)
+	t, err := c.makeTensor(func(l *C.bc_ctx, out **C.bc_tensor) C.bc_status {
+		return C.bc_ctx_binary_scalar(l, C.bc_op(op), h[0], s.c(), out)
+	})
 	runtime.KeepAlive(a)
-	return resultTensor(&r)
+	return t, err
+}
+
+// BinaryScalar is Default().BinaryScalar.
+func BinaryScalar(op Op, a *Tensor, s Scalar) (*Tensor, error) {
+	return defaultContext.BinaryScalar(op, a, s)
 }
 
 // BinaryScalarOut writes op(a, s) into out, which must have a's shape.
-func BinaryScalarOut(op Op, a *Tensor, s Scalar, out *Tensor) error {
-	hs, err := handles(a, out)
+func (c *Context) BinaryScalarOut(op Op, a *Tensor, s Scalar, out *Tensor) error {
+	h, err := handles(a, out)
 	if err != nil {
 		return err
 	}
-	k, i, f := s.c()
-	r := C.gobc_binary_scalar_out(C.bc_op(op), hs[0], k, i, f, hs[1])
+	err = c.do(func(l *C.bc_ctx) C.bc_status {
+		return C.bc_ctx_binary_scalar_out(l, C.bc_op(op), h[0], s.c(), h[1])
+	})
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(out)
-	return resultErr(&r)
+	return err
+}
+
+// BinaryScalarOut is Default().BinaryScalarOut.
+func BinaryScalarOut(op Op, a *Tensor, s Scalar, out *Tensor) error {
+	return defaultContext.BinaryScalarOut(op, a, s, out)
 }
 
 // BinaryScalarInPlace sets self = op(self, s); the result dtype must be
 // castable to self's.
-func BinaryScalarInPlace(op Op, self *Tensor, s Scalar) error {
-	h, err := self.handle()
+func (c *Context) BinaryScalarInPlace(op Op, self *Tensor, s Scalar) error {
+	h, err := handles(self)
 	if err != nil {
 		return err
 	}
-	k, i, f := s.c()
-	r := C.gobc_binary_scalar_(C.bc_op(op), h, k, i, f)
+	err = c.do(func(l *C.bc_ctx) C.bc_status { return C.bc_ctx_binary_scalar_(l, C.bc_op(op), h[0], s.c()) })
 	runtime.KeepAlive(self)
-	return resultErr(&r)
+	return err
+}
+
+// BinaryScalarInPlace is Default().BinaryScalarInPlace.
+func BinaryScalarInPlace(op Op, self *Tensor, s Scalar) error {
+	return defaultContext.BinaryScalarInPlace(op, self, s)
 }
 
 // RBinaryScalar returns op(s, b), the number first (PyTorch's
 // torch.sub(2, x), torch.pow(2, x)).
-func RBinaryScalar(op Op, s Scalar, b *Tensor) (*Tensor, error) {
-	h, err := b.handle()
+func (c *Context) RBinaryScalar(op Op, s Scalar, b *Tensor) (*Tensor, error) {
+	h, err := handles(b)
 	if err != nil {
 		return nil, err
 	}
-	k, i, f := s.c()
-	r := C.gobc_binary_rscalar(C.bc_op(op), k, i, f, h)
+	t, err := c.makeTensor(func(l *C.bc_ctx, out **C.bc_tensor) C.bc_status {
+		return C.bc_ctx_binary_rscalar(l, C.bc_op(op), s.c(), h[0], out)
+	})
 	runtime.KeepAlive(b)
-	return resultTensor(&r)
+	return t, err
+}
+
+// RBinaryScalar is Default().RBinaryScalar.
+func RBinaryScalar(op Op, s Scalar, b *Tensor) (*Tensor, error) {
+	return defaultContext.RBinaryScalar(op, s, b)
 }
 
 // RBinaryScalarOut writes op(s, b) into out, which must have b's shape.
-func RBinaryScalarOut(op Op, s Scalar, b, out *Tensor) error {
-	hs, err := handles(b, out)
+func (c *Context) RBinaryScalarOut(op Op, s Scalar, b, out *Tensor) error {
+	h, err := handles(b, out)
 	if err != nil {
 		return err
 	}
-	k, i, f := s.c()
-	r := C.gobc_binary_rscalar_out(C.bc_op(op), k, i, f, hs[0], hs[1])
+	err = c.do(func(l *C.bc_ctx) C.bc_status {
+		return C.bc_ctx_binary_rscalar_out(l, C.bc_op(op), s.c(), h[0], h[1])
+	})
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(out)
-	return resultErr(&r)
+	return err
+}
+
+// RBinaryScalarOut is Default().RBinaryScalarOut.
+func RBinaryScalarOut(op Op, s Scalar, b, out *Tensor) error {
+	return defaultContext.RBinaryScalarOut(op, s, b, out)
 }
 
 // AddScalar returns a + s.
@@ -137,12 +164,19 @@ func RDivScalar(s Scalar, b *Tensor) (*Tensor, error) { return RBinaryScalar(OpD
 // gives ones).
 func RPowScalar(s Scalar, b *Tensor) (*Tensor, error) { return RBinaryScalar(OpPow, s, b) }
 
-func bound(s *Scalar) (C.int, C.int32_t, C.int64_t, C.double) {
-	if s == nil {
-		return 0, 0, 0, 0
+// bounds returns C copies of the clamp bounds and pointers to them (nil for
+// no bound); the copies hold no Go pointer, so C may read them.
+func bounds(lo, hi *Scalar) (*C.bc_scalar, *C.bc_scalar) {
+	var plo, phi *C.bc_scalar
+	if lo != nil {
+		v := lo.c()
+		plo = &v
 	}
-	k, i, f := s.c()
-	return 1, k, i, f
+	if hi != nil {
+		v := hi.c()
+		phi = &v
+	}
+	return plo, phi
 }
 
 // ClampScalar is PyTorch's clamp(Tensor, Scalar? min, Scalar? max): lo or
@@ -150,83 +184,113 @@ func bound(s *Scalar) (C.int, C.int32_t, C.int64_t, C.double) {
 // otherwise x and the bounds promote as numbers. On integer dtypes a lower
 // bound above the dtype's range (or an upper one below it) fails; a NaN
 // bound gives NaN everywhere.
-func ClampScalar(x *Tensor, lo, hi *Scalar) (*Tensor, error) {
-	h, err := x.handle()
+func (c *Context) ClampScalar(x *Tensor, lo, hi *Scalar) (*Tensor, error) {
+	h, err := handles(x)
 	if err != nil {
 		return nil, err
 	}
-	hl, kl, il, fl := bound(lo)
-	hh, kh, ih, fh := bound(hi)
-	r := C.gobc_clamp_scalar(h, hl, kl, il, fl, hh, kh, ih, fh)
+	plo, phi := bounds(lo, hi)
+	t, err := c.makeTensor(func(l *C.bc_ctx, out **C.bc_tensor) C.bc_status {
+		return C.bc_ctx_clamp_scalar(l, h[0], plo, phi, out)
+	})
 	runtime.KeepAlive(x)
-	return resultTensor(&r)
+	return t, err
+}
+
+// ClampScalar is Default().ClampScalar.
+func ClampScalar(x *Tensor, lo, hi *Scalar) (*Tensor, error) {
+	return defaultContext.ClampScalar(x, lo, hi)
 }
 
 // ClampScalarOut writes ClampScalar(x, lo, hi) into out.
-func ClampScalarOut(x *Tensor, lo, hi *Scalar, out *Tensor) error {
-	hs, err := handles(x, out)
+func (c *Context) ClampScalarOut(x *Tensor, lo, hi *Scalar, out *Tensor) error {
+	h, err := handles(x, out)
 	if err != nil {
 		return err
 	}
-	hl, kl, il, fl := bound(lo)
-	hh, kh, ih, fh := bound(hi)
-	r := C.gobc_clamp_scalar_out(hs[0], hl, kl, il, fl, hh, kh, ih, fh, hs[1])
+	plo, phi := bounds(lo, hi)
+	err = c.do(func(l *C.bc_ctx) C.bc_status { return C.bc_ctx_clamp_scalar_out(l, h[0], plo, phi, h[1]) })
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(out)
-	return resultErr(&r)
+	return err
+}
+
+// ClampScalarOut is Default().ClampScalarOut.
+func ClampScalarOut(x *Tensor, lo, hi *Scalar, out *Tensor) error {
+	return defaultContext.ClampScalarOut(x, lo, hi, out)
 }
 
 // ClampScalarInPlace sets self = ClampScalar(self, lo, hi); the result dtype
 // must be self's.
-func ClampScalarInPlace(self *Tensor, lo, hi *Scalar) error {
-	h, err := self.handle()
+func (c *Context) ClampScalarInPlace(self *Tensor, lo, hi *Scalar) error {
+	h, err := handles(self)
 	if err != nil {
 		return err
 	}
-	hl, kl, il, fl := bound(lo)
-	hh, kh, ih, fh := bound(hi)
-	r := C.gobc_clamp_scalar_(h, hl, kl, il, fl, hh, kh, ih, fh)
+	plo, phi := bounds(lo, hi)
+	err = c.do(func(l *C.bc_ctx) C.bc_status { return C.bc_ctx_clamp_scalar_(l, h[0], plo, phi) })
 	runtime.KeepAlive(self)
-	return resultErr(&r)
+	return err
+}
+
+// ClampScalarInPlace is Default().ClampScalarInPlace.
+func ClampScalarInPlace(self *Tensor, lo, hi *Scalar) error {
+	return defaultContext.ClampScalarInPlace(self, lo, hi)
 }
 
 // LerpScalar is PyTorch's lerp(start, end, Scalar weight): start and end of
 // one floating dtype, the weight used unrounded.
-func LerpScalar(start, end *Tensor, weight Scalar) (*Tensor, error) {
-	hs, err := handles(start, end)
+func (c *Context) LerpScalar(start, end *Tensor, weight Scalar) (*Tensor, error) {
+	h, err := handles(start, end)
 	if err != nil {
 		return nil, err
 	}
-	k, i, f := weight.c()
-	r := C.gobc_lerp_scalar(hs[0], hs[1], k, i, f)
+	t, err := c.makeTensor(func(l *C.bc_ctx, out **C.bc_tensor) C.bc_status {
+		return C.bc_ctx_lerp_scalar(l, h[0], h[1], weight.c(), out)
+	})
 	runtime.KeepAlive(start)
 	runtime.KeepAlive(end)
-	return resultTensor(&r)
+	return t, err
+}
+
+// LerpScalar is Default().LerpScalar.
+func LerpScalar(start, end *Tensor, weight Scalar) (*Tensor, error) {
+	return defaultContext.LerpScalar(start, end, weight)
 }
 
 // LerpScalarOut writes LerpScalar(start, end, weight) into out.
-func LerpScalarOut(start, end *Tensor, weight Scalar, out *Tensor) error {
-	hs, err := handles(start, end, out)
+func (c *Context) LerpScalarOut(start, end *Tensor, weight Scalar, out *Tensor) error {
+	h, err := handles(start, end, out)
 	if err != nil {
 		return err
 	}
-	k, i, f := weight.c()
-	r := C.gobc_lerp_scalar_out(hs[0], hs[1], k, i, f, hs[2])
+	err = c.do(func(l *C.bc_ctx) C.bc_status {
+		return C.bc_ctx_lerp_scalar_out(l, h[0], h[1], weight.c(), h[2])
+	})
 	runtime.KeepAlive(start)
 	runtime.KeepAlive(end)
 	runtime.KeepAlive(out)
-	return resultErr(&r)
+	return err
+}
+
+// LerpScalarOut is Default().LerpScalarOut.
+func LerpScalarOut(start, end *Tensor, weight Scalar, out *Tensor) error {
+	return defaultContext.LerpScalarOut(start, end, weight, out)
 }
 
 // LerpScalarInPlace sets self += weight * (end - self).
-func LerpScalarInPlace(self, end *Tensor, weight Scalar) error {
-	hs, err := handles(self, end)
+func (c *Context) LerpScalarInPlace(self, end *Tensor, weight Scalar) error {
+	h, err := handles(self, end)
 	if err != nil {
 		return err
 	}
-	k, i, f := weight.c()
-	r := C.gobc_lerp_scalar_(hs[0], hs[1], k, i, f)
+	err = c.do(func(l *C.bc_ctx) C.bc_status { return C.bc_ctx_lerp_scalar_(l, h[0], h[1], weight.c()) })
 	runtime.KeepAlive(self)
 	runtime.KeepAlive(end)
-	return resultErr(&r)
+	return err
+}
+
+// LerpScalarInPlace is Default().LerpScalarInPlace.
+func LerpScalarInPlace(self, end *Tensor, weight Scalar) error {
+	return defaultContext.LerpScalarInPlace(self, end, weight)
 }

@@ -138,25 +138,39 @@ func (t *Tensor) String() string {
 
 // Empty returns a contiguous tensor with unspecified contents. With no
 // sizes it is a 0-dim tensor of one element.
-func Empty(dtype DType, shape ...int64) (*Tensor, error) {
+func (c *Context) Empty(dtype DType, shape ...int64) (*Tensor, error) {
 	p, n := shapeArg(shape)
-	r := C.gobc_empty(C.bc_dtype(dtype), p, n)
+	t, err := c.makeTensor(func(l *C.bc_ctx, out **C.bc_tensor) C.bc_status {
+		return C.bc_ctx_tensor_empty(l, C.bc_dtype(dtype), p, n, out)
+	})
 	runtime.KeepAlive(shape)
-	return resultTensor(&r)
+	return t, err
+}
+
+// Empty is Default().Empty.
+func Empty(dtype DType, shape ...int64) (*Tensor, error) {
+	return defaultContext.Empty(dtype, shape...)
 }
 
 // Zeros returns a contiguous tensor of zeros.
-func Zeros(dtype DType, shape ...int64) (*Tensor, error) {
+func (c *Context) Zeros(dtype DType, shape ...int64) (*Tensor, error) {
 	p, n := shapeArg(shape)
-	r := C.gobc_zeros(C.bc_dtype(dtype), p, n)
+	t, err := c.makeTensor(func(l *C.bc_ctx, out **C.bc_tensor) C.bc_status {
+		return C.bc_ctx_tensor_zeros(l, C.bc_dtype(dtype), p, n, out)
+	})
 	runtime.KeepAlive(shape)
-	return resultTensor(&r)
+	return t, err
+}
+
+// Zeros is Default().Zeros.
+func Zeros(dtype DType, shape ...int64) (*Tensor, error) {
+	return defaultContext.Zeros(dtype, shape...)
 }
 
 // fromData copies n elements at data into a new tensor. A shape the Go side
 // cannot count is handed to C without data, so that the library reports it
 // in its own words.
-func fromData(dtype DType, data unsafe.Pointer, n int, shape []int64) (*Tensor, error) {
+func (c *Context) fromData(dtype DType, data unsafe.Pointer, n int, shape []int64) (*Tensor, error) {
 	want, ok := countElements(shape)
 	if ok && want != int64(n) {
 		unit := "elements"
@@ -170,9 +184,11 @@ func fromData(dtype DType, data unsafe.Pointer, n int, shape []int64) (*Tensor, 
 		data = nil
 	}
 	p, nd := shapeArg(shape)
-	r := C.gobc_from_data(C.bc_dtype(dtype), p, nd, data)
+	t, err := c.makeTensor(func(l *C.bc_ctx, out **C.bc_tensor) C.bc_status {
+		return C.bc_ctx_tensor_from_data(l, C.bc_dtype(dtype), p, nd, data, out)
+	})
 	runtime.KeepAlive(shape)
-	return resultTensor(&r)
+	return t, err
 }
 
 // countElements multiplies out a shape, reporting false for anything C must
@@ -208,75 +224,125 @@ func countElements(shape []int64) (int64, bool) {
 // The library keeps no reference to data.
 
 // FromBools returns a Bool tensor holding a copy of data.
-func FromBools(data []bool, shape ...int64) (*Tensor, error) {
-	t, err := fromData(Bool, sliceData(data), len(data), shape)
+func (c *Context) FromBools(data []bool, shape ...int64) (*Tensor, error) {
+	t, err := c.fromData(Bool, sliceData(data), len(data), shape)
 	runtime.KeepAlive(data)
 	return t, err
+}
+
+// FromBools is Default().FromBools.
+func FromBools(data []bool, shape ...int64) (*Tensor, error) {
+	return defaultContext.FromBools(data, shape...)
 }
 
 // FromUint8s returns a Uint8 tensor holding a copy of data.
-func FromUint8s(data []uint8, shape ...int64) (*Tensor, error) {
-	t, err := fromData(Uint8, sliceData(data), len(data), shape)
+func (c *Context) FromUint8s(data []uint8, shape ...int64) (*Tensor, error) {
+	t, err := c.fromData(Uint8, sliceData(data), len(data), shape)
 	runtime.KeepAlive(data)
 	return t, err
+}
+
+// FromUint8s is Default().FromUint8s.
+func FromUint8s(data []uint8, shape ...int64) (*Tensor, error) {
+	return defaultContext.FromUint8s(data, shape...)
 }
 
 // FromInt8s returns an Int8 tensor holding a copy of data.
-func FromInt8s(data []int8, shape ...int64) (*Tensor, error) {
-	t, err := fromData(Int8, sliceData(data), len(data), shape)
+func (c *Context) FromInt8s(data []int8, shape ...int64) (*Tensor, error) {
+	t, err := c.fromData(Int8, sliceData(data), len(data), shape)
 	runtime.KeepAlive(data)
 	return t, err
+}
+
+// FromInt8s is Default().FromInt8s.
+func FromInt8s(data []int8, shape ...int64) (*Tensor, error) {
+	return defaultContext.FromInt8s(data, shape...)
 }
 
 // FromInt16s returns an Int16 tensor holding a copy of data.
-func FromInt16s(data []int16, shape ...int64) (*Tensor, error) {
-	t, err := fromData(Int16, sliceData(data), len(data), shape)
+func (c *Context) FromInt16s(data []int16, shape ...int64) (*Tensor, error) {
+	t, err := c.fromData(Int16, sliceData(data), len(data), shape)
 	runtime.KeepAlive(data)
 	return t, err
+}
+
+// FromInt16s is Default().FromInt16s.
+func FromInt16s(data []int16, shape ...int64) (*Tensor, error) {
+	return defaultContext.FromInt16s(data, shape...)
 }
 
 // FromInt32s returns an Int32 tensor holding a copy of data.
-func FromInt32s(data []int32, shape ...int64) (*Tensor, error) {
-	t, err := fromData(Int32, sliceData(data), len(data), shape)
+func (c *Context) FromInt32s(data []int32, shape ...int64) (*Tensor, error) {
+	t, err := c.fromData(Int32, sliceData(data), len(data), shape)
 	runtime.KeepAlive(data)
 	return t, err
 }
 
+// FromInt32s is Default().FromInt32s.
+func FromInt32s(data []int32, shape ...int64) (*Tensor, error) {
+	return defaultContext.FromInt32s(data, shape...)
+}
+
 // FromInt64s returns an Int64 tensor holding a copy of data.
-func FromInt64s(data []int64, shape ...int64) (*Tensor, error) {
-	t, err := fromData(Int64, sliceData(data), len(data), shape)
+func (c *Context) FromInt64s(data []int64, shape ...int64) (*Tensor, error) {
+	t, err := c.fromData(Int64, sliceData(data), len(data), shape)
 	runtime.KeepAlive(data)
 	return t, err
+}
+
+// FromInt64s is Default().FromInt64s.
+func FromInt64s(data []int64, shape ...int64) (*Tensor, error) {
+	return defaultContext.FromInt64s(data, shape...)
 }
 
 // FromFloat16Bits returns a Float16 tensor from IEEE binary16 bits (see
 // F16FromFloat32).
-func FromFloat16Bits(data []uint16, shape ...int64) (*Tensor, error) {
-	t, err := fromData(Float16, sliceData(data), len(data), shape)
+func (c *Context) FromFloat16Bits(data []uint16, shape ...int64) (*Tensor, error) {
+	t, err := c.fromData(Float16, sliceData(data), len(data), shape)
 	runtime.KeepAlive(data)
 	return t, err
+}
+
+// FromFloat16Bits is Default().FromFloat16Bits.
+func FromFloat16Bits(data []uint16, shape ...int64) (*Tensor, error) {
+	return defaultContext.FromFloat16Bits(data, shape...)
 }
 
 // FromBFloat16Bits returns a BFloat16 tensor from bfloat16 bits (see
 // BF16FromFloat32).
-func FromBFloat16Bits(data []uint16, shape ...int64) (*Tensor, error) {
-	t, err := fromData(BFloat16, sliceData(data), len(data), shape)
+func (c *Context) FromBFloat16Bits(data []uint16, shape ...int64) (*Tensor, error) {
+	t, err := c.fromData(BFloat16, sliceData(data), len(data), shape)
 	runtime.KeepAlive(data)
 	return t, err
+}
+
+// FromBFloat16Bits is Default().FromBFloat16Bits.
+func FromBFloat16Bits(data []uint16, shape ...int64) (*Tensor, error) {
+	return defaultContext.FromBFloat16Bits(data, shape...)
 }
 
 // FromFloat32s returns a Float32 tensor holding a copy of data.
-func FromFloat32s(data []float32, shape ...int64) (*Tensor, error) {
-	t, err := fromData(Float32, sliceData(data), len(data), shape)
+func (c *Context) FromFloat32s(data []float32, shape ...int64) (*Tensor, error) {
+	t, err := c.fromData(Float32, sliceData(data), len(data), shape)
 	runtime.KeepAlive(data)
 	return t, err
 }
 
+// FromFloat32s is Default().FromFloat32s.
+func FromFloat32s(data []float32, shape ...int64) (*Tensor, error) {
+	return defaultContext.FromFloat32s(data, shape...)
+}
+
 // FromFloat64s returns a Float64 tensor holding a copy of data.
-func FromFloat64s(data []float64, shape ...int64) (*Tensor, error) {
-	t, err := fromData(Float64, sliceData(data), len(data), shape)
+func (c *Context) FromFloat64s(data []float64, shape ...int64) (*Tensor, error) {
+	t, err := c.fromData(Float64, sliceData(data), len(data), shape)
 	runtime.KeepAlive(data)
 	return t, err
+}
+
+// FromFloat64s is Default().FromFloat64s.
+func FromFloat64s(data []float64, shape ...int64) (*Tensor, error) {
+	return defaultContext.FromFloat64s(data, shape...)
 }
 
 func sliceData[T any](s []T) unsafe.Pointer {
@@ -304,9 +370,10 @@ func copyOut[T any](t *Tensor, want DType) ([]T, error) {
 		return out, nil
 	}
 	var zero T
-	r := C.gobc_copy_to(h, unsafe.Pointer(&out[0]), C.size_t(len(out))*C.size_t(unsafe.Sizeof(zero)))
+	dst, nbytes := unsafe.Pointer(&out[0]), C.size_t(len(out))*C.size_t(unsafe.Sizeof(zero))
+	err = defaultContext.do(func(l *C.bc_ctx) C.bc_status { return C.bc_ctx_tensor_copy_to(l, h, dst, nbytes) })
 	runtime.KeepAlive(t)
-	if err := resultErr(&r); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -358,43 +425,52 @@ func (t *Tensor) Float32s() ([]float32, error) { return copyOut[float32](t, Floa
 func (t *Tensor) Float64s() ([]float64, error) { return copyOut[float64](t, Float64) }
 
 // View returns a new handle on the same storage, shape and strides.
-func (t *Tensor) View() (*Tensor, error) {
+func (c *Context) View(t *Tensor) (*Tensor, error) {
 	h, err := t.handle()
 	if err != nil {
 		return nil, err
 	}
-	r := C.gobc_view(h)
+	v, err := c.makeTensor(func(l *C.bc_ctx, out **C.bc_tensor) C.bc_status { return C.bc_ctx_tensor_view(l, h, out) })
 	runtime.KeepAlive(t)
-	return resultTensor(&r)
+	return v, err
 }
 
-// Clone returns a contiguous copy.
-func (t *Tensor) Clone() (*Tensor, error) {
+// View is Default().View(t).
+func (t *Tensor) View() (*Tensor, error) { return defaultContext.View(t) }
+
+// Clone returns a contiguous copy of t.
+func (c *Context) Clone(t *Tensor) (*Tensor, error) {
 	h, err := t.handle()
 	if err != nil {
 		return nil, err
 	}
-	r := C.gobc_clone(h)
+	v, err := c.makeTensor(func(l *C.bc_ctx, out **C.bc_tensor) C.bc_status { return C.bc_ctx_tensor_clone(l, h, out) })
 	runtime.KeepAlive(t)
-	return resultTensor(&r)
+	return v, err
 }
 
-// To returns a contiguous copy converted to dtype (any conversion, as
+// Clone is Default().Clone(t).
+func (t *Tensor) Clone() (*Tensor, error) { return defaultContext.Clone(t) }
+
+// To returns a contiguous copy of t converted to dtype (any conversion, as
 // PyTorch's Tensor.to).
-func (t *Tensor) To(dtype DType) (*Tensor, error) {
+func (c *Context) To(t *Tensor, dtype DType) (*Tensor, error) {
 	if _, err := t.handle(); err != nil {
 		return nil, err
 	}
 	if t == nil {
 		return nil, goError(ErrInvalidArgument, "nil *Tensor")
 	}
-	out, err := Empty(dtype, t.shape...)
+	out, err := c.Empty(dtype, t.shape...)
 	if err != nil {
 		return nil, err
 	}
-	if err := Copy(out, t); err != nil {
+	if err := c.Copy(out, t); err != nil {
 		out.Close()
 		return nil, err
 	}
 	return out, nil
 }
+
+// To is Default().To(t, dtype).
+func (t *Tensor) To(dtype DType) (*Tensor, error) { return defaultContext.To(t, dtype) }

@@ -56,26 +56,34 @@ func (s Scalar) Kind() ScalarKind { return s.kind }
 // stays Float16, and a Uint8 tensor with IntScalar(300) stays Uint8. Ops
 // with their own rules (true division, comparisons) apply them on top.
 // With no operand at all it fails with ErrInvalidArgument.
-func ResultType(tensors []*Tensor, scalars []Scalar) (DType, error) {
+func (c *Context) ResultType(tensors []*Tensor, scalars []Scalar) (DType, error) {
 	hs, err := handles(tensors...)
 	if err != nil {
 		return 0, err
 	}
 	hs = append(hs, nil) // never empty, so &hs[0] exists
-	kinds := make([]C.int32_t, len(scalars)+1)
-	ints := make([]C.int64_t, len(scalars)+1)
-	floats := make([]C.double, len(scalars)+1)
+	ss := make([]C.bc_scalar, len(scalars)+1)
 	for i, s := range scalars {
-		kinds[i], ints[i], floats[i] = C.int32_t(s.kind), C.int64_t(s.i), C.double(s.f)
+		ss[i] = s.c()
 	}
-	var out C.int32_t
-	r := C.gobc_result_type(&hs[0], C.size_t(len(tensors)), &kinds[0], &ints[0], &floats[0],
-		C.size_t(len(scalars)), &out)
+	d := new(C.bc_dtype)
+	ph, nt, ps, ns := &hs[0], C.size_t(len(tensors)), &ss[0], C.size_t(len(scalars))
+	err = c.do(func(l *C.bc_ctx) C.bc_status { return C.bc_ctx_result_type(l, ph, nt, ps, ns, d) })
 	runtime.KeepAlive(tensors)
-	if err := resultErr(&r); err != nil {
+	if err != nil {
 		return 0, err
 	}
-	return DType(out), nil
+	return DType(*d), nil
+}
+
+// ResultType is Default().ResultType.
+func ResultType(tensors []*Tensor, scalars []Scalar) (DType, error) {
+	return defaultContext.ResultType(tensors, scalars)
+}
+
+// c returns the C value of s.
+func (s Scalar) c() C.bc_scalar {
+	return C.gobc_scalar(C.int32_t(s.kind), C.int64_t(s.i), C.double(s.f))
 }
 
 // CanCast reports whether a value of dtype from may be written into a

@@ -25,27 +25,22 @@ func HeaderVersion() int { return int(C.BC_VERSION_NUMBER) }
 func SIMDTarget() string { return C.GoString(C.bc_simd_target()) }
 
 // SetSIMDCap restricts SIMD dispatch to targets no better than the one named
-// (as SIMDTarget spells it); "" removes the cap. For tests and benchmarks;
-// not to be called while ops run.
+// (as SIMDTarget spells it); "" removes the cap. Process-wide, for every
+// Context and every C caller; for tests and benchmarks, not to be called
+// while ops run.
 func SetSIMDCap(target string) error {
 	var name *C.char
 	if target != "" {
 		name = C.CString(target)
 		defer C.free(unsafe.Pointer(name))
 	}
-	r := C.gobc_set_simd_cap(name)
-	return resultErr(&r)
+	return threadCall(func() C.bc_status { return C.bc_set_simd_cap(name) })
 }
 
-// NumThreads returns the number of threads ops may use.
-func NumThreads() int { return int(C.bc_get_num_threads()) }
+// NumThreads is Default().NumThreads: the number of threads a
+// package-level op may use.
+func NumThreads() int { return defaultContext.NumThreads() }
 
-// SetNumThreads sets the number of threads ops may use, process-wide; n <= 0
-// restores the default.
-func SetNumThreads(n int) error {
-	if n > 1<<30 {
-		n = 1 << 30
-	}
-	r := C.gobc_set_num_threads(C.int(n))
-	return resultErr(&r)
-}
+// SetNumThreads is Default().SetNumThreads: the number of threads a
+// package-level op may use; n <= 0 restores the default.
+func SetNumThreads(n int) error { return defaultContext.SetNumThreads(n) }

@@ -7,77 +7,80 @@ import (
 )
 
 func TestWarningHandlerGetsGoFunc(t *testing.T) {
-	resetSettings(t)
-	a := must(FromFloat32s([]float32{1, 2, 3, 4}, 4, 1))(t)
-	b := must(FromFloat32s([]float32{1, 2, 3, 4}, 4))(t)
+	t.Parallel()
+	ctx := newContext(t)
+	a := must(ctx.FromFloat32s([]float32{1, 2, 3, 4}, 4, 1))(t)
+	b := must(ctx.FromFloat32s([]float32{1, 2, 3, 4}, 4))(t)
 	closeAll(t, a, b)
-	SetBroadcastWarning(true)
+	ctx.SetBroadcastWarning(true)
 
 	var first, second []string
-	SetWarningHandler(func(m string) { first = append(first, m) })
-	c := must(Add(a, b))(t)
+	ctx.SetWarningHandler(func(m string) { first = append(first, m) })
+	c := must(ctx.Add(a, b))(t)
 	c.Close()
-	SetWarningHandler(func(m string) { second = append(second, m) })
-	c = must(Add(a, b))(t)
+	ctx.SetWarningHandler(func(m string) { second = append(second, m) })
+	c = must(ctx.Add(a, b))(t)
 	c.Close()
-	c = must(Mul(a, b))(t)
+	c = must(ctx.Mul(a, b))(t)
 	c.Close()
 	wantEqual(t, first, []string{msgBroadcastWarning})
 	wantEqual(t, second, []string{msgBroadcastWarning, msgBroadcastWarning})
 
 	// Back to the default handler (stderr): nothing reaches Go any more.
-	SetWarningHandler(nil)
-	c = must(Add(a, b))(t)
+	ctx.SetWarningHandler(nil)
+	c = must(ctx.Add(a, b))(t)
 	c.Close()
 	wantEqual(t, second, []string{msgBroadcastWarning, msgBroadcastWarning})
 }
 
 func TestWarningHandlerPanicIsRecovered(t *testing.T) {
-	resetSettings(t)
-	a := must(FromFloat64s([]float64{1, 2}, 2, 1))(t)
-	b := must(FromFloat64s([]float64{10, 20}, 2))(t)
+	t.Parallel()
+	ctx := newContext(t)
+	a := must(ctx.FromFloat64s([]float64{1, 2}, 2, 1))(t)
+	b := must(ctx.FromFloat64s([]float64{10, 20}, 2))(t)
 	closeAll(t, a, b)
-	SetBroadcastWarning(true)
+	ctx.SetBroadcastWarning(true)
 	calls := 0
-	SetWarningHandler(func(string) { calls++; panic("handler bug") })
+	ctx.SetWarningHandler(func(string) { calls++; panic("handler bug") })
 	// The op still completes: the panic stops in the callback.
-	c := must(Add(a, b))(t)
+	c := must(ctx.Add(a, b))(t)
 	defer c.Close()
 	wantFloats(t, must(c.Float64s())(t), []float64{11, 21, 12, 22})
 	if calls != 1 {
 		t.Fatalf("handler called %d times", calls)
 	}
 	// And the binding is still usable, errors included.
-	x := must(Zeros(Float64, 3, 1))(t)
+	x := must(ctx.Zeros(Float64, 3, 1))(t)
 	defer x.Close()
-	_, err := Add(a, x)
+	_, err := ctx.Add(a, x)
 	wantErr(t, err, ErrNotBroadcastable,
 		"The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0", nil)
 }
 
 func TestWarningHandlerMayCallBcast(t *testing.T) {
-	resetSettings(t)
-	a := must(FromInt32s([]int32{1, 2}, 2, 1))(t)
-	b := must(FromInt32s([]int32{5, 6}, 2))(t)
+	t.Parallel()
+	ctx := newContext(t)
+	a := must(ctx.FromInt32s([]int32{1, 2}, 2, 1))(t)
+	b := must(ctx.FromInt32s([]int32{5, 6}, 2))(t)
 	closeAll(t, a, b)
-	SetBroadcastWarning(true)
+	ctx.SetBroadcastWarning(true)
 	var inner []int32
 	var innerErr error
-	three := must(Zeros(Int32, 3))(t)
+	three := must(ctx.Zeros(Int32, 3))(t)
 	defer three.Close()
 	// A good call and a failing one from inside the handler (which must not
 	// call t.Fatal: Goexit may not run in a cgo callback).
-	SetWarningHandler(func(string) {
-		c, err := Mul(b, b)
+	ctx.SetWarningHandler(func(string) {
+		c, err := ctx.Mul(b, b)
 		if err != nil {
 			innerErr = err
 			return
 		}
 		inner, _ = c.Int32s()
 		c.Close()
-		_, innerErr = Add(b, three)
+		_, innerErr = ctx.Add(b, three)
 	})
-	c := must(Add(a, b))(t)
+	c := must(ctx.Add(a, b))(t)
 	defer c.Close()
 	wantEqual(t, must(c.Int32s())(t), []int32{6, 7, 7, 8})
 	wantEqual(t, inner, []int32{25, 36})
