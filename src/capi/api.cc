@@ -244,7 +244,7 @@ BC_API const char* bc_op_name(bc_op op) {
 
 // ---- tensors ----
 
-static bc_status Do_tensor_empty(bc_ctx* ctx, bc_dtype dtype, const int64_t* shape, size_t ndim,
+static bc_status Do_tensor_empty(bc_ctx* ctx, const bc_dtype& dtype, const int64_t* shape, size_t ndim,
                                  bc_tensor** out) {
   if (out) *out = nullptr;
   return Guarded(ctx, [&] {
@@ -254,7 +254,7 @@ static bc_status Do_tensor_empty(bc_ctx* ctx, bc_dtype dtype, const int64_t* sha
   });
 }
 
-static bc_status Do_tensor_zeros(bc_ctx* ctx, bc_dtype dtype, const int64_t* shape, size_t ndim,
+static bc_status Do_tensor_zeros(bc_ctx* ctx, const bc_dtype& dtype, const int64_t* shape, size_t ndim,
                                  bc_tensor** out) {
   if (out) *out = nullptr;
   return Guarded(ctx, [&] {
@@ -266,7 +266,7 @@ static bc_status Do_tensor_zeros(bc_ctx* ctx, bc_dtype dtype, const int64_t* sha
   });
 }
 
-static bc_status Do_tensor_from_data(bc_ctx* ctx, bc_dtype dtype, const int64_t* shape, size_t ndim,
+static bc_status Do_tensor_from_data(bc_ctx* ctx, const bc_dtype& dtype, const int64_t* shape, size_t ndim,
                                      const void* data, bc_tensor** out) {
   if (out) *out = nullptr;
   return Guarded(ctx, [&] {
@@ -282,7 +282,7 @@ static bc_status Do_tensor_from_data(bc_ctx* ctx, bc_dtype dtype, const int64_t*
   });
 }
 
-static bc_status Do_tensor_wrap(bc_ctx* ctx, bc_dtype dtype, const int64_t* shape, const int64_t* strides,
+static bc_status Do_tensor_wrap(bc_ctx* ctx, const bc_dtype& dtype, const int64_t* shape, const int64_t* strides,
                                 size_t ndim, void* data, size_t nbytes, bc_deleter deleter,
                                 void* deleter_ctx, bc_tensor** out) {
   if (out) *out = nullptr;
@@ -519,24 +519,24 @@ static bc_status Do_sum_to_shape(bc_ctx* ctx, const bc_tensor* t, const int64_t*
 
 // ---- ops ----
 
-static bc_status Do_binary(bc_ctx* ctx, bc_op op, const bc_tensor* a, const bc_tensor* b, bc_tensor** out) {
+static bc_status Do_binary(bc_ctx* ctx, const bc_op& op, const bc_tensor* a, const bc_tensor* b, bc_tensor** out) {
   return Binary(ctx, RawEnum(op), a, b, false, 1, out, nullptr, false);
 }
-static bc_status Do_binary_out(bc_ctx* ctx, bc_op op, const bc_tensor* a, const bc_tensor* b, bc_tensor* out) {
+static bc_status Do_binary_out(bc_ctx* ctx, const bc_op& op, const bc_tensor* a, const bc_tensor* b, bc_tensor* out) {
   return Binary(ctx, RawEnum(op), a, b, false, 1, nullptr, out, false);
 }
-static bc_status Do_binary_(bc_ctx* ctx, bc_op op, bc_tensor* self, const bc_tensor* other) {
+static bc_status Do_binary_(bc_ctx* ctx, const bc_op& op, bc_tensor* self, const bc_tensor* other) {
   return Binary(ctx, RawEnum(op), self, other, false, 1, nullptr, self, true);
 }
-static bc_status Do_binary_alpha(bc_ctx* ctx, bc_op op, const bc_tensor* a, const bc_tensor* b, double alpha,
+static bc_status Do_binary_alpha(bc_ctx* ctx, const bc_op& op, const bc_tensor* a, const bc_tensor* b, double alpha,
                                  bc_tensor** out) {
   return Binary(ctx, RawEnum(op), a, b, true, alpha, out, nullptr, false);
 }
-static bc_status Do_binary_alpha_out(bc_ctx* ctx, bc_op op, const bc_tensor* a, const bc_tensor* b,
+static bc_status Do_binary_alpha_out(bc_ctx* ctx, const bc_op& op, const bc_tensor* a, const bc_tensor* b,
                                      double alpha, bc_tensor* out) {
   return Binary(ctx, RawEnum(op), a, b, true, alpha, nullptr, out, false);
 }
-static bc_status Do_binary_alpha_(bc_ctx* ctx, bc_op op, bc_tensor* self, const bc_tensor* other,
+static bc_status Do_binary_alpha_(bc_ctx* ctx, const bc_op& op, bc_tensor* self, const bc_tensor* other,
                                   double alpha) {
   return Binary(ctx, RawEnum(op), self, other, true, alpha, nullptr, self, true);
 }
