@@ -94,6 +94,33 @@ int main(void) {
     CHECK(refused(bc_set_broadcast_policy((bc_policy)bad_policies[i])));
     CHECK(bc_get_broadcast_policy() == BC_POLICY_ALLOW);
   }
+  {
+    /* Unknown options on a context: refused, recorded in the context, and
+     * nothing read or written. */
+    static const int bad_options[] = {-1, 5, 6, 99, INT_MAX, INT_MIN};
+    bc_ctx* ctx = NULL;
+    int64_t v = 7;
+    CHECK(bc_ctx_create(&ctx) == BC_OK);
+    for (i = 0; i < sizeof bad_options / sizeof bad_options[0]; ++i) {
+      CHECK(bc_ctx_set_option(ctx, (bc_option)bad_options[i], 1) == BC_ERR_INVALID_ARGUMENT);
+      CHECK(strncmp(bc_ctx_last_error(ctx), "unknown option ", 15) == 0);
+      CHECK(bc_ctx_get_option(ctx, (bc_option)bad_options[i], &v) == BC_ERR_INVALID_ARGUMENT);
+      CHECK(v == 7);
+    }
+    for (i = 0; i < sizeof bad_policies / sizeof bad_policies[0]; ++i) {
+      CHECK(bc_ctx_set_option(ctx, BC_OPT_POLICY, bad_policies[i]) == BC_ERR_INVALID_ARGUMENT);
+      CHECK(bc_ctx_get_option(ctx, BC_OPT_POLICY, &v) == BC_OK && v == BC_POLICY_ALLOW);
+    }
+    for (i = 0; i < sizeof bad_dtypes / sizeof bad_dtypes[0]; ++i) {
+      out = NULL;
+      CHECK(bc_ctx_tensor_empty(ctx, (bc_dtype)bad_dtypes[i], shape, 1, &out) ==
+                BC_ERR_INVALID_ARGUMENT &&
+            out == NULL);
+    }
+    for (i = 0; i < sizeof bad_ops / sizeof bad_ops[0]; ++i)
+      CHECK(bc_ctx_binary_out(ctx, (bc_op)bad_ops[i], a, b, o) == BC_ERR_INVALID_ARGUMENT);
+    bc_ctx_free(ctx);
+  }
   for (i = 0; i < sizeof bad_statuses / sizeof bad_statuses[0]; ++i)
     CHECK(strcmp(bc_status_string((bc_status)bad_statuses[i]), "BC_ERR_UNKNOWN") == 0);
   CHECK(bc_tensor_copy_to(o, o_data, sizeof o_data) == BC_OK);
