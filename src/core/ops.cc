@@ -56,22 +56,6 @@ void CopyElements(const bc_ctx& ctx, const bc_tensor& dst, const bc_tensor& src)
 
 namespace {
 
-// Frees a tensor when leaving scope unless released.
-struct TensorGuard {
-  bc_tensor* t = nullptr;
-  ~TensorGuard() {
-    if (t) {
-      StorageRelease(t->storage);
-      delete t;
-    }
-  }
-  bc_tensor* release() {
-    bc_tensor* r = t;
-    t = nullptr;
-    return r;
-  }
-};
-
 // Whether an element of an integral tensor, read through its own strides and
 // converted to the integral dtype `as` (the division's: an int64 divisor of
 // an int32 division is cut to its low 32 bits, as PyTorch converts it), is

@@ -25,6 +25,26 @@ bc_tensor* RunElementwise(const OpArgs& args, bc_tensor* out, bool inplace);
 // Copies src's elements into dst: same dtype and shape, any strides.
 void CopyElements(const bc_ctx& ctx, const bc_tensor& dst, const bc_tensor& src);
 
+// Owns an intermediate tensor, or a result until it is released.
+struct TensorGuard {
+  bc_tensor* t = nullptr;
+  TensorGuard() = default;
+  explicit TensorGuard(bc_tensor* p) : t(p) {}
+  TensorGuard(const TensorGuard&) = delete;
+  TensorGuard& operator=(const TensorGuard&) = delete;
+  ~TensorGuard() {
+    if (t) {
+      StorageRelease(t->storage);
+      delete t;
+    }
+  }
+  bc_tensor* release() {
+    bc_tensor* r = t;
+    t = nullptr;
+    return r;
+  }
+};
+
 // New contiguous tensor (uninitialised); throws on bad shape or no memory.
 bc_tensor* NewTensor(bc_dtype dtype, const Shape& shape);
 

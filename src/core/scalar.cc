@@ -104,31 +104,12 @@ bc_tensor* Binary(const bc_ctx& ctx, int op, const bc_tensor& x, const bc_tensor
   return RunElementwise(b, out, inplace);
 }
 
-// Owns an intermediate tensor, or a result until it is released.
-struct Owned {
-  bc_tensor* t = nullptr;
-  Owned() = default;
-  explicit Owned(bc_tensor* p) : t(p) {}
-  Owned(const Owned&) = delete;
-  ~Owned() {
-    if (t) {
-      StorageRelease(t->storage);
-      delete t;
-    }
-  }
-  bc_tensor* release() {
-    bc_tensor* r = t;
-    t = nullptr;
-    return r;
-  }
-};
-
 // src broadcast into `out`, or into a new tensor of dtype `common` and shape
 // `shape` (converted to the destination's dtype).
 bc_tensor* CopyToResult(const bc_ctx& ctx, const bc_tensor& src, bc_tensor* out, bc_dtype common,
                         const Shape& shape) {
   if (out != nullptr) return Copy(ctx, src, out);
-  Owned r(NewTensor(common, shape));
+  TensorGuard r(NewTensor(common, shape));
   Copy(ctx, src, r.t);
   return r.release();
 }
@@ -146,7 +127,7 @@ void CheckUnaryOut(const OpArgs& a, const bc_tensor& out, bool inplace, bc_dtype
 }
 
 // x converted to `common` (x itself when it has that dtype).
-const bc_tensor* Converted(const bc_ctx& ctx, const bc_tensor& x, bc_dtype common, Owned* keep) {
+const bc_tensor* Converted(const bc_ctx& ctx, const bc_tensor& x, bc_dtype common, TensorGuard* keep) {
   if (x.dtype == common) return &x;
   keep->t = NewTensor(common, ShapeOf(x));
   Copy(ctx, x, keep->t);
@@ -158,7 +139,7 @@ const bc_tensor* Converted(const bc_ctx& ctx, const bc_tensor& x, bc_dtype commo
 // reciprocal kernels, whose vector forms are exact IEEE operations.
 template <class F>
 bc_tensor* MapFloat(const bc_ctx& ctx, const bc_tensor& x, bc_dtype common, bc_tensor* out, F f) {
-  Owned r(NewTensor(common, ShapeOf(x)));
+  TensorGuard r(NewTensor(common, ShapeOf(x)));
   Copy(ctx, x, r.t);
   const int64_t n = Numel(*r.t);
   if (common == BC_FLOAT64) {
@@ -215,7 +196,7 @@ bc_tensor* RunPowScalar(const OpArgs& a, bc_tensor* out, bool inplace) {
     // ... and here, on bfloat16, the exponent rounded to bfloat16.
     const double r = common == BC_BFLOAT16 ? Convert<double>(Convert<bf16>(e)) : e;
     if (r == 2 || r == 3 || r == -2) {
-      Owned keep, square;
+      TensorGuard keep, square;
       const bc_tensor* xc = Converted(ctx, x, common, &keep);
       if (r == 2) return Binary(ctx, BC_MUL, *xc, *xc, out, inplace);
       square.t = Binary(ctx, BC_MUL, *xc, *xc, nullptr, false);
