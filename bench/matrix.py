@@ -188,12 +188,16 @@ def median_time(fn, min_s=0.01):
 
 
 def measure(fns, runs):
-    """Median seconds per call of each fn (None stays None), alternating."""
+    """Median seconds per call of each fn (None stays None), alternating.
+    Each round starts with the next library: what ran just before (its
+    stores still in the cache, or streamed past it) changes a cache-resident
+    cell by 10-15% on the 2-core VM, so no library always goes first."""
     times = [[] for _ in fns]
-    for _ in range(runs):
-        for i, f in enumerate(fns):
-            if f is not None:
-                times[i].append(median_time(f))
+    for r in range(runs):
+        for j in range(len(fns)):
+            i = (r + j) % len(fns)
+            if fns[i] is not None:
+                times[i].append(median_time(fns[i]))
     return [statistics.median(t) if t else None for t in times]
 
 

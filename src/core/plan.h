@@ -39,7 +39,8 @@ void Execute(const Plan& plan, const bc_ctx& ctx);
 // The row kernel that copies elements of `size` bytes (the engine's kCopy).
 RowKernel CopyKernel(size_t size);
 
-// Bytes above which an output is written with non-temporal stores.
+// Bytes moved (output and inputs) from which an op writes its output with
+// non-temporal stores.
 int64_t StreamingThreshold();
 
 }  // namespace bcast

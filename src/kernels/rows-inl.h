@@ -162,8 +162,14 @@ HWY_INLINE void TernaryVecRow(int64_t n, char* const* p, unsigned bcast, const F
   const TernaryInput<TI, kLanes> b(p[2], bcast & 2), c(p[3], bcast & 4);
   const hn::ScalableTag<TI> d;
   const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  // Pointers and masks in locals: stores through o (a char type for 8-bit
+  // values) may alias the inputs' fields, which the loop would reload.
+  const TC* const ap = a.p;
+  const TI *const bp = b.p, *const cp = c.p;
+  const int64_t am = a.mask, bm = b.mask, cm = c.mask;
   auto at = [&](int64_t j) {
-    return f.Vec(d, f.First(d, a.At(j)), hn::LoadU(d, b.At(j)), hn::LoadU(d, c.At(j)));
+    return f.Vec(d, f.First(d, ap + (j & am)), hn::LoadU(d, bp + (j & bm)),
+                 hn::LoadU(d, cp + (j & cm)));
   };
   int64_t i = 0;
   if (stream) {
