@@ -317,6 +317,38 @@ TEST(KnownValues, IntegerDivisionFamily) {
   EXPECT_EQ(l[0], INT64_MIN);
 }
 
+// The divisor is scanned in blocks: a zero anywhere (first element, inside a
+// later block, the very last one) is found; negative values and the type's
+// extremes are not zeros; a bool divisor of an integer division is read as
+// 0 and 1.
+TEST(KnownValues, IntegerDivisionFindsAZeroAnywhereInALongDivisor) {
+  const int64_t n = 10000;
+  for (bc_dtype d : {BC_UINT8, BC_INT8, BC_INT16, BC_INT32, BC_INT64}) {
+    std::vector<double> ones(n, 1.0);
+    for (int64_t i = 0; i < n; i += 7) ones[i] = (d == BC_UINT8) ? 255 : -1;
+    ones[5] = d == BC_UINT8 ? 128 : -128;
+    Tensor a = ToTensor(MakeHost(d, {n}, ones));
+    Tensor no_zero = ToTensor(MakeHost(d, {n}, ones));
+    EXPECT_EQ(bc_binary_(BC_DIV_TRUNC, a.get(), no_zero.get()), BC_OK) << ShortName(d);
+    for (int64_t at : {int64_t{0}, int64_t{4095}, int64_t{4096}, int64_t{8191}, n - 1}) {
+      std::vector<double> v = ones;
+      v[at] = 0;
+      Tensor b = ToTensor(MakeHost(d, {n}, v));
+      bc_tensor* out = kPoison;
+      EXPECT_TRUE(Fails(bc_binary(BC_REMAINDER, a.get(), b.get(), &out), BC_ERR_DIVISION_BY_ZERO,
+                        "ZeroDivisionError"))
+          << ShortName(d) << " zero at " << at;
+    }
+  }
+  std::vector<double> t(n, 1.0);
+  Tensor x = ToTensor(MakeHost(BC_INT32, {n}, t));
+  t[n - 1] = 0;
+  Tensor flags = ToTensor(MakeHost(BC_BOOL, {n}, t));
+  bc_tensor* out = kPoison;
+  EXPECT_TRUE(Fails(bc_binary(BC_DIV_FLOOR, x.get(), flags.get(), &out), BC_ERR_DIVISION_BY_ZERO,
+                    "ZeroDivisionError"));
+}
+
 TEST(KnownValues, IntegerDivisionByZeroWritesNothing) {
   for (bc_op op : {BC_DIV_TRUNC, BC_DIV_FLOOR, BC_REMAINDER, BC_FMOD}) {
     for (bc_dtype d : {BC_UINT8, BC_INT8, BC_INT16, BC_INT32, BC_INT64}) {

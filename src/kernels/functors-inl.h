@@ -890,12 +890,14 @@ BCAST_BITWISE_FUNCTOR(BitXorF, ^, Xor);
 #undef BCAST_BITWISE_FUNCTOR
 
 // Comparisons give a mask per vector (the row loop stores it as 0/1 bytes),
-// for float lanes and signed integer lanes of 1, 2 and 4 bytes.
+// for every lane type of the kernel dtypes: float, double, int8..int64 and
+// uint8 (also bool's bytes).
 // NaN compares unequal to everything, as in C++: Ne is Not(Eq).
 // (Highway 1.0.3 has Le/Ge for floats only; integers have no NaN.)
 template <typename T>
-constexpr bool kCompareLanes = std::is_same_v<T, float> || std::is_same_v<T, int32_t> ||
-                               std::is_same_v<T, int16_t> || std::is_same_v<T, int8_t>;
+constexpr bool kCompareLanes = kFloat<T> || std::is_same_v<T, int64_t> || std::is_same_v<T, int32_t> ||
+                               std::is_same_v<T, int16_t> || std::is_same_v<T, int8_t> ||
+                               std::is_same_v<T, uint8_t>;
 template <typename T, class V>
 HWY_INLINE auto LeVec(V a, V b) {
   if constexpr (kFloat<T>) return hn::Le(a, b);
@@ -916,10 +918,9 @@ BCAST_COMPARE_FUNCTOR(LtF, a < b, hn::Lt(a, b), kCompareLanes<T>);
 BCAST_COMPARE_FUNCTOR(LeF, a <= b, LeVec<T>(a, b), kCompareLanes<T>);
 BCAST_COMPARE_FUNCTOR(GtF, a > b, hn::Gt(a, b), kCompareLanes<T>);
 BCAST_COMPARE_FUNCTOR(GeF, a >= b, LeVec<T>(b, a), kCompareLanes<T>);
-// Logical ops: nonzero is true (NaN too, as a != 0 says); equality needs no
-// sign, so unsigned bytes vectorise as well.
+// Logical ops: nonzero is true (NaN too, as a != 0 says).
 template <typename T>
-constexpr bool kLogicalLanes = kCompareLanes<T> || std::is_same_v<T, uint8_t>;
+constexpr bool kLogicalLanes = kCompareLanes<T>;
 template <class V>
 HWY_INLINE auto NonZero(V v) {
   return hn::Not(hn::Eq(v, hn::Zero(hn::DFromV<V>())));

@@ -84,6 +84,7 @@ HWY_INLINE void Loop2(int64_t n, TO* o, const TI* a, const TI* b, const F& f, bo
       const auto m = f.Vec(d, SA == 0 ? a0 : hn::LoadU(d, a + j), SB == 0 ? b0 : hn::LoadU(d, b + j));
       const auto v = hn::And(hn::BitCast(di, hn::VecFromMask(d, m)), one);
       if constexpr (sizeof(TI) == 1) return hn::BitCast(d8, v);
+      else if constexpr (sizeof(TI) == 8) return hn::TruncateTo(d8, hn::BitCast(hn::RebindToUnsigned<decltype(d)>(), v));
       else return hn::DemoteTo(d8, v);
     };
     uint8_t* o8 = reinterpret_cast<uint8_t*>(o);
