@@ -18,7 +18,7 @@ void WriteToStderr(const char* message, void*) {
   std::fprintf(stderr, "bcast warning: %s\n", message);
 }
 
-// An atomic, not a function-local static: see StreamingThreshold.
+// An atomic, not a function-local static: see StreamingBytes.
 int DefaultThreads() {
   static std::atomic<int> cached{0};
   int n = cached.load(std::memory_order_relaxed);

@@ -530,12 +530,22 @@ void RunChunk(void* task, size_t i) {
 
 }  // namespace
 
-void Execute(const Plan& p, const bc_ctx& ctx) {
+void Execute(const Plan& plan, const bc_ctx& ctx) {
   int64_t numel = 1;
-  for (int d = 0; d < p.ndim; ++d) numel *= p.shape[d];
+  for (int d = 0; d < plan.ndim; ++d) numel *= plan.shape[d];
   if (numel == 0) return;
-  const bool convert = NeedsConversion(p);
   const int64_t threads = numel / kGrain < 2 ? 1 : std::min<int64_t>(NumThreads(ctx), numel / kGrain);
+  // Below the streaming size for this many threads the output stays in the
+  // cache: plain stores.
+  Plan in_cache;
+  const Plan* run = &plan;
+  if (plan.stream && plan.moved < StreamingBytes(threads)) {
+    in_cache = plan;
+    in_cache.stream = false;
+    run = &in_cache;
+  }
+  const Plan& p = *run;
+  const bool convert = NeedsConversion(p);
   if (threads <= 1) {
     RunRange(p, convert, 0, numel);
     return;

@@ -290,12 +290,12 @@ __attribute__((noinline)) bc_tensor* RunGeneral(const OpArgs& a, bc_tensor* out,
   }
   Plan p;
   p.scalar = KernelScalar(a, types);
-  // Streaming stores once the operands together outgrow the cache share:
-  // measured on the 2-core AMD EPYC VM (docs/performance.md), non-temporal
-  // stores are as fast as plain ones on cache-resident data and 30-40%
-  // faster once the working set passes ~16 MiB, also when the output alone
-  // is smaller (int16 (1024,4096) + (1024,4096): 8 MiB out, 24 MiB moved).
-  p.stream = !aliased && moved >= StreamingThreshold();
+  // Streaming stores once the operands together outgrow the cache (Execute
+  // decides, by thread count): also when the output alone is smaller (int16
+  // (1024,4096) + (1024,4096) on one thread: 8 MiB out, 24 MiB moved, 27-30
+  // -> 41-44 GB/s).
+  p.stream = !aliased;
+  p.moved = moved;
   BuildPlan(result, a.nin + 1, ts, strides, &p);
   // Values pass through the common dtype on the way in and through the result
   // dtype on the way out, as in PyTorch; this matters when a half-precision op

@@ -98,7 +98,7 @@ void NoteStalls(int64_t start, const CallerShare& me, size_t nchunks, int64_t en
 }  // namespace
 
 int ProcessCores() {
-  // An atomic, not a function-local static: see StreamingThreshold.
+  // An atomic, not a function-local static: see StreamingBytes.
   static std::atomic<int> cached{0};
   int n = cached.load(std::memory_order_relaxed);
   if (n == 0) {

@@ -26,7 +26,11 @@ struct Plan {
   bc_dtype via[4];    // dtype each value is rounded through on conversion (else ktype)
   RowKernel kernel = nullptr;  // the op on the kernel dtypes (ktype)
   double scalar = 1;           // alpha or value
-  bool stream = false;  // output larger than the cache and aliasing no input
+  // Whether the output may bypass the cache (it aliases no input), and the
+  // bytes the op moves (output plus each input's own elements): Execute
+  // streams when moved reaches StreamingBytes() for its thread count.
+  bool stream = false;
+  int64_t moved = 0;
 };
 
 // Operands are the output then the inputs, each viewed with the result shape
@@ -39,9 +43,9 @@ void Execute(const Plan& plan, const bc_ctx& ctx);
 // The row kernel that copies elements of `size` bytes (the engine's kCopy).
 RowKernel CopyKernel(size_t size);
 
-// Bytes moved (output and inputs) from which an op writes its output with
-// non-temporal stores.
-int64_t StreamingThreshold();
+// Bytes moved (output and inputs) from which an op on `threads` threads
+// writes its output with non-temporal stores.
+int64_t StreamingBytes(int64_t threads);
 
 }  // namespace bcast
 
