@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -348,6 +349,58 @@ TEST_P(Int64ToFloat32, RoundsOnceToNearestEven) {
   }
 }
 INSTANTIATE_TEST_SUITE_P(Targets, Int64ToFloat32, ::testing::ValuesIn(kTargets),
+                         [](const ::testing::TestParamInfo<const char*>& i) { return std::string(i.param); });
+
+// int32 (rounded once to nearest even past 2^24), int16, int8, uint8 and
+// bool to float32 on every target: the conversion kernel's vectors and its
+// tail against C's conversion.
+template <typename T>
+void CheckIntToFloat32(const char* target, bc_dtype d, std::mt19937_64& rng) {
+  const int64_t n = 4103;
+  std::vector<T> v(n);
+  for (int64_t i = 0; i < n; ++i) {
+    uint64_t r = rng();
+    T x;
+    std::memcpy(&x, &r, sizeof(T));
+    if constexpr (std::is_same_v<T, int32_t>) {
+      if (i % 5 == 0) x = (int32_t{1} << (24 + r % 7)) + static_cast<int32_t>(r % 5);  // ties
+      if (i % 4 == 0) x = -x;
+      if (i == 3000) x = INT32_MIN;
+      if (i == 3001) x = INT32_MAX;
+    }
+    if (d == BC_BOOL) x = static_cast<T>(r & 1);  // bool's bytes are 0 and 1
+    v[i] = x;
+  }
+  const int64_t shape[] = {n};
+  bc_tensor *a = nullptr, *out = nullptr;
+  ASSERT_EQ(bc_tensor_from_data(d, shape, 1, v.data(), &a), BC_OK);
+  Tensor ta(a);
+  ASSERT_EQ(bc_tensor_empty(BC_FLOAT32, shape, 1, &out), BC_OK);
+  Tensor to(out);
+  ASSERT_EQ(bc_copy_(out, a), BC_OK) << bc_last_error();
+  std::vector<float> got(n);
+  ASSERT_EQ(bc_tensor_copy_to(out, got.data(), n * sizeof(float)), BC_OK);
+  int bad = 0;
+  for (int64_t i = 0; i < n && bad < 5; ++i) {
+    if (got[i] != static_cast<float>(v[i])) {
+      ++bad;
+      ADD_FAILURE() << target << " " << ShortName(d) << " " << +v[i] << " -> " << got[i] << ", want "
+                    << static_cast<float>(v[i]);
+    }
+  }
+}
+
+class IntToFloat32 : public SimdTarget {};
+TEST_P(IntToFloat32, ConvertsAsC) {
+  if (bc_set_simd_cap(GetParam()) != BC_OK) GTEST_SKIP() << GetParam() << " not available";
+  std::mt19937_64 rng(81);
+  CheckIntToFloat32<int32_t>(GetParam(), BC_INT32, rng);
+  CheckIntToFloat32<int16_t>(GetParam(), BC_INT16, rng);
+  CheckIntToFloat32<int8_t>(GetParam(), BC_INT8, rng);
+  CheckIntToFloat32<uint8_t>(GetParam(), BC_UINT8, rng);
+  CheckIntToFloat32<uint8_t>(GetParam(), BC_BOOL, rng);
+}
+INSTANTIATE_TEST_SUITE_P(Targets, IntToFloat32, ::testing::ValuesIn(kTargets),
                          [](const ::testing::TestParamInfo<const char*>& i) { return std::string(i.param); });
 
 }  // namespace

@@ -1,4 +1,4 @@
-// Contiguous float32 <-> bfloat16/float16 and int64 -> float32 conversion,
+// Contiguous float32 <-> bfloat16/float16 and integer -> float32 conversion,
 // compiled once per SIMD target: the loads and stores of half ops that the
 // executor computes in float32 tiles (comparisons, and operands of mixed
 // dtypes), the int64 operands of ops computed in float32; and the target's
@@ -96,6 +96,38 @@ void Int64ToF32Row(float* dst, const int64_t* src, int64_t n) {
   for (; i < n; ++i) dst[i] = static_cast<float>(src[i]);
 }
 
+// int32, int16, int8, uint8 (and bool's 0/1 bytes) to float32 as C converts
+// (int32 rounds once to nearest even, as cvtdq2ps does): the integer
+// operands of ops computed in float32 (true division, atan2, copysign).
+template <typename T>
+void IntToF32(float* dst, const T* src, int64_t n) {
+  int64_t i = 0;
+#if HWY_TARGET != HWY_SCALAR
+  const hn::ScalableTag<float> df;
+  const hn::Rebind<int32_t, decltype(df)> di;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(df));
+  for (; i + N <= n; i += N) {
+    hwy::Prefetch(src + i + kPrefetchAhead);
+    if constexpr (std::is_same_v<T, int32_t>) {
+      hn::StoreU(hn::ConvertTo(df, hn::LoadU(di, src + i)), df, dst + i);
+    } else {
+      const hn::Rebind<T, decltype(df)> dt;
+      hn::StoreU(hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(dt, src + i))), df, dst + i);
+    }
+  }
+#endif
+  for (; i < n; ++i) dst[i] = static_cast<float>(src[i]);
+}
+
+void IntToF32Row(float* dst, const void* src, int64_t n, bc_dtype from) {
+  switch (from) {
+    case BC_INT32: return IntToF32(dst, static_cast<const int32_t*>(src), n);
+    case BC_INT16: return IntToF32(dst, static_cast<const int16_t*>(src), n);
+    case BC_INT8: return IntToF32(dst, static_cast<const int8_t*>(src), n);
+    default: return IntToF32(dst, static_cast<const uint8_t*>(src), n);  // uint8, bool
+  }
+}
+
 const char* TargetName() { return hwy::TargetName(HWY_TARGET); }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)
@@ -111,6 +143,7 @@ HWY_EXPORT(F16ToF32Row);
 HWY_EXPORT(F32ToBF16Row);
 HWY_EXPORT(F32ToF16Row);
 HWY_EXPORT(Int64ToF32Row);
+HWY_EXPORT(IntToF32Row);
 HWY_EXPORT(TargetName);
 
 const char* ChosenTargetName() { return HWY_DYNAMIC_DISPATCH(TargetName)(); }
@@ -130,6 +163,13 @@ bool RunConvertKernel(bc_dtype to, void* dst, bc_dtype from, const void* src, in
                    bf ? HWY_DISPATCH_TABLE(F32ToBF16Row) : HWY_DISPATCH_TABLE(F32ToF16Row))(
         static_cast<uint16_t*>(dst), static_cast<const float*>(src), n, stream);
     if (stream) hwy::FlushStream();
+    return true;
+  }
+  if (to == BC_FLOAT32 && !stream &&
+      (from == BC_INT32 || from == BC_INT16 || from == BC_INT8 || from == BC_UINT8 ||
+       from == BC_BOOL)) {
+    CachedDispatch(g_int_to_f32_fn, HWY_DISPATCH_TABLE(IntToF32Row))(static_cast<float*>(dst), src,
+                                                                      n, from);
     return true;
   }
   if (to == BC_FLOAT32 && from == BC_INT64 && !stream) {

@@ -14,6 +14,7 @@ std::atomic<void (*)(float*, const uint16_t*, int64_t)> g_widen_bf16_fn{nullptr}
 std::atomic<void (*)(uint16_t*, const float*, int64_t, bool)> g_narrow_bf16_fn{nullptr},
     g_narrow_f16_fn{nullptr};
 std::atomic<void (*)(float*, const int64_t*, int64_t)> g_int64_to_f32_fn{nullptr};
+std::atomic<void (*)(float*, const void*, int64_t, bc_dtype)> g_int_to_f32_fn{nullptr};
 
 RowKernel FindKernel(int op, bc_dtype dtype, bool alpha) {
   if (op < 0 || op >= kNumTableOps || !ValidDtype(dtype)) return nullptr;
@@ -37,6 +38,7 @@ void ResetKernelDispatch() {
   for (auto* slot : {&g_narrow_bf16_fn, &g_narrow_f16_fn})
     slot->store(nullptr, std::memory_order_relaxed);
   g_int64_to_f32_fn.store(nullptr, std::memory_order_relaxed);
+  g_int_to_f32_fn.store(nullptr, std::memory_order_relaxed);
 }
 
 // The targets disabled by the last successful cap (0: none), so that a

@@ -17,6 +17,7 @@ extern std::atomic<void (*)(float*, const uint16_t*, int64_t)> g_widen_bf16_fn, 
 extern std::atomic<void (*)(uint16_t*, const float*, int64_t, bool)> g_narrow_bf16_fn,
     g_narrow_f16_fn;
 extern std::atomic<void (*)(float*, const int64_t*, int64_t)> g_int64_to_f32_fn;
+extern std::atomic<void (*)(float*, const void*, int64_t, bc_dtype)> g_int_to_f32_fn;
 
 // The entry of a Highway dispatch table for the best enabled target.
 template <typename Fn>
