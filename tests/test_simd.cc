@@ -311,6 +311,30 @@ TEST(SimdCap, RefusedNameKeepsTheCap) {
   EXPECT_STRNE(bc_simd_target(), "SSE4");
 }
 
+// Copies integers `v` of dtype d (bool: bytes 0 and 1) into a float32 tensor
+// and compares every element with C's conversion (at most 5 failures shown).
+template <typename T>
+void ExpectFloat32AsC(const char* target, bc_dtype d, const std::vector<T>& v) {
+  const int64_t n = static_cast<int64_t>(v.size());
+  const int64_t shape[] = {n};
+  bc_tensor *a = nullptr, *out = nullptr;
+  ASSERT_EQ(bc_tensor_from_data(d, shape, 1, v.data(), &a), BC_OK);
+  Tensor ta(a);
+  ASSERT_EQ(bc_tensor_empty(BC_FLOAT32, shape, 1, &out), BC_OK);
+  Tensor to(out);
+  ASSERT_EQ(bc_copy_(out, a), BC_OK) << bc_last_error();
+  std::vector<float> got(n);
+  ASSERT_EQ(bc_tensor_copy_to(out, got.data(), n * sizeof(float)), BC_OK);
+  int bad = 0;
+  for (int64_t i = 0; i < n && bad < 5; ++i) {
+    if (got[i] != static_cast<float>(v[i])) {
+      ++bad;
+      ADD_FAILURE() << target << " " << ShortName(d) << " " << +v[i] << " -> " << got[i] << ", want "
+                    << static_cast<float>(v[i]);
+    }
+  }
+}
+
 // int64 operands of ops computed in float32 convert as C converts (one
 // rounding to nearest even) on every target: through float64 in vectors
 // while |x| < 2^53, lane by lane past it. Rows mix ties (2^24 + 1, 2^25 + 2,
@@ -331,22 +355,7 @@ TEST_P(Int64ToFloat32, RoundsOnceToNearestEven) {
     if (i == 3001) x = INT64_MAX;
     v[i] = x;
   }
-  const int64_t shape[] = {n};
-  bc_tensor *a = nullptr, *out = nullptr;
-  ASSERT_EQ(bc_tensor_from_data(BC_INT64, shape, 1, v.data(), &a), BC_OK);
-  Tensor ta(a);
-  ASSERT_EQ(bc_tensor_empty(BC_FLOAT32, shape, 1, &out), BC_OK);
-  Tensor to(out);
-  ASSERT_EQ(bc_copy_(out, a), BC_OK) << bc_last_error();
-  std::vector<float> got(n);
-  ASSERT_EQ(bc_tensor_copy_to(out, got.data(), n * sizeof(float)), BC_OK);
-  int bad = 0;
-  for (int64_t i = 0; i < n && bad < 5; ++i) {
-    if (got[i] != static_cast<float>(v[i])) {
-      ++bad;
-      ADD_FAILURE() << GetParam() << " " << v[i] << " -> " << got[i] << ", want " << static_cast<float>(v[i]);
-    }
-  }
+  ExpectFloat32AsC(GetParam(), BC_INT64, v);
 }
 INSTANTIATE_TEST_SUITE_P(Targets, Int64ToFloat32, ::testing::ValuesIn(kTargets),
                          [](const ::testing::TestParamInfo<const char*>& i) { return std::string(i.param); });
@@ -371,23 +380,7 @@ void CheckIntToFloat32(const char* target, bc_dtype d, std::mt19937_64& rng) {
     if (d == BC_BOOL) x = static_cast<T>(r & 1);  // bool's bytes are 0 and 1
     v[i] = x;
   }
-  const int64_t shape[] = {n};
-  bc_tensor *a = nullptr, *out = nullptr;
-  ASSERT_EQ(bc_tensor_from_data(d, shape, 1, v.data(), &a), BC_OK);
-  Tensor ta(a);
-  ASSERT_EQ(bc_tensor_empty(BC_FLOAT32, shape, 1, &out), BC_OK);
-  Tensor to(out);
-  ASSERT_EQ(bc_copy_(out, a), BC_OK) << bc_last_error();
-  std::vector<float> got(n);
-  ASSERT_EQ(bc_tensor_copy_to(out, got.data(), n * sizeof(float)), BC_OK);
-  int bad = 0;
-  for (int64_t i = 0; i < n && bad < 5; ++i) {
-    if (got[i] != static_cast<float>(v[i])) {
-      ++bad;
-      ADD_FAILURE() << target << " " << ShortName(d) << " " << +v[i] << " -> " << got[i] << ", want "
-                    << static_cast<float>(v[i]);
-    }
-  }
+  ExpectFloat32AsC(target, d, v);
 }
 
 class IntToFloat32 : public SimdTarget {};
