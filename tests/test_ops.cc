@@ -192,7 +192,7 @@ TEST(LargeLayouts, MatchReference) {
 
 TEST(LargeLayouts, TransposedInputAndUnalignedOutput) {
   std::mt19937 rng(8765);
-  for (bc_dtype d : {BC_FLOAT32, BC_FLOAT64, BC_INT16, BC_FLOAT16}) {
+  for (bc_dtype d : {BC_FLOAT32, BC_FLOAT64, BC_INT16, BC_FLOAT16, BC_UINT8, BC_BFLOAT16}) {
     Host a = RandomHost(d, {300, 200}, rng), b = RandomHost(d, {200}, rng);
     // a stored column-major.
     size_t es = ElemSize(d);

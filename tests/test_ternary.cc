@@ -525,6 +525,44 @@ TEST(Tiles, TransposedInputsOnEveryTarget) {
   CheckFormsOnEveryTarget(forms, {BC_FLOAT32, BC_FLOAT64, BC_INT32, BC_INT8}, 78);
 }
 
+// Tiles of the sizes the executor picks for big operands (64 x 128 float32,
+// 64 x 64 float64, 128 x 128 for 1- and 2-byte values when one input is
+// gathered; 16 KiB ones when several are), several of them each way with
+// partial ones at the edges: a (300, 290) result, on the best target, on one
+// thread (threads would split it into bands shorter than a tile).
+TEST(Tiles, LargeTransposedInputsSpanSeveralTiles) {
+  std::mt19937 rng(80);
+  const int threads = bc_get_num_threads();
+  ASSERT_EQ(bc_set_num_threads(1), BC_OK);
+  const Shape full = {300, 290}, column = {300, 1}, row = {1, 290};
+  for (bc_dtype d : {BC_INT8, BC_BFLOAT16, BC_FLOAT32, BC_FLOAT64}) {
+    const std::string name = ShortName(d);
+    Host c = RandomHost(BC_BOOL, column, rng), ct = RandomHost(BC_BOOL, full, rng);
+    Host x = RandomHost(d, full, rng), y = RandomHost(d, full, rng), z = RandomHost(d, full, rng);
+    Host lo = RandomHost(d, column, rng), hi = RandomHost(d, row, rng);
+    Tensor tc = ToTensor(c), tct = ColumnMajor(ct), tx = ColumnMajor(x), ty = ColumnMajor(y),
+           tz = ColumnMajor(z), ry = ToTensor(y), tlo = ToTensor(lo), thi = ToTensor(hi);
+    // Into a row-major result: an allocating op would lay its result out
+    // like the transposed inputs, and nothing would be gathered.
+    bc_tensor* o = nullptr;
+    ASSERT_EQ(bc_tensor_zeros(d, full.data(), 2, &o), BC_OK);
+    Tensor out(o);
+    // One gathered input.
+    ASSERT_EQ(bc_where_out(tc.get(), tx.get(), thi.get(), o), BC_OK) << bc_last_error();
+    EXPECT_TRUE(SameHost(FromTensor(o), RefWhere(c, x, hi))) << "where " << name;
+    ASSERT_EQ(bc_binary_out(BC_ADD, ry.get(), tx.get(), o), BC_OK) << bc_last_error();
+    EXPECT_TRUE(SameHost(FromTensor(o), RefBinary(BC_ADD, y, x))) << "add " << name;
+    ASSERT_EQ(bc_clamp_out(tx.get(), tlo.get(), thi.get(), o), BC_OK) << bc_last_error();
+    EXPECT_TRUE(SameHost(FromTensor(o), RefClamp(x, &lo, &hi), Cmp::kZeroSignFree)) << "clamp " << name;
+    // Several gathered inputs.
+    ASSERT_EQ(bc_where_out(tct.get(), tx.get(), ty.get(), o), BC_OK) << bc_last_error();
+    EXPECT_TRUE(SameHost(FromTensor(o), RefWhere(ct, x, y))) << "where, all transposed " << name;
+    ASSERT_EQ(bc_addcmul_out(tx.get(), ty.get(), tz.get(), 0.75, o), BC_OK) << bc_last_error();
+    EXPECT_TRUE(SameHost(FromTensor(o), RefAddc(false, x, y, z, 0.75))) << "addcmul " << name;
+  }
+  EXPECT_EQ(bc_set_num_threads(threads), BC_OK);
+}
+
 // `h` stored with `step` elements between neighbours along its last dimension
 // (a slice like x[..., ::step]); the gaps hold junk.
 Tensor Sliced(const Host& h, int64_t step) {

@@ -37,8 +37,10 @@ constexpr int64_t kChunkBytes = 4096;
 // Rows shorter than this are laid out kRunTile elements at a time.
 constexpr int64_t kShortRow = 64;
 constexpr int64_t kRunTile = 1024;
-// Bytes of one gathered square tile (64 x 64 4-byte or 32 x 32 8-byte values).
+// Stack for gathered tiles: 48 KiB, one 32 KiB tile or up to three of 16 KiB
+// (64 x 64 4-byte or 32 x 32 8-byte values).
 constexpr int64_t kTileBytes = 16384;
+constexpr int64_t kOneTileBytes = 32768;
 
 // 2-D rows of a plan: n1 rows of n0 elements; strides in elements.
 struct Block {
@@ -243,28 +245,33 @@ struct NextTile {
 };
 
 template <typename U>
-void GatherTileAs(char* dst, const char* src_bytes, int64_t side, int64_t s0, int64_t s1,
-                  int64_t rows, int64_t len, const NextTile& next) {
+void GatherTileAs(char* dst, const char* src_bytes, int64_t cols, int64_t full_rows, int64_t s0,
+                  int64_t s1, int64_t rows, int64_t len, const NextTile& next) {
   U* t = reinterpret_cast<U*>(dst);
   const U* src = reinterpret_cast<const U*>(src_bytes);
-  if (s1 == 1 && rows == side) {  // a transposed input's full tile: fixed-length runs
+  if (s1 == 1 && rows == full_rows) {  // a transposed input's full tile: fixed-length runs
     for (int64_t i = 0; i < len; ++i) {
       next.Run(i);
       const U* run = src + i * s0;
-      for (int64_t r = 0; r < side; ++r) t[r * side + i] = run[r];
+      for (int64_t r = 0; r < full_rows; ++r) t[r * cols + i] = run[r];
     }
   } else if ((s1 < 0 ? -s1 : s1) < (s0 < 0 ? -s0 : s0)) {
     for (int64_t i = 0; i < len; ++i) {
       next.Run(i);
-      for (int64_t r = 0; r < rows; ++r) t[r * side + i] = src[i * s0 + r * s1];
+      for (int64_t r = 0; r < rows; ++r) t[r * cols + i] = src[i * s0 + r * s1];
     }
   } else {
     for (int64_t r = 0; r < rows; ++r) {
       next.Run(r);
-      for (int64_t i = 0; i < len; ++i) t[r * side + i] = src[r * s1 + i * s0];
+      for (int64_t i = 0; i < len; ++i) t[r * cols + i] = src[r * s1 + i * s0];
     }
   }
 }
+
+// Tile dimensions: rows x cols elements.
+struct TileShape {
+  int64_t rows, cols;
+};
 
 // A tile of `rows` x `len` at (r0, c0), and the next one to prefetch: along
 // the band, else the first of the next band (nrows == 0 when there is none).
@@ -273,18 +280,18 @@ struct TileSpot {
 };
 
 template <class Fn>
-void ForEachTile(const Block& b, int64_t side, const Fn& fn) {
-  for (int64_t r0 = 0; r0 < b.n1; r0 += side) {
-    for (int64_t c0 = 0; c0 < b.n0; c0 += side) {
+void ForEachTile(const Block& b, TileShape ts, const Fn& fn) {
+  for (int64_t r0 = 0; r0 < b.n1; r0 += ts.rows) {
+    for (int64_t c0 = 0; c0 < b.n0; c0 += ts.cols) {
       TileSpot t;
       t.r0 = r0;
       t.c0 = c0;
-      t.rows = std::min(side, b.n1 - r0);
-      t.len = std::min(side, b.n0 - c0);
-      t.nr0 = c0 + side < b.n0 ? r0 : r0 + side;
-      t.nc0 = c0 + side < b.n0 ? c0 + side : 0;
-      t.nrows = t.nr0 >= b.n1 ? 0 : std::min(side, b.n1 - t.nr0);
-      t.nlen = std::min(side, b.n0 - t.nc0);
+      t.rows = std::min(ts.rows, b.n1 - r0);
+      t.len = std::min(ts.cols, b.n0 - c0);
+      t.nr0 = c0 + ts.cols < b.n0 ? r0 : r0 + ts.rows;
+      t.nc0 = c0 + ts.cols < b.n0 ? c0 + ts.cols : 0;
+      t.nrows = t.nr0 >= b.n1 ? 0 : std::min(ts.rows, b.n1 - t.nr0);
+      t.nlen = std::min(ts.cols, b.n0 - t.nc0);
       fn(t);
     }
   }
@@ -300,7 +307,7 @@ struct TileInput {
   NextTile next;
 };
 
-void PrepareTile(TileInput& in, const Block& b, int k, size_t size, int64_t side,
+void PrepareTile(TileInput& in, const Block& b, int k, size_t size, TileShape ts,
                  const TileSpot& t) {
   const int64_t s0 = b.s0[k], s1 = b.s1[k], es = static_cast<int64_t>(size);
   NextTile nt;
@@ -322,28 +329,66 @@ void PrepareTile(TileInput& in, const Block& b, int k, size_t size, int64_t side
     in.next = nt;
   } else {
     BySize(size, [&](auto u) {
-      GatherTileAs<decltype(u)>(in.buf, base, side, s0, s1, t.rows, t.len, nt);
+      GatherTileAs<decltype(u)>(in.buf, base, ts.cols, ts.rows, s0, s1, t.rows, t.len, nt);
     });
     in.in = in.buf;
     in.s0 = 1;
-    in.s1 = side;
+    in.s1 = ts.cols;
     in.next = NextTile();
   }
 }
 
+// The tile shape. One gathered input: 32 KiB of it, its runs (columns of
+// the tile) 256 bytes long where they can be (64 rows of 4- or 8-byte
+// values, 128 of narrower ones), the rows as long as the rest allows: 64 x
+// 128 float32, 64 x 64 float64, 128 x 128 bfloat16. Several gathered
+// inputs: 16 KiB each, 64 x 64 where every operand is at most 4 bytes and
+// at most three of them (the output included) change along both dims, else
+// 32 x 32. Operands repeated along one dim (where's (n,1) condition, a
+// (1,n) row) take a row or a column of a tile and do not count. Measured
+// on (4096,4096) + (4096,4096).T and where((4096,1), (4096,4096).T,
+// (1,4096)), 1 thread: against 64 x 64 (32 x 32 for f64, and for where,
+// which has four operands) float32 add 11.5-12.1 -> 10.4-11.0 ms, where
+// 14-15 -> 9.3 ms; float64 add 21.6 -> 17.5 ms; bfloat16 add 10.4 -> 8.9
+// ms. 64 KiB tiles were 4x slower.
+TileShape ChooseTiles(const Plan& p, const Block& b) {
+  size_t widest = 0, gathered_size = 0;
+  int full = 0, gathered = 0;
+  for (int k = 0; k < p.nops; ++k) {
+    widest = std::max(widest, Size(p, k));
+    full += b.s0[k] != 0 && b.s1[k] != 0;
+    if (k > 0 && b.s0[k] != 0 && b.s0[k] != 1) {
+      ++gathered;
+      gathered_size = Size(p, k);
+    }
+  }
+  if (gathered == 1 && b.s0[0] == 1) {
+    const int64_t es = static_cast<int64_t>(gathered_size);
+    const int64_t rows = es <= 2 ? 128 : 64;
+    return {rows, std::min<int64_t>(128, kOneTileBytes / (rows * es))};
+  }
+  const int64_t side = full <= 3 && widest <= 4 ? 64 : 32;
+  return {side, side};
+}
+
 __attribute__((noinline)) void RunSquareTiles(const Plan& p, const Block& b) {
-  // 64 x 64 for two inputs of at most 4 bytes, else 32 x 32: at most 48 KiB
-  // of stack.
-  size_t widest = 0;
-  for (int k = 1; k < p.nops; ++k) widest = std::max(widest, Size(p, k));
-  const int64_t side = p.nops == 3 && widest <= 4 ? 64 : 32;
-  alignas(64) char bufs[3][kTileBytes];
+  const TileShape ts = ChooseTiles(p, b);
+  alignas(64) char bufs[3 * kTileBytes];
+  static_assert(kOneTileBytes <= 3 * kTileBytes, "one tile fits the stack buffer");
+  // The gathered inputs' buffers, in order: one takes up to 32 KiB, several
+  // 16 KiB each.
   TileInput in[3];
-  for (int k = 0; k < 3; ++k) in[k].buf = bufs[k];
+  char* next_buf = bufs;
+  for (int k = 1; k < p.nops; ++k) {
+    if (b.s0[k] != 0 && b.s0[k] != 1) {
+      in[k - 1].buf = next_buf;
+      next_buf += kTileBytes;
+    }
+  }
   const bool stream = p.stream && b.s0[0] == 1;
   const int64_t es0 = static_cast<int64_t>(Size(p, 0));
-  ForEachTile(b, side, [&](const TileSpot& t) {
-    for (int k = 1; k < p.nops; ++k) PrepareTile(in[k - 1], b, k, Size(p, k), side, t);
+  ForEachTile(b, ts, [&](const TileSpot& t) {
+    for (int k = 1; k < p.nops; ++k) PrepareTile(in[k - 1], b, k, Size(p, k), ts, t);
     for (int64_t r = 0; r < t.rows; ++r) {
       char* q[4];
       int64_t s[4];
