@@ -76,12 +76,16 @@ int64_t StreamingBytes(int64_t threads) {
     bytes = llc > 0 && llc < cap ? static_cast<int64_t>(llc) : cap;
     cached.store(bytes, std::memory_order_relaxed);
   }
-  // Measured on the 2-core AMD EPYC VM (32 MiB L3), a + b into a third
-  // buffer, plain vs non-temporal stores (docs/performance.md): on one
-  // thread streaming wins from 12-18 MiB moved (+6% at 12, +40% at 18), on
-  // two threads, which draw more from the shared cache, only from 24 MiB
-  // (-40% at 12, -23% at 18, even at 24, +24% at 36).
-  return threads > 1 ? bytes * 3 / 2 : bytes;
+  // Measured on the 2-core AMD EPYC VM (32 MiB L3), plain vs non-temporal
+  // stores (docs/performance.md). One thread: a + b into a third buffer,
+  // streaming +40% at 18 MiB moved on one day, a tie to +16% on another;
+  // but 2-byte (1024,4096) op (4096,) cells, 16 MiB + 8 KiB moved, half of
+  // it the output, run 25-35% faster with plain stores (0.17-0.19 vs
+  // 0.23-0.27 ms); at 20 MiB (int16 comparisons) a tie, at 24 streaming
+  // wins by 10-25%: streaming from 18 MiB. Two threads, which draw more from
+  // the shared cache: only from 24 MiB (-40% at 12, -23% at 18, even at 24,
+  // +24% at 36).
+  return threads > 1 ? bytes * 3 / 2 : bytes * 9 / 8;
 }
 
 }  // namespace bcast
