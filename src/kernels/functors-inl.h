@@ -1098,10 +1098,15 @@ struct DivF {
 };
 // NaN-propagating max (kMax) or min; on ties the first operand wins, as
 // std::max/std::min do. Integers: Highway's Max/Min are the same choice.
+// Floats prefetch: with the NaN test the loop has three times add's
+// instructions, and on operands in memory (1 thread, 2026-11-23) maximum
+// float64 (1024,4096) op (4096,) went 2.3-2.6 -> 1.5-1.6 ms, same-shape
+// 3.8 -> 1.9-2.4 ms (0.82-0.97x -> 1.06-1.30x PyTorch); fmax/fmin alike.
 template <typename T, bool kMax>
 struct ExtremumF {
   static constexpr bool kVec = kFloat<T> || kIntT<T>;
   static constexpr bool kBoolAsBytes = true;
+  static constexpr bool kPrefetch = kFloat<T>;
   HWY_INLINE T operator()(T a, T b) const {
     return kMax ? scalar::Maximum(a, b) : scalar::Minimum(a, b);
   }
@@ -1128,6 +1133,7 @@ template <typename T>
 struct FmaxF {
   static constexpr bool kVec = kFloat<T> || kIntT<T>;
   static constexpr bool kBoolAsBytes = true;
+  static constexpr bool kPrefetch = kFloat<T>;
   HWY_INLINE T operator()(T a, T b) const { return scalar::Fmax(a, b); }
   template <class D, class V>
   HWY_INLINE V Vec(D, V a, V b) const {
