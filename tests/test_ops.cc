@@ -606,7 +606,8 @@ TEST(Alpha, RefusedCases) {
 
 // ---------------------------------------------------------------------------
 // Outputs above the streaming threshold (bytes moved: at most 18 MiB on one
-// thread, 24 MiB on more; every case here moves more): the non-temporal
+// thread, 24 MiB on more; every case here moves more; one stays below 32 MiB,
+// where the inputs are also fetched ahead): the non-temporal
 // store paths, with their alignment peel and tails, against plain loops. The
 // output starts 4 bytes past an alignment boundary and is followed by guard
 // bytes that must stay untouched.
@@ -730,6 +731,23 @@ TEST(Streaming, LargeOutputsMatchPlainLoops) {
     EXPECT_EQ(bad_c, 0);
     EXPECT_EQ(bad_m, 0);
     EXPECT_TRUE(gw.GuardsIntact() && gc.GuardsIntact() && gm.GuardsIntact());
+  }
+  {  // int16 (R, C) + (R, C), 8.5 MiB each: 25.5 MiB moved, inside the band
+     // where streaming ops also fetch their inputs ahead (below 32 MiB)
+    const int64_t r4 = kBigBytes / 4 / kCols + 1, n4 = r4 * kCols;
+    std::vector<int16_t> x(static_cast<size_t>(n4)), y(static_cast<size_t>(n4));
+    for (auto& v : x) v = static_cast<int16_t>(rng());
+    for (auto& v : y) v = static_cast<int16_t>(rng());
+    Tensor tx = Wrap(BC_INT16, {r4, kCols}, x.data()), ty = Wrap(BC_INT16, {r4, kCols}, y.data());
+    Guarded g(n4 * 2);
+    Tensor o = Wrap(BC_INT16, {r4, kCols}, g.p);
+    ASSERT_EQ(bc_binary_out(BC_ADD, tx.get(), ty.get(), o.get()), BC_OK) << bc_last_error();
+    const int16_t* got = reinterpret_cast<const int16_t*>(g.p);
+    int64_t bad = 0;
+    for (int64_t k = 0; k < n4; ++k)
+      bad += got[k] != static_cast<int16_t>(static_cast<uint16_t>(x[k]) + static_cast<uint16_t>(y[k]));
+    EXPECT_EQ(bad, 0);
+    EXPECT_TRUE(g.GuardsIntact());
   }
   {  // bfloat16 (R, C) + (1, C): rounded once from float32
     const int64_t r3 = kBigBytes / 2 / kCols + 1, n3 = r3 * kCols;

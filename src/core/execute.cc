@@ -104,12 +104,18 @@ void Fill(char* dst, int64_t s, const void* value, int64_t n, size_t size) {
 
 size_t Size(const Plan& p, int k) { return DtypeSize(p.ktype[k]); }
 
+// How a row whose output is contiguous (`contiguous`) is stored.
+StoreMode Stores(const Plan& p, bool contiguous = true) {
+  if (!p.stream || !contiguous) return kPlainStores;
+  return p.prefetch ? kStreamAndPrefetch : kStreamStores;
+}
+
 // ---- rows ----
 
 // A row with a strided output or strided inputs: a chunk at a time through
 // stack buffers.
 __attribute__((noinline)) void RunRowChunked(const Plan& p, int64_t n, char* const* ptr,
-                                             const int64_t* s, bool stream) {
+                                             const int64_t* s, StoreMode stores) {
   alignas(64) char buf[4][kChunkBytes];
   size_t widest = 1;
   for (int k = 0; k < p.nops; ++k) widest = std::max(widest, Size(p, k));
@@ -134,13 +140,13 @@ __attribute__((noinline)) void RunRowChunked(const Plan& p, int64_t n, char* con
         q[k] = buf[k];
       }
     }
-    p.kernel(m, q, bcast, p.scalar, stream && s[0] == 1);
+    p.kernel(m, q, bcast, p.scalar, s[0] == 1 ? stores : kPlainStores);
     if (s[0] != 1) Scatter(ptr[0] + off * s[0] * static_cast<int64_t>(Size(p, 0)), s[0], buf[0], m, Size(p, 0));
   }
 }
 
 // One row of n elements of every operand, strides s (elements).
-void RunRow(const Plan& p, int64_t n, char* const* ptr, const int64_t* s, bool stream) {
+void RunRow(const Plan& p, int64_t n, char* const* ptr, const int64_t* s, StoreMode stores) {
   unsigned bcast = 0;
   bool plain = s[0] == 1, all_repeated = true;
   for (int k = 1; k < p.nops; ++k) {
@@ -152,12 +158,12 @@ void RunRow(const Plan& p, int64_t n, char* const* ptr, const int64_t* s, bool s
     alignas(8) char one[8];
     char* q[4] = {one};
     for (int k = 1; k < p.nops; ++k) q[k] = ptr[k];
-    p.kernel(1, q, 0, p.scalar, false);
+    p.kernel(1, q, 0, p.scalar, kPlainStores);
     Fill(ptr[0], s[0], one, n, Size(p, 0));
     return;
   }
-  if (plain) return p.kernel(n, ptr, bcast, p.scalar, stream);
-  RunRowChunked(p, n, ptr, s, stream);
+  if (plain) return p.kernel(n, ptr, bcast, p.scalar, stores);
+  RunRowChunked(p, n, ptr, s, stores);
 }
 
 // ---- short rows ----
@@ -208,7 +214,7 @@ __attribute__((noinline)) void RunTiled(const Plan& p, const Block& b) {
       }
       q[k] = tile[k - 1];
     }
-    RunRow(p, rows * b.n0, q, ones, false);
+    RunRow(p, rows * b.n0, q, ones, kPlainStores);
   }
 }
 
@@ -385,7 +391,7 @@ __attribute__((noinline)) void RunSquareTiles(const Plan& p, const Block& b) {
       next_buf += kTileBytes;
     }
   }
-  const bool stream = p.stream && b.s0[0] == 1;
+  const StoreMode stores = Stores(p, b.s0[0] == 1);
   const int64_t es0 = static_cast<int64_t>(Size(p, 0));
   ForEachTile(b, ts, [&](const TileSpot& t) {
     for (int k = 1; k < p.nops; ++k) PrepareTile(in[k - 1], b, k, Size(p, k), ts, t);
@@ -400,7 +406,7 @@ __attribute__((noinline)) void RunSquareTiles(const Plan& p, const Block& b) {
         q[k] = x.in + r * x.s1 * static_cast<int64_t>(Size(p, k));
         s[k] = x.s0;
       }
-      RunRow(p, t.len, q, s, stream);
+      RunRow(p, t.len, q, s, stores);
     }
   });
 }
@@ -413,7 +419,7 @@ void RunBlock(const Plan& p, const Block& b) {
     char* q[4];
     for (int k = 0; k < p.nops; ++k)
       q[k] = b.ptr[k] + r * b.s1[k] * static_cast<int64_t>(Size(p, k));
-    RunRow(p, b.n0, q, b.s0, p.stream);
+    RunRow(p, b.n0, q, b.s0, Stores(p));
   }
 }
 
@@ -470,7 +476,7 @@ void RunConverted(const Plan& p, const Block& b) {
       }
     }
     // A converted output's tile is read back at once: keep it in L1.
-    RunRow(p, len, q, s, p.stream && out == nullptr);
+    RunRow(p, len, q, s, Stores(p, out == nullptr));
     if (out == nullptr) return;
     const bool direct = p.via[0] == p.dtype[0] || p.via[0] == p.ktype[0];
     if (!(direct && b.s0[0] == 1 &&
@@ -536,7 +542,7 @@ void RunRange(const Plan& p, bool convert, int64_t begin, int64_t end) {
 }
 
 template <typename U>
-void CopyRow(int64_t n, char* const* ptr, unsigned bcast, double, bool) {
+void CopyRow(int64_t n, char* const* ptr, unsigned bcast, double, StoreMode) {
   U* o = reinterpret_cast<U*>(ptr[0]);
   const U* a = reinterpret_cast<const U*>(ptr[1]);
   if (bcast & 1) {
@@ -581,13 +587,19 @@ void Execute(const Plan& plan, const bc_ctx& ctx) {
   if (numel == 0) return;
   const int64_t threads = numel / kGrain < 2 ? 1 : std::min<int64_t>(NumThreads(ctx), numel / kGrain);
   // Below the streaming size for this many threads the output stays in the
-  // cache: plain stores.
-  Plan in_cache;
+  // cache: plain stores. A little above it the inputs are still in the
+  // cache: streaming with the inputs fetched ahead.
+  Plan tuned;
   const Plan* run = &plan;
-  if (plan.stream && plan.moved < StreamingBytes(threads)) {
-    in_cache = plan;
-    in_cache.stream = false;
-    run = &in_cache;
+  if (plan.stream) {
+    const bool in_cache = plan.moved < StreamingBytes(threads);
+    const bool prefetch = !in_cache && plan.moved < PrefetchBytes();
+    if (in_cache || prefetch) {
+      tuned = plan;
+      tuned.stream = !in_cache;
+      tuned.prefetch = prefetch;
+      run = &tuned;
+    }
   }
   const Plan& p = *run;
   const bool convert = NeedsConversion(p);

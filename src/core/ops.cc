@@ -216,7 +216,7 @@ bool RunSmallContiguous(const OpArgs& a, bc_tensor* out) {
     ptr[i + 1] = a.in[i]->data;
   }
   if (SwapsOperands(a, types)) std::swap(ptr[1], ptr[2]);
-  (fused != nullptr ? fused : KernelOf(a, kd))(numel, ptr, 0, KernelScalar(a, types), false);
+  (fused != nullptr ? fused : KernelOf(a, kd))(numel, ptr, 0, KernelScalar(a, types), kPlainStores);
   return true;
 }
 

@@ -28,8 +28,10 @@ struct Plan {
   double scalar = 1;           // alpha or value
   // Whether the output may bypass the cache (it aliases no input), and the
   // bytes the op moves (output plus each input's own elements): Execute
-  // streams when moved reaches StreamingBytes() for its thread count.
+  // streams when moved reaches StreamingBytes() for its thread count, and
+  // sets prefetch (fetch the inputs ahead as well) below PrefetchBytes().
   bool stream = false;
+  bool prefetch = false;
   int64_t moved = 0;
 };
 
@@ -46,6 +48,9 @@ RowKernel CopyKernel(size_t size);
 // Bytes moved (output and inputs) from which an op on `threads` threads
 // writes its output with non-temporal stores.
 int64_t StreamingBytes(int64_t threads);
+// Bytes moved below which a streaming op also fetches its inputs ahead
+// (every op; ops whose functor sets kPrefetch always do).
+int64_t PrefetchBytes();
 
 }  // namespace bcast
 

@@ -44,14 +44,20 @@ enum KernelOp : int {
   kCopy = kNumTableOps,  // out = in0, bits moved as they are (no kernel table entry)
 };
 
+// How a row kernel writes its output: through the cache; streaming
+// (non-temporal) stores, which the caller flushes; or streaming stores with
+// the inputs fetched ahead (the executor asks for it where that was measured
+// to help every op: src/core/plan.cc). Ops whose functor sets kPrefetch fetch
+// ahead whenever they stream.
+enum StoreMode : int { kPlainStores = 0, kStreamStores = 1, kStreamAndPrefetch = 2 };
+
 // A row kernel: n elements. ptr[0] is the output, contiguous; ptr[1..] the
 // inputs, each contiguous unless bit (k-1) of `bcast` is set, when it is one
 // value repeated (binary kernels: not both). `scalar` is alpha (add/sub) or value
-// (addcmul/addcdiv). `stream`: the output may bypass the cache (the caller
-// flushes). Types are the kernel dtype's, bool for comparison outputs and
-// where's condition.
+// (addcmul/addcdiv). `stores`: how the output is written (StoreMode). Types
+// are the kernel dtype's, bool for comparison outputs and where's condition.
 using RowKernel = void (*)(int64_t n, char* const* ptr, unsigned bcast, double scalar,
-                           bool stream);
+                           StoreMode stores);
 
 // The kernel of `op` on kernel dtype `dtype` (inputs; for where, the values)
 // for the best enabled SIMD target, or nullptr when the table has none.

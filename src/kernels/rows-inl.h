@@ -22,9 +22,9 @@ HWY_BEFORE_NAMESPACE();
 namespace bcast {
 namespace HWY_NAMESPACE {
 
-// Ops that set kPrefetch fetch their inputs ahead when the output streams
-// (rows larger than the cache, where it was measured to help); on data in
-// the cache a prefetch per vector only adds memory operations.
+// Ops that set kPrefetch fetch their inputs ahead whenever the output
+// streams, the others when asked to (kStreamAndPrefetch); on data in the
+// cache a prefetch per vector only adds memory operations.
 template <class F, class = void>
 struct WantsPrefetch : std::false_type {};
 template <class F>
@@ -50,7 +50,9 @@ HWY_INLINE bool Aligned(const TO* o, uintptr_t align) {
 }
 
 template <int SA, int SB, typename TO, typename TI, class F>
-HWY_INLINE void Loop2(int64_t n, TO* o, const TI* a, const TI* b, const F& f, bool stream) {
+HWY_INLINE void Loop2(int64_t n, TO* o, const TI* a, const TI* b, const F& f, StoreMode stores) {
+  const bool stream = stores != kPlainStores;
+  const bool prefetch = WantsPrefetch<F>::value || stores == kStreamAndPrefetch;
   int64_t i = 0;
   if constexpr (F::kVec && std::is_same_v<TO, TI>) {
     const hn::ScalableTag<TI> d;
@@ -63,7 +65,7 @@ HWY_INLINE void Loop2(int64_t n, TO* o, const TI* a, const TI* b, const F& f, bo
     if (stream) {
       for (; i < n && !Aligned(o + i, N * sizeof(TO)); ++i) o[i] = f(At<SA>(a, i), At<SB>(b, i));
       for (; i + N <= n; i += N) {
-        if constexpr (WantsPrefetch<F>::value) {
+        if (prefetch) {
           if (SA == 1) PrefetchAhead(a + i);
           if (SB == 1) PrefetchAhead(b + i);
         }
@@ -93,7 +95,7 @@ HWY_INLINE void Loop2(int64_t n, TO* o, const TI* a, const TI* b, const F& f, bo
       if (stream) {
         for (; i < n && !Aligned(o + i, 16); ++i) o[i] = f(At<SA>(a, i), At<SB>(b, i));
         for (; i + N <= n; i += N) {
-          if constexpr (WantsPrefetch<F>::value) {
+          if (prefetch) {
             if (SA == 1) PrefetchAhead(a + i);
             if (SB == 1) PrefetchAhead(b + i);
           }
@@ -109,15 +111,15 @@ HWY_INLINE void Loop2(int64_t n, TO* o, const TI* a, const TI* b, const F& f, bo
 // A binary op's row kernel (RowKernel): either input may be one value.
 template <class F, typename TO, typename TI>
 HWY_NOINLINE void BinaryRow(int64_t n, char* const* p, unsigned bcast, double scalar,
-                            bool stream) {
+                            StoreMode stores) {
   const F f = MakeFunctor<F>(scalar);
   TO* o = reinterpret_cast<TO*>(p[0]);
   const TI* a = reinterpret_cast<const TI*>(p[1]);
   const TI* b = reinterpret_cast<const TI*>(p[2]);
   switch (bcast) {
-    case 0: return Loop2<1, 1>(n, o, a, b, f, stream);
-    case 1: return Loop2<0, 1>(n, o, a, b, f, stream);
-    case 2: return Loop2<1, 0>(n, o, a, b, f, stream);
+    case 0: return Loop2<1, 1>(n, o, a, b, f, stores);
+    case 1: return Loop2<0, 1>(n, o, a, b, f, stores);
+    case 2: return Loop2<1, 0>(n, o, a, b, f, stores);
     default: {
       const TO v = f(a[0], b[0]);
       for (int64_t i = 0; i < n; ++i) o[i] = v;
@@ -156,7 +158,8 @@ HWY_INLINE void ScalarLoop3(int64_t n, TO* o, const TC* a, const TI* b, const TI
 
 // The vector loop of a ternary functor; repeated inputs via TernaryInput.
 template <typename TO, typename TC, typename TI, class F>
-HWY_INLINE void TernaryVecRow(int64_t n, char* const* p, unsigned bcast, const F& f, bool stream) {
+HWY_INLINE void TernaryVecRow(int64_t n, char* const* p, unsigned bcast, const F& f,
+                              StoreMode stores) {
   constexpr size_t kLanes = hn::MaxLanes(hn::ScalableTag<TI>());
   TO* o = reinterpret_cast<TO*>(p[0]);
   const TernaryInput<TC, kLanes> a(p[1], bcast & 1);
@@ -173,10 +176,11 @@ HWY_INLINE void TernaryVecRow(int64_t n, char* const* p, unsigned bcast, const F
                  hn::LoadU(d, cp + (j & cm)));
   };
   int64_t i = 0;
-  if (stream) {
+  if (stores != kPlainStores) {
+    const bool prefetch = WantsPrefetch<F>::value || stores == kStreamAndPrefetch;
     for (; i < n && !Aligned(o + i, N * sizeof(TO)); ++i) o[i] = f(*a.At(i), *b.At(i), *c.At(i));
     for (; i + N <= n; i += N) {
-      if constexpr (WantsPrefetch<F>::value) {
+      if (prefetch) {
         if (a.mask) PrefetchAhead(a.At(i));
         if (b.mask) PrefetchAhead(b.At(i));
         if (c.mask) PrefetchAhead(c.At(i));
@@ -192,7 +196,7 @@ HWY_INLINE void TernaryVecRow(int64_t n, char* const* p, unsigned bcast, const F
 // input may have its own type (where's condition).
 template <class F, typename TO, typename TC, typename TI>
 HWY_NOINLINE void TernaryRow(int64_t n, char* const* p, unsigned bcast, double scalar,
-                             bool stream) {
+                             StoreMode stores) {
   const F f = MakeFunctor<F>(scalar);
   if constexpr (!F::kVec || !std::is_same_v<TO, TI>) {
     TO* o = reinterpret_cast<TO*>(p[0]);
@@ -210,7 +214,7 @@ HWY_NOINLINE void TernaryRow(int64_t n, char* const* p, unsigned bcast, double s
       default: return ScalarLoop3<7>(n, o, a, b, c, f);
     }
   } else {
-    TernaryVecRow<TO, TC, TI>(n, p, bcast, f, stream);
+    TernaryVecRow<TO, TC, TI>(n, p, bcast, f, stores);
   }
 }
 
