@@ -23,6 +23,9 @@ float64 or bool 0-dim tensor, cast to that dtype. Lines:
        number
     te addcmul|addcdiv <dtype> <arg> <arg> ...  addcmul(x, a, b, value=2)
        (addcdiv likewise), the number emulated as for "be" rows
+    ba add|sub <dtype> <L|R> <number> <alpha> = ... / ! ...   torch.add(x, s,
+       alpha=...) or torch.add(s, x, alpha=...) (sub likewise); "bae" where
+       the number is emulated as for "be" rows
 
 Numbers: b:0/b:1, i:<int>, f:<float.hex()>.
 """
@@ -130,6 +133,28 @@ def binary_row(op, dtype, pos, v):
     return "be", outcome(lambda: call(op, *args))
 
 
+# add/sub with alpha and a number operand. Alphas: Python ints and floats
+# whose kind the C API (a double) can tell apart (an integral float alpha on
+# an integer result is PyTorch's error but an integral double to bcast).
+ALPHA_NUMBERS = [True, 3, -7, 2**40, 2.5, -0.0, math.nan, math.inf]
+ALPHAS = [2, -1, 0.5, -2.5]
+
+
+def alpha_row(op, dtype, pos, v, alpha):
+    x = tensor(dtype)
+    args = (x, v) if pos == "L" else (v, x)
+    try:
+        return "ba", outcome(lambda: getattr(torch, op)(*args, alpha=alpha))
+    except TypeError:
+        pass
+    try:
+        z = wrapped_as_tensor(op, v, x)
+    except Exception as e:
+        return "bae", "! " + str(e).split("\n")[0]
+    args = (x, z) if pos == "L" else (z, x)
+    return "bae", outcome(lambda: getattr(torch, op)(*args, alpha=alpha))
+
+
 def ternary_rows(dtype):
     rows = []
     x = tensor(dtype)
@@ -178,6 +203,13 @@ def main():
                 for v in POW_NUMBERS if op == "pow" else NUMBERS:
                     kind, res = binary_row(op, d, pos, v)
                     lines.append(f"{kind} {op} {NAME[d]} {pos} {number(v)} {res}")
+    for op in ("add", "sub"):
+        for _, d in DTYPES:
+            for pos in "LR":
+                for v in ALPHA_NUMBERS:
+                    for alpha in ALPHAS:
+                        kind, res = alpha_row(op, d, pos, v, alpha)
+                        lines.append(f"{kind} {op} {NAME[d]} {pos} {number(v)} {number(alpha)} {res}")
     for _, d in DTYPES:
         lines += ternary_rows(d)
     text = "\n".join(lines) + "\n"

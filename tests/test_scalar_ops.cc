@@ -63,12 +63,13 @@ struct Row {
   std::string op;
   bc_dtype dtype = BC_BOOL;
   std::string a, b;  // binary: position (L/R) and number; ternary: the two args
+  std::string alpha;  // "ba" rows: add/sub's alpha
   Expect expect;
 };
 
 struct Table {
   std::map<int, std::vector<uint64_t>> inputs;  // by dtype
-  std::vector<Row> binary, ternary;
+  std::vector<Row> binary, ternary, alpha;
 };
 
 Expect ParseExpect(std::istringstream& is) {
@@ -106,11 +107,13 @@ const Table& LoadTable() {
       }
       Row r;
       r.line = line;
-      r.emulated = kind == "be";
+      r.emulated = kind == "be" || kind == "bae";
       is >> r.op >> tok >> r.a >> r.b;
       r.dtype = DtypeNamed(tok);
+      const bool alpha = kind == "ba" || kind == "bae";
+      if (alpha) is >> r.alpha;
       r.expect = ParseExpect(is);
-      (kind == "t" || kind == "te" ? t.ternary : t.binary).push_back(r);
+      (alpha ? t.alpha : kind == "t" || kind == "te" ? t.ternary : t.binary).push_back(r);
     }
     EXPECT_EQ(t.inputs.size(), 10u);
     return t;
@@ -261,6 +264,26 @@ TEST(ScalarOps, WrappedNumberTensors) {
     const bc_op op = OpNamed(r.op);
     Check(r, [&](bc_tensor** out) {
       return r.a == "L" ? bc_binary(op, x.get(), w, out) : bc_binary(op, w, x.get(), out);
+    });
+  }
+}
+
+// add/sub with alpha and a wrapped number on either side (bc_binary_alpha
+// takes alpha as a double: the table holds only alphas a double tells apart).
+TEST(ScalarOps, AlphaWithWrappedNumbers) {
+  const Table& t = LoadTable();
+  EXPECT_EQ(t.alpha.size(), 2u * 10 * 2 * 8 * 4);
+  for (const Row& r : t.alpha) {
+    const Tensor x = Input(r.dtype);
+    bc_tensor* w = nullptr;
+    ASSERT_EQ(bc_tensor_from_scalar(ParseNumber(r.b), &w), BC_OK);
+    const Tensor wrapped(w);
+    const bc_scalar a = ParseNumber(r.alpha);
+    const double alpha = a.kind == BC_SCALAR_FLOAT ? a.v.f : a.kind == BC_SCALAR_INT ? static_cast<double>(a.v.i) : a.v.b;
+    const bc_op op = OpNamed(r.op);
+    Check(r, [&](bc_tensor** out) {
+      return r.a == "L" ? bc_binary_alpha(op, x.get(), w, alpha, out)
+                        : bc_binary_alpha(op, w, x.get(), alpha, out);
     });
   }
 }
