@@ -385,6 +385,36 @@ func TestContextClose(t *testing.T) {
 	must(Add(a, a))(t).Close()
 }
 
+// TestContextCopiesOut reads elements through a Context: the same values
+// as the Tensor methods, errors reported there, and a closed Context
+// refused.
+func TestContextCopiesOut(t *testing.T) {
+	t.Parallel()
+	c := NewContext()
+	defer c.Close()
+	f := must(c.FromFloat32s([]float32{1, -2, 3.5}, 3))(t)
+	i := must(c.FromInt64s([]int64{7, -8}, 2))(t)
+	b := must(c.Lt(f, f))(t)
+	defer closeAll(t, f, i, b)
+	wantFloats(t, must(c.Float32s(f))(t), []float32{1, -2, 3.5})
+	if got := must(c.Int64s(i))(t); len(got) != 2 || got[0] != 7 || got[1] != -8 {
+		t.Errorf("Int64s: %v", got)
+	}
+	if got := must(c.Bools(b))(t); len(got) != 3 || got[0] || got[1] || got[2] {
+		t.Errorf("Bools: %v", got)
+	}
+	// A view with a broadcast dimension copies out in row-major order.
+	e := must(c.Expand(f, 2, 3))(t)
+	defer e.Close()
+	wantFloats(t, must(c.Float32s(e))(t), []float32{1, -2, 3.5, 1, -2, 3.5})
+	_, err := c.Float64s(f)
+	wantErr(t, err, ErrDtype, "bcast: tensor has dtype Float, not Double", nil)
+	ok(t, c.Close())
+	_, err = c.Float32s(f)
+	wantErr(t, err, ErrInvalidArgument, "bcast: use of closed Context", nil)
+	wantFloats(t, must(f.Float32s())(t), []float32{1, -2, 3.5})
+}
+
 // TestContextCloseWhileInUse closes a Context while goroutines call it:
 // each call succeeds or fails with the closed error, and every lane is
 // freed in the end.

@@ -353,8 +353,8 @@ func sliceData[T any](s []T) unsafe.Pointer {
 }
 
 // copyOut copies t's elements, in row-major order, into a new []T after
-// checking that t has dtype want.
-func copyOut[T any](t *Tensor, want DType) ([]T, error) {
+// checking that t has dtype want, on a lane of c (its threads, its errors).
+func copyOut[T any](c *Context, t *Tensor, want DType) ([]T, error) {
 	h, err := t.handle()
 	if err != nil {
 		return nil, err
@@ -371,7 +371,7 @@ func copyOut[T any](t *Tensor, want DType) ([]T, error) {
 	}
 	var zero T
 	dst, nbytes := unsafe.Pointer(&out[0]), C.size_t(len(out))*C.size_t(unsafe.Sizeof(zero))
-	err = defaultContext.do(func(l *C.bc_ctx) C.bc_status { return C.bc_ctx_tensor_copy_to(l, h, dst, nbytes) })
+	err = c.do(func(l *C.bc_ctx) C.bc_status { return C.bc_ctx_tensor_copy_to(l, h, dst, nbytes) })
 	runtime.KeepAlive(t)
 	if err != nil {
 		return nil, err
@@ -380,9 +380,14 @@ func copyOut[T any](t *Tensor, want DType) ([]T, error) {
 }
 
 // Bools returns a copy of the elements of a Bool tensor in row-major order
-// (any nonzero byte is true).
-func (t *Tensor) Bools() ([]bool, error) {
-	b, err := copyOut[uint8](t, Bool)
+// (any nonzero byte is true). It copies on Default(), as the other element
+// readers below do; each has a Context form that copies on that Context's
+// threads and reports its errors there.
+func (t *Tensor) Bools() ([]bool, error) { return defaultContext.Bools(t) }
+
+// Bools is Tensor.Bools on c.
+func (c *Context) Bools(t *Tensor) ([]bool, error) {
+	b, err := copyOut[uint8](c, t, Bool)
 	if err != nil {
 		return nil, err
 	}
@@ -394,35 +399,62 @@ func (t *Tensor) Bools() ([]bool, error) {
 }
 
 // Uint8s returns a copy of the elements of a Uint8 tensor in row-major order.
-func (t *Tensor) Uint8s() ([]uint8, error) { return copyOut[uint8](t, Uint8) }
+func (t *Tensor) Uint8s() ([]uint8, error) { return copyOut[uint8](defaultContext, t, Uint8) }
+
+// Uint8s is Tensor.Uint8s on c.
+func (c *Context) Uint8s(t *Tensor) ([]uint8, error) { return copyOut[uint8](c, t, Uint8) }
 
 // Int8s returns a copy of the elements of an Int8 tensor in row-major order.
-func (t *Tensor) Int8s() ([]int8, error) { return copyOut[int8](t, Int8) }
+func (t *Tensor) Int8s() ([]int8, error) { return copyOut[int8](defaultContext, t, Int8) }
+
+// Int8s is Tensor.Int8s on c.
+func (c *Context) Int8s(t *Tensor) ([]int8, error) { return copyOut[int8](c, t, Int8) }
 
 // Int16s returns a copy of the elements of an Int16 tensor in row-major order.
-func (t *Tensor) Int16s() ([]int16, error) { return copyOut[int16](t, Int16) }
+func (t *Tensor) Int16s() ([]int16, error) { return copyOut[int16](defaultContext, t, Int16) }
+
+// Int16s is Tensor.Int16s on c.
+func (c *Context) Int16s(t *Tensor) ([]int16, error) { return copyOut[int16](c, t, Int16) }
 
 // Int32s returns a copy of the elements of an Int32 tensor in row-major order.
-func (t *Tensor) Int32s() ([]int32, error) { return copyOut[int32](t, Int32) }
+func (t *Tensor) Int32s() ([]int32, error) { return copyOut[int32](defaultContext, t, Int32) }
+
+// Int32s is Tensor.Int32s on c.
+func (c *Context) Int32s(t *Tensor) ([]int32, error) { return copyOut[int32](c, t, Int32) }
 
 // Int64s returns a copy of the elements of an Int64 tensor in row-major order.
-func (t *Tensor) Int64s() ([]int64, error) { return copyOut[int64](t, Int64) }
+func (t *Tensor) Int64s() ([]int64, error) { return copyOut[int64](defaultContext, t, Int64) }
+
+// Int64s is Tensor.Int64s on c.
+func (c *Context) Int64s(t *Tensor) ([]int64, error) { return copyOut[int64](c, t, Int64) }
 
 // Float16Bits returns the binary16 bits of a Float16 tensor in row-major
 // order (see F16ToFloat32).
-func (t *Tensor) Float16Bits() ([]uint16, error) { return copyOut[uint16](t, Float16) }
+func (t *Tensor) Float16Bits() ([]uint16, error) { return copyOut[uint16](defaultContext, t, Float16) }
+
+// Float16Bits is Tensor.Float16Bits on c.
+func (c *Context) Float16Bits(t *Tensor) ([]uint16, error) { return copyOut[uint16](c, t, Float16) }
 
 // BFloat16Bits returns the bfloat16 bits of a BFloat16 tensor in row-major
 // order (see BF16ToFloat32).
-func (t *Tensor) BFloat16Bits() ([]uint16, error) { return copyOut[uint16](t, BFloat16) }
+func (t *Tensor) BFloat16Bits() ([]uint16, error) {
+	return copyOut[uint16](defaultContext, t, BFloat16)
+}
 
-// Float32s returns a copy of the elements of a Float32 tensor in row-major
-// order.
-func (t *Tensor) Float32s() ([]float32, error) { return copyOut[float32](t, Float32) }
+// BFloat16Bits is Tensor.BFloat16Bits on c.
+func (c *Context) BFloat16Bits(t *Tensor) ([]uint16, error) { return copyOut[uint16](c, t, BFloat16) }
 
-// Float64s returns a copy of the elements of a Float64 tensor in row-major
-// order.
-func (t *Tensor) Float64s() ([]float64, error) { return copyOut[float64](t, Float64) }
+// Float32s returns a copy of the elements of a Float32 tensor in row-major order.
+func (t *Tensor) Float32s() ([]float32, error) { return copyOut[float32](defaultContext, t, Float32) }
+
+// Float32s is Tensor.Float32s on c.
+func (c *Context) Float32s(t *Tensor) ([]float32, error) { return copyOut[float32](c, t, Float32) }
+
+// Float64s returns a copy of the elements of a Float64 tensor in row-major order.
+func (t *Tensor) Float64s() ([]float64, error) { return copyOut[float64](defaultContext, t, Float64) }
+
+// Float64s is Tensor.Float64s on c.
+func (c *Context) Float64s(t *Tensor) ([]float64, error) { return copyOut[float64](c, t, Float64) }
 
 // View returns a new handle on the same storage, shape and strides.
 func (c *Context) View(t *Tensor) (*Tensor, error) {
