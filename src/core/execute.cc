@@ -49,6 +49,10 @@ struct Block {
   int64_t s0[4], s1[4];
 };
 
+// Whether operand k is strided along the rows (neither contiguous nor one
+// value repeated there): a tile walk gathers such an input into a buffer.
+bool StridedAlongRow(const Block& b, int k) { return b.s0[k] != 0 && b.s0[k] != 1; }
+
 // ---- moving elements by size ----
 
 template <typename U>
@@ -176,7 +180,7 @@ void RunRow(const Plan& p, int64_t n, char* const* ptr, const int64_t* s, StoreM
 bool WantsRunTile(const Plan& p, const Block& b) {
   if (b.n0 >= kShortRow || b.n1 < 4 || b.s0[0] != 1 || b.s1[0] != b.n0) return false;
   for (int k = 1; k < p.nops; ++k)
-    if (b.s0[k] != 0 && b.s0[k] != 1) return false;
+    if (StridedAlongRow(b, k)) return false;
   return true;
 }
 
@@ -230,7 +234,7 @@ __attribute__((noinline)) void RunTiled(const Plan& p, const Block& b) {
 bool WantsTiles(const Plan& p, const Block& b) {
   if (b.n1 < 2 || b.n0 < 2) return false;
   for (int k = 0; k < p.nops; ++k)
-    if (b.s0[k] != 0 && b.s0[k] != 1 && b.s1[k] != b.s0[k] * b.n0) return true;
+    if (StridedAlongRow(b, k) && b.s1[k] != b.s0[k] * b.n0) return true;
   return false;
 }
 
@@ -328,7 +332,7 @@ void PrepareTile(TileInput& in, const Block& b, int k, size_t size, TileShape ts
     }  // else strided both ways: left to the hardware
   }
   char* base = b.ptr[k] + (t.r0 * s1 + t.c0 * s0) * es;
-  if (s0 == 0 || s0 == 1) {
+  if (!StridedAlongRow(b, k)) {
     in.in = base;
     in.s0 = s0;
     in.s1 = s1;
@@ -363,7 +367,7 @@ TileShape ChooseTiles(const Plan& p, const Block& b) {
   for (int k = 0; k < p.nops; ++k) {
     widest = std::max(widest, Size(p, k));
     full += b.s0[k] != 0 && b.s1[k] != 0;
-    if (k > 0 && b.s0[k] != 0 && b.s0[k] != 1) {
+    if (k > 0 && StridedAlongRow(b, k)) {
       ++gathered;
       gathered_size = Size(p, k);
     }
@@ -386,7 +390,7 @@ __attribute__((noinline)) void RunSquareTiles(const Plan& p, const Block& b) {
   TileInput in[3];
   char* next_buf = bufs;
   for (int k = 1; k < p.nops; ++k) {
-    if (b.s0[k] != 0 && b.s0[k] != 1) {
+    if (StridedAlongRow(b, k)) {
       in[k - 1].buf = next_buf;
       next_buf += kTileBytes;
     }

@@ -30,6 +30,12 @@ struct WantsPrefetch : std::false_type {};
 template <class F>
 struct WantsPrefetch<F, std::void_t<decltype(F::kPrefetch)>> : std::bool_constant<F::kPrefetch> {};
 
+// Whether a row loop of F fetches its inputs ahead under `stores`.
+template <class F>
+HWY_INLINE bool Prefetches(StoreMode stores) {
+  return stores != kPlainStores && (WantsPrefetch<F>::value || stores == kStreamAndPrefetch);
+}
+
 constexpr int64_t kPrefetchBytes = 4096;
 template <typename T>
 HWY_INLINE void PrefetchAhead(const T* p) {
@@ -52,7 +58,7 @@ HWY_INLINE bool Aligned(const TO* o, uintptr_t align) {
 template <int SA, int SB, typename TO, typename TI, class F>
 HWY_INLINE void Loop2(int64_t n, TO* o, const TI* a, const TI* b, const F& f, StoreMode stores) {
   const bool stream = stores != kPlainStores;
-  const bool prefetch = WantsPrefetch<F>::value || stores == kStreamAndPrefetch;
+  const bool prefetch = Prefetches<F>(stores);
   int64_t i = 0;
   if constexpr (F::kVec && std::is_same_v<TO, TI>) {
     const hn::ScalableTag<TI> d;
@@ -177,7 +183,7 @@ HWY_INLINE void TernaryVecRow(int64_t n, char* const* p, unsigned bcast, const F
   };
   int64_t i = 0;
   if (stores != kPlainStores) {
-    const bool prefetch = WantsPrefetch<F>::value || stores == kStreamAndPrefetch;
+    const bool prefetch = Prefetches<F>(stores);
     for (; i < n && !Aligned(o + i, N * sizeof(TO)); ++i) o[i] = f(*a.At(i), *b.At(i), *c.At(i));
     for (; i + N <= n; i += N) {
       if (prefetch) {
