@@ -118,19 +118,27 @@ def outcome(fn):
     return f"= {NAME[r.dtype]} {bits(r)}"
 
 
-def binary_row(op, dtype, pos, v):
+def number_row(op, dtype, pos, v, fn):
+    """fn(a, b) on the tensor and the number v in position pos; when PyTorch's
+    Python API refuses the number there, on the number as TensorIterator sees
+    it. Returns (emulated, outcome)."""
     x = tensor(dtype)
     args = (x, v) if pos == "L" else (v, x)
     try:
-        return "b", outcome(lambda: call(op, *args))
+        return False, outcome(lambda: fn(*args))
     except TypeError:
         pass
     try:
         z = wrapped_as_tensor(op, v, x)
     except Exception as e:
-        return "be", "! " + str(e).split("\n")[0]
+        return True, "! " + str(e).split("\n")[0]
     args = (x, z) if pos == "L" else (z, x)
-    return "be", outcome(lambda: call(op, *args))
+    return True, outcome(lambda: fn(*args))
+
+
+def binary_row(op, dtype, pos, v):
+    emulated, res = number_row(op, dtype, pos, v, lambda a, b: call(op, a, b))
+    return ("be" if emulated else "b"), res
 
 
 # add/sub with alpha and a number operand. Alphas: Python ints and floats
@@ -141,18 +149,9 @@ ALPHAS = [2, -1, 0.5, -2.5]
 
 
 def alpha_row(op, dtype, pos, v, alpha):
-    x = tensor(dtype)
-    args = (x, v) if pos == "L" else (v, x)
-    try:
-        return "ba", outcome(lambda: getattr(torch, op)(*args, alpha=alpha))
-    except TypeError:
-        pass
-    try:
-        z = wrapped_as_tensor(op, v, x)
-    except Exception as e:
-        return "bae", "! " + str(e).split("\n")[0]
-    args = (x, z) if pos == "L" else (z, x)
-    return "bae", outcome(lambda: getattr(torch, op)(*args, alpha=alpha))
+    emulated, res = number_row(op, dtype, pos, v,
+                               lambda a, b: getattr(torch, op)(a, b, alpha=alpha))
+    return ("bae" if emulated else "ba"), res
 
 
 def ternary_rows(dtype):
