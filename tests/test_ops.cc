@@ -749,6 +749,31 @@ TEST(Streaming, LargeOutputsMatchPlainLoops) {
     EXPECT_EQ(bad, 0);
     EXPECT_TRUE(g.GuardsIntact());
   }
+  {  // 64-bit comparisons into bools: 8 bytes out per vector, too few to
+     // stream, so those loops only fetch ahead: int64 same shape, 17 MiB
+     // per input; float64 against a row, 25.5 MiB, above the threshold on
+     // any thread count)
+    const int64_t r5 = kBigBytes / 8 / kCols + 1, n5 = r5 * kCols;
+    const int64_t r6 = 3 * kBigBytes / 2 / 8 / kCols + 1, n6 = r6 * kCols;
+    std::vector<int64_t> x(static_cast<size_t>(n5)), y(static_cast<size_t>(n5));
+    for (auto& v : x) v = static_cast<int64_t>(rng() % 7);
+    for (auto& v : y) v = static_cast<int64_t>(rng() % 7);
+    std::vector<double> fx(static_cast<size_t>(n6)), fr(static_cast<size_t>(kCols));
+    for (int64_t k = 0; k < n6; ++k) fx[k] = static_cast<double>(a[k % n]);
+    for (int64_t k = 0; k < kCols; ++k) fr[k] = static_cast<double>(row[k]);
+    Tensor tx = Wrap(BC_INT64, {r5, kCols}, x.data()), ty = Wrap(BC_INT64, {r5, kCols}, y.data());
+    Tensor tfx = Wrap(BC_FLOAT64, {r6, kCols}, fx.data()), tfr = Wrap(BC_FLOAT64, {kCols}, fr.data());
+    Guarded gi(n5), gf(n6);
+    Tensor oi = Wrap(BC_BOOL, {r5, kCols}, gi.p), of = Wrap(BC_BOOL, {r6, kCols}, gf.p);
+    ASSERT_EQ(bc_binary_out(BC_GT, tx.get(), ty.get(), oi.get()), BC_OK) << bc_last_error();
+    ASSERT_EQ(bc_binary_out(BC_LE, tfx.get(), tfr.get(), of.get()), BC_OK) << bc_last_error();
+    int64_t bad_i = 0, bad_f = 0;
+    for (int64_t k = 0; k < n5; ++k) bad_i += gi.p[k] != static_cast<unsigned char>(x[k] > y[k]);
+    for (int64_t k = 0; k < n6; ++k) bad_f += gf.p[k] != static_cast<unsigned char>(fx[k] <= fr[k % kCols]);
+    EXPECT_EQ(bad_i, 0);
+    EXPECT_EQ(bad_f, 0);
+    EXPECT_TRUE(gi.GuardsIntact() && gf.GuardsIntact());
+  }
   {  // bfloat16 (R, C) + (1, C): rounded once from float32
     const int64_t r3 = kBigBytes / 2 / kCols + 1, n3 = r3 * kCols;
     std::vector<uint16_t> x(static_cast<size_t>(n3)), y(static_cast<size_t>(kCols));

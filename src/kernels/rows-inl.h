@@ -109,6 +109,14 @@ HWY_INLINE void Loop2(int64_t n, TO* o, const TI* a, const TI* b, const F& f, St
         }
       }
     }
+    // Too few bytes to stream (64-bit lanes): still fetch ahead when asked.
+    if (prefetch) {
+      for (; i + N <= n; i += N) {
+        if (SA == 1) PrefetchAhead(a + i);
+        if (SB == 1) PrefetchAhead(b + i);
+        hn::StoreU(bytes(i), d8, o8 + i);
+      }
+    }
     for (; i + N <= n; i += N) hn::StoreU(bytes(i), d8, o8 + i);
   }
   for (; i < n; ++i) o[i] = f(At<SA>(a, i), At<SB>(b, i));
