@@ -382,7 +382,9 @@ using FmodF = DivisionF<T, IntDiv::kFmod>;
 // gives 0 (left) or the sign fill (right). 8-bit lanes shift as the two
 // bytes of 16-bit lanes, each byte by its own count, the bits that cross
 // into the other byte masked off. (Highway 1.0.3's 16-bit variable shift
-// does not compile for SSSE3.)
+// does not compile for SSSE3.) 64-bit shifts fetch ahead while streaming:
+// int64 (1024,4096) << (4096,) 1.78 -> 1.43 ms; two builds A/B +14-25% row,
+// a tie same-shape; 32-bit shifts a tie either way.
 template <typename T>
 constexpr bool kShiftLanes = (sizeof(T) <= 2 && HWY_TARGET != HWY_SSSE3 && HWY_TARGET != HWY_SCALAR) ||
                              std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>;
@@ -417,6 +419,7 @@ HWY_INLINE V ShiftBytes(D d, V a, V n) {
 template <typename T>
 struct ShlF {
   static constexpr bool kVec = kShiftLanes<T>;
+  static constexpr bool kPrefetch = sizeof(T) == 8;
   HWY_INLINE T operator()(T a, T b) const { return scalar::ShiftLeft(a, b); }
   template <class D, class V>
   HWY_INLINE V Vec(D d, V a, V b) const {
@@ -431,6 +434,7 @@ struct ShlF {
 template <typename T>
 struct ShrF {
   static constexpr bool kVec = kShiftLanes<T>;
+  static constexpr bool kPrefetch = sizeof(T) == 8;
   HWY_INLINE T operator()(T a, T b) const { return scalar::ShiftRight(a, b); }
   template <class D, class V>
   HWY_INLINE V Vec(D d, V a, V b) const {
