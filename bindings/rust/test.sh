@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Tests the Rust binding against a CMake build of bcast. scripts/test.sh runs
 #   BCAST_BUILD_DIR=<abs build dir> bash bindings/rust/test.sh
-# after the C build: cargo test (with the ndarray feature), clippy if it is
-# installed, then the tests again linked statically (libbcast.a).
+# after the C build: cargo test (with the ndarray feature), rustfmt and clippy
+# if they are installed, then the tests again linked statically (libbcast.a).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -30,6 +30,15 @@ fi
 
 echo "== bindings/rust: cargo test (shared libbcast from $BCAST_BUILD_DIR)"
 LD_LIBRARY_PATH=$shared_path cargo test --locked --workspace --features bcast/ndarray
+
+# rustfmt's default layout everywhere, the generated blocks included
+# (tools/gen_ops.py writes them as rustfmt would).
+if cargo fmt --version >/dev/null 2>&1; then
+  echo "== bindings/rust: cargo fmt --check"
+  cargo fmt --all --check
+else
+  echo "bindings/rust: rustfmt not installed; format check SKIPPED (rustup component add rustfmt)" >&2
+fi
 
 if cargo clippy --version >/dev/null 2>&1; then
   echo "== bindings/rust: cargo clippy"

@@ -23,7 +23,13 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn main() {
-    for var in ["BCAST_BUILD_DIR", "BCAST_STATIC", "PKG_CONFIG_PATH", "PKG_CONFIG_LIBDIR", "CXX"] {
+    for var in [
+        "BCAST_BUILD_DIR",
+        "BCAST_STATIC",
+        "PKG_CONFIG_PATH",
+        "PKG_CONFIG_LIBDIR",
+        "CXX",
+    ] {
         println!("cargo:rerun-if-env-changed={var}");
     }
     // docs.rs builds documentation only, on a machine without bcast.
@@ -45,9 +51,15 @@ fn main() {
         from_pkg_config(static_link)
     };
 
-    let joined: Vec<String> = include_dirs.iter().map(|p| p.display().to_string()).collect();
+    let joined: Vec<String> = include_dirs
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
     println!("cargo:include={}", joined.join(";"));
-    println!("cargo:rustc-env=BCAST_SYS_INCLUDE_DIRS={}", joined.join(";"));
+    println!(
+        "cargo:rustc-env=BCAST_SYS_INCLUDE_DIRS={}",
+        joined.join(";")
+    );
     println!("cargo:rustc-env=BCAST_SYS_STATIC={}", u8::from(static_link));
 }
 
@@ -70,7 +82,11 @@ fn cmake_source_dir(build: &Path) -> Option<PathBuf> {
 }
 
 fn from_build_dir(build: &Path, static_link: bool) -> Vec<PathBuf> {
-    let lib = if static_link { "libbcast.a" } else { "libbcast.so" };
+    let lib = if static_link {
+        "libbcast.a"
+    } else {
+        "libbcast.so"
+    };
     if !build.join(lib).exists() {
         panic!(
             "BCAST_BUILD_DIR={} holds no {lib}; build bcast there first \
@@ -82,14 +98,19 @@ fn from_build_dir(build: &Path, static_link: bool) -> Vec<PathBuf> {
     println!("cargo:rerun-if-changed={}", build.join(lib).display());
     println!("cargo:rustc-link-search=native={}", build.display());
     emit_libs(static_link);
-    let src = cmake_source_dir(build).expect("BCAST_BUILD_DIR has no CMakeCache.txt naming bcast's sources");
+    let src = cmake_source_dir(build)
+        .expect("BCAST_BUILD_DIR has no CMakeCache.txt naming bcast's sources");
     vec![src.join("include"), build.join("include")]
 }
 
 fn from_pkg_config(static_link: bool) -> Vec<PathBuf> {
     // The link lines are ours to write (the archive by name, the runtimes as
     // this file decides), so pkg-config only reports paths here.
-    let lib = match pkg_config::Config::new().cargo_metadata(false).statik(static_link).probe("bcast") {
+    let lib = match pkg_config::Config::new()
+        .cargo_metadata(false)
+        .statik(static_link)
+        .probe("bcast")
+    {
         Ok(lib) => lib,
         Err(e) => {
             // A message, not a panic: its backtrace would only bury the advice.
@@ -114,7 +135,10 @@ fn from_pkg_config(static_link: bool) -> Vec<PathBuf> {
         println!("cargo:rustc-link-search=native={}", path.display());
         // Re-link when the installed archive changes.
         if static_link && path.join("libbcast.a").exists() {
-            println!("cargo:rerun-if-changed={}", path.join("libbcast.a").display());
+            println!(
+                "cargo:rerun-if-changed={}",
+                path.join("libbcast.a").display()
+            );
         }
     }
     emit_libs(static_link);
@@ -147,7 +171,9 @@ fn from_vendored_sources() -> Vec<PathBuf> {
         .define("BCAST_BUILD_EXAMPLES", "OFF")
         .define("CMAKE_INSTALL_LIBDIR", "lib")
         .profile("Release");
-    if env::var_os("CMAKE_GENERATOR").is_none() && Command::new("ninja").arg("--version").output().is_ok() {
+    if env::var_os("CMAKE_GENERATOR").is_none()
+        && Command::new("ninja").arg("--version").output().is_ok()
+    {
         config.generator("Ninja");
     }
     let dst = config.build();
@@ -156,7 +182,10 @@ fn from_vendored_sources() -> Vec<PathBuf> {
         started.elapsed().as_secs_f64(),
         dst.join("lib/libbcast.a").display()
     );
-    println!("cargo:rustc-link-search=native={}", dst.join("lib").display());
+    println!(
+        "cargo:rustc-link-search=native={}",
+        dst.join("lib").display()
+    );
     emit_libs(true);
     vec![dst.join("include")]
 }
@@ -196,7 +225,10 @@ fn emit_libs(static_link: bool) {
 /// The directory of GCC's libstdc++.a and libgomp.a, when both are there.
 fn gcc_runtime_dir() -> Option<PathBuf> {
     let cxx = env::var("CXX").unwrap_or_else(|_| "c++".into());
-    let out = Command::new(cxx).arg("-print-file-name=libstdc++.a").output().ok()?;
+    let out = Command::new(cxx)
+        .arg("-print-file-name=libstdc++.a")
+        .output()
+        .ok()?;
     let path = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
     let dir = path.parent()?.to_path_buf();
     (path.is_absolute() && path.exists() && dir.join("libgomp.a").exists()).then_some(dir)

@@ -82,7 +82,14 @@ pub struct bc_scheduler {
     /// How many threads the pool can run chunks on at once, the caller included.
     pub num_threads: Option<unsafe extern "C" fn(user: *mut c_void) -> c_int>,
     /// Runs `fn_(task, i)` for every i in [0, nchunks) and returns when all have returned.
-    pub run: Option<unsafe extern "C" fn(user: *mut c_void, nchunks: usize, fn_: bc_chunk_fn, task: *mut c_void)>,
+    pub run: Option<
+        unsafe extern "C" fn(
+            user: *mut c_void,
+            nchunks: usize,
+            fn_: bc_chunk_fn,
+            task: *mut c_void,
+        ),
+    >,
     /// Passed to both functions unchanged.
     pub user: *mut c_void,
 }

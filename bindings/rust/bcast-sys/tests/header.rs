@@ -83,7 +83,13 @@ fn header_functions() -> Vec<(String, Signature)> {
                 })
                 .collect()
         };
-        out.push((name.to_string(), Signature { ret: ret.to_string(), params }));
+        out.push((
+            name.to_string(),
+            Signature {
+                ret: ret.to_string(),
+                params,
+            },
+        ));
     }
     out
 }
@@ -93,7 +99,11 @@ fn rust_to_c(ty: &str) -> String {
     let ty = ty.trim();
     if let Some(inner) = ty.strip_prefix("*const ") {
         let c = rust_to_c(inner);
-        return if c.ends_with('*') { format!("{c} const *") } else { format!("const {c} *") };
+        return if c.ends_with('*') {
+            format!("{c} const *")
+        } else {
+            format!("const {c} *")
+        };
     }
     if let Some(inner) = ty.strip_prefix("*mut ") {
         return format!("{} *", rust_to_c(inner));
@@ -116,7 +126,9 @@ fn rust_functions() -> Vec<(String, Signature)> {
     let block = &RUST_SOURCE[RUST_SOURCE.find("functions! {").expect("functions! block")..];
     let mut out = Vec::new();
     for line in block.lines().map(str::trim) {
-        let Some(decl) = line.strip_prefix("pub fn ") else { continue };
+        let Some(decl) = line.strip_prefix("pub fn ") else {
+            continue;
+        };
         let open = decl.find('(').unwrap();
         let close = decl.rfind(')').unwrap();
         let name = decl[..open].trim().to_string();
@@ -143,10 +155,17 @@ fn rust_functions() -> Vec<(String, Signature)> {
 fn every_header_function_is_declared_with_its_signature() {
     let header = header_functions();
     let rust = rust_functions();
-    assert!(header.len() >= 60, "parsed only {} BC_API declarations", header.len());
+    assert!(
+        header.len() >= 60,
+        "parsed only {} BC_API declarations",
+        header.len()
+    );
     let header_names: Vec<&str> = header.iter().map(|(n, _)| n.as_str()).collect();
     let rust_names: Vec<&str> = rust.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(rust_names, header_names, "declared functions differ from the header's");
+    assert_eq!(
+        rust_names, header_names,
+        "declared functions differ from the header's"
+    );
     assert_eq!(FUNCTION_NAMES, header_names.as_slice());
     for ((name, h), (_, r)) in header.iter().zip(&rust) {
         assert_eq!(r, h, "signature of {name}");
@@ -162,18 +181,36 @@ fn every_fallible_function_has_a_context_form() {
     // Settings of the default context (bc_ctx_set_option covers them), the
     // process-wide SIMD cap, and the thread's error (bc_ctx_last_error_detail
     // takes a const context).
-    let exempt = ["bc_last_error_detail", "bc_set_simd_cap", "bc_set_num_threads", "bc_set_broadcast_policy"];
+    let exempt = [
+        "bc_last_error_detail",
+        "bc_set_simd_cap",
+        "bc_set_num_threads",
+        "bc_set_broadcast_policy",
+    ];
     let mut pairs = 0;
     for (name, sig) in &header {
-        if sig.ret != "bc_status" || name.starts_with("bc_ctx_") || exempt.contains(&name.as_str()) {
+        if sig.ret != "bc_status" || name.starts_with("bc_ctx_") || exempt.contains(&name.as_str())
+        {
             continue;
         }
         let ctx_name = format!("bc_ctx_{}", &name["bc_".len()..]);
-        let ctx_sig = by_name.get(ctx_name.as_str()).unwrap_or_else(|| panic!("{name} has no {ctx_name}"));
+        let ctx_sig = by_name
+            .get(ctx_name.as_str())
+            .unwrap_or_else(|| panic!("{name} has no {ctx_name}"));
         let mut params = vec![("bc_ctx *".to_string(), "ctx".to_string())];
         params.extend(sig.params.iter().cloned());
-        assert_eq!(**ctx_sig, Signature { ret: sig.ret.clone(), params }, "{ctx_name} against {name}");
-        assert!(FUNCTION_NAMES.contains(&ctx_name.as_str()), "{ctx_name} not declared");
+        assert_eq!(
+            **ctx_sig,
+            Signature {
+                ret: sig.ret.clone(),
+                params
+            },
+            "{ctx_name} against {name}"
+        );
+        assert!(
+            FUNCTION_NAMES.contains(&ctx_name.as_str()),
+            "{ctx_name} not declared"
+        );
         pairs += 1;
     }
     assert_eq!(pairs, 47, "fallible functions with a context form");
@@ -213,7 +250,9 @@ fn header_constants() -> BTreeMap<String, i64> {
 fn rust_constants() -> BTreeMap<String, i64> {
     let mut out = BTreeMap::new();
     for line in RUST_SOURCE.lines().map(str::trim) {
-        let Some(decl) = line.strip_prefix("pub const BC_") else { continue };
+        let Some(decl) = line.strip_prefix("pub const BC_") else {
+            continue;
+        };
         let (name, rest) = decl.split_once(':').unwrap();
         let value = rest.split_once('=').unwrap().1.trim().trim_end_matches(';');
         out.insert(format!("BC_{name}"), value.parse().unwrap());
@@ -318,7 +357,11 @@ fn layout_matches_the_c_compiler() {
         format!("bc_deleter {}", std::mem::size_of::<bc_deleter>()),
         format!("bc_warning_fn {}", std::mem::size_of::<bc_warning_fn>()),
         enum_line("bc_scalar_kind"),
-        format!("bc_scalar {} {}", std::mem::size_of::<bc_scalar>(), std::mem::align_of::<bc_scalar>()),
+        format!(
+            "bc_scalar {} {}",
+            std::mem::size_of::<bc_scalar>(),
+            std::mem::align_of::<bc_scalar>()
+        ),
         format!(
             "v {} {}",
             std::mem::offset_of!(bc_scalar, v),
@@ -326,8 +369,15 @@ fn layout_matches_the_c_compiler() {
         ),
         enum_line("bc_option"),
         format!("bc_chunk_fn {}", std::mem::size_of::<bc_chunk_fn>()),
-        format!("bc_scheduler {} {}", std::mem::size_of::<bc_scheduler>(), std::mem::align_of::<bc_scheduler>()),
-        format!("num_threads {}", std::mem::offset_of!(bc_scheduler, num_threads)),
+        format!(
+            "bc_scheduler {} {}",
+            std::mem::size_of::<bc_scheduler>(),
+            std::mem::align_of::<bc_scheduler>()
+        ),
+        format!(
+            "num_threads {}",
+            std::mem::offset_of!(bc_scheduler, num_threads)
+        ),
         format!("run {}", std::mem::offset_of!(bc_scheduler, run)),
         format!("user {}", std::mem::offset_of!(bc_scheduler, user)),
     ];
@@ -353,7 +403,8 @@ fn runtime_version_matches_the_header() {
             .parse()
             .unwrap()
     };
-    let expected = num("BC_VERSION_MAJOR") * 10000 + num("BC_VERSION_MINOR") * 100 + num("BC_VERSION_PATCH");
+    let expected =
+        num("BC_VERSION_MAJOR") * 10000 + num("BC_VERSION_MINOR") * 100 + num("BC_VERSION_PATCH");
     // SAFETY: bc_version takes nothing and only returns an integer.
     assert_eq!(unsafe { bc_version() }, expected);
     assert!(h.contains_key("BC_MAX_DIMS"));
@@ -368,5 +419,8 @@ fn linked_the_way_build_rs_says() {
         return;
     };
     let shared = maps.lines().any(|l| l.contains("/libbcast.so"));
-    assert_eq!(shared, !LINKED_STATICALLY, "libbcast.so mapped: {shared}, static build: {LINKED_STATICALLY}");
+    assert_eq!(
+        shared, !LINKED_STATICALLY,
+        "libbcast.so mapped: {shared}, static build: {LINKED_STATICALLY}"
+    );
 }

@@ -92,7 +92,10 @@ impl Drop for Restore<'_> {
 fn enter_callback(inner: &Inner) -> Restore<'_> {
     let was = inner.busy.replace(true);
     let current = CURRENT.with(|c| c.replace(ptr::null()));
-    Restore { current, busy: Some((&inner.busy, was)) }
+    Restore {
+        current,
+        busy: Some((&inner.busy, was)),
+    }
 }
 
 /// A bcast context: settings, warning handler, thread budget, host scheduler
@@ -152,12 +155,19 @@ impl Context {
         // error (there is no context yet).
         check_default(unsafe { sys::bc_ctx_create(&mut raw) })?;
         let raw = NonNull::new(raw).expect("bc_ctx_create returned BC_OK and NULL");
-        let inner =
-            Box::new(Inner { raw, busy: Cell::new(false), handler: RefCell::new(None), scheduler: RefCell::new(None) });
+        let inner = Box::new(Inner {
+            raw,
+            busy: Cell::new(false),
+            handler: RefCell::new(None),
+            scheduler: RefCell::new(None),
+        });
         // Leaked into a raw pointer (freed in Drop) rather than kept as a Box,
         // so that the pointers handed to C are never invalidated by a unique
         // borrow of the Box.
-        Ok(Context { inner: NonNull::from(Box::leak(inner)), _not_sync: PhantomData })
+        Ok(Context {
+            inner: NonNull::from(Box::leak(inner)),
+            _not_sync: PhantomData,
+        })
     }
 
     fn inner(&self) -> &Inner {
@@ -188,12 +198,18 @@ impl Context {
             "bcast: Context::scope called from inside the context's own warning handler or scheduler"
         );
         let current = CURRENT.with(|c| c.replace(inner));
-        let _restore = Restore { current, busy: None };
+        let _restore = Restore {
+            current,
+            busy: None,
+        };
         f()
     }
 
     fn assert_idle(&self) {
-        assert!(!self.inner().busy.get(), "bcast: a Context was used from inside its own warning handler or scheduler");
+        assert!(
+            !self.inner().busy.get(),
+            "bcast: a Context was used from inside its own warning handler or scheduler"
+        );
     }
 
     fn set_option(&mut self, option: sys::bc_option, value: i64) -> Result<()> {
@@ -214,7 +230,8 @@ impl Context {
     }
 
     fn set_toggle(&mut self, option: sys::bc_option, enabled: bool) {
-        self.set_option(option, enabled.into()).expect("bcast: 0 and 1 are valid for every toggle");
+        self.set_option(option, enabled.into())
+            .expect("bcast: 0 and 1 are valid for every toggle");
     }
 
     /// As [`set_broadcast_warning`](crate::set_broadcast_warning), for this context.
@@ -239,7 +256,8 @@ impl Context {
 
     /// As [`set_broadcast_policy`](crate::set_broadcast_policy), for this context.
     pub fn set_broadcast_policy(&mut self, policy: Policy) {
-        self.set_option(sys::BC_OPT_POLICY, i64::from(policy.raw())).expect("bcast: every Policy is valid")
+        self.set_option(sys::BC_OPT_POLICY, i64::from(policy.raw()))
+            .expect("bcast: every Policy is valid")
     }
 
     /// This context's broadcast policy.
@@ -263,7 +281,12 @@ impl Context {
     pub fn set_num_threads(&mut self, n: Option<usize>) -> Result<()> {
         let n = match n {
             None => 0,
-            Some(0) => return Err(Error::new(crate::ErrorCode::InvalidArgument, "thread count must be at least 1")),
+            Some(0) => {
+                return Err(Error::new(
+                    crate::ErrorCode::InvalidArgument,
+                    "thread count must be at least 1",
+                ))
+            }
             Some(n) => i64::try_from(n).unwrap_or(i64::MAX),
         };
         self.set_option(sys::BC_OPT_NUM_THREADS, n)
@@ -272,7 +295,9 @@ impl Context {
     /// Threads an op on this context may use (at least 1), the scheduler's
     /// count included (this asks [`Scheduler::num_threads`]).
     pub fn num_threads(&self) -> usize {
-        usize::try_from(self.option(sys::BC_OPT_NUM_THREADS)).unwrap_or(1).max(1)
+        usize::try_from(self.option(sys::BC_OPT_NUM_THREADS))
+            .unwrap_or(1)
+            .max(1)
     }
 
     /// Sends this context's warnings to `handler` instead of standard error.
@@ -309,7 +334,8 @@ impl Context {
     pub fn reset_warning_handler(&mut self) {
         let inner = self.inner();
         // SAFETY: NULL restores the default.
-        let status = unsafe { sys::bc_ctx_set_warning_handler(inner.raw.as_ptr(), None, ptr::null_mut()) };
+        let status =
+            unsafe { sys::bc_ctx_set_warning_handler(inner.raw.as_ptr(), None, ptr::null_mut()) };
         debug_assert_eq!(status, sys::BC_OK);
         drop(inner.handler.take());
     }
@@ -346,7 +372,12 @@ impl Context {
     pub fn last_error(&self) -> Option<Error> {
         self.assert_idle();
         let raw = self.as_raw();
-        let mut detail = sys::bc_error_detail { code: sys::BC_OK, dim: -1, size_a: -1, size_b: -1 };
+        let mut detail = sys::bc_error_detail {
+            code: sys::BC_OK,
+            dim: -1,
+            size_a: -1,
+            size_b: -1,
+        };
         // SAFETY: a live context, not in use elsewhere; a valid out pointer.
         let status = unsafe { sys::bc_ctx_last_error_detail(raw, &mut detail) };
         (status != sys::BC_OK).then(|| Error::from_ctx(raw, status))
@@ -370,8 +401,22 @@ impl std::fmt::Debug for Context {
         let inner = self.inner();
         f.debug_struct("Context")
             .field("raw", &inner.raw)
-            .field("warning_handler", &inner.handler.try_borrow().map(|h| h.is_some()).unwrap_or(true))
-            .field("scheduler", &inner.scheduler.try_borrow().map(|s| s.is_some()).unwrap_or(true))
+            .field(
+                "warning_handler",
+                &inner
+                    .handler
+                    .try_borrow()
+                    .map(|h| h.is_some())
+                    .unwrap_or(true),
+            )
+            .field(
+                "scheduler",
+                &inner
+                    .scheduler
+                    .try_borrow()
+                    .map(|s| s.is_some())
+                    .unwrap_or(true),
+            )
             .finish()
     }
 }
@@ -403,7 +448,12 @@ unsafe extern "C" fn scheduler_num_threads(user: *mut c_void) -> c_int {
     let inner = unsafe { &*user.cast::<Inner>() };
     let result = catch_unwind(AssertUnwindSafe(|| {
         let _callback = enter_callback(inner);
-        inner.scheduler.try_borrow().ok().and_then(|s| s.as_ref().map(|s| s.num_threads())).unwrap_or(1)
+        inner
+            .scheduler
+            .try_borrow()
+            .ok()
+            .and_then(|s| s.as_ref().map(|s| s.num_threads()))
+            .unwrap_or(1)
     }));
     match result {
         Ok(n) => c_int::try_from(n.max(1)).unwrap_or(c_int::MAX),
@@ -428,7 +478,12 @@ impl Task {
     }
 }
 
-unsafe extern "C" fn scheduler_run(user: *mut c_void, nchunks: usize, f: sys::bc_chunk_fn, task: *mut c_void) {
+unsafe extern "C" fn scheduler_run(
+    user: *mut c_void,
+    nchunks: usize,
+    f: sys::bc_chunk_fn,
+    task: *mut c_void,
+) {
     // SAFETY: as in handler_trampoline.
     let inner = unsafe { &*user.cast::<Inner>() };
     let Some(f) = f else { return };
@@ -438,7 +493,10 @@ unsafe extern "C" fn scheduler_run(user: *mut c_void, nchunks: usize, f: sys::bc
     // skip one; the C library must see each index once.
     let claimed: Vec<AtomicBool> = (0..nchunks).map(|_| AtomicBool::new(false)).collect();
     let chunk = |i: usize| {
-        if claimed.get(i).is_some_and(|c| !c.swap(true, Ordering::AcqRel)) {
+        if claimed
+            .get(i)
+            .is_some_and(|c| !c.swap(true, Ordering::AcqRel))
+        {
             // SAFETY: f and task come from the library for this op; i is in
             // range and claimed by this call alone.
             unsafe { f(task.get(), i) }

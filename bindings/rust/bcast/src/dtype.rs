@@ -93,7 +93,9 @@ impl DType {
     pub(crate) fn category(self) -> Category {
         match self {
             DType::Bool => Category::Bool,
-            DType::Float16 | DType::BFloat16 | DType::Float32 | DType::Float64 => Category::Floating,
+            DType::Float16 | DType::BFloat16 | DType::Float32 | DType::Float64 => {
+                Category::Floating
+            }
             _ => Category::Integer,
         }
     }
@@ -162,7 +164,11 @@ impl F16 {
         let exp = ((bits >> 23) & 0xff) as i32;
         let man = bits & 0x7f_ffff;
         if exp == 0xff {
-            let nan = if man != 0 { 0x200 | (man >> 13) as u16 } else { 0 };
+            let nan = if man != 0 {
+                0x200 | (man >> 13) as u16
+            } else {
+                0
+            };
             return F16(sign | 0x7c00 | nan);
         }
         let e = exp - 127 + 15;
@@ -347,9 +353,25 @@ mod tests {
     #[test]
     fn f16_rounds_to_nearest_even() {
         let samples = [
-            0.1f32, 1.0 / 3.0, 2049.0, 2051.0, 65504.0, 65519.0, 65520.0, 1e-7, 2.9802322e-8,
-            2.9802326e-8, 5.9604645e-8, 8.940697e-8, 6.1035156e-5, 6.097555e-5, -0.0, -1.0009766,
-            1.0 + 2f32.powi(-11), 1.0 + 3.0 * 2f32.powi(-12), 3.4e38,
+            0.1f32,
+            1.0 / 3.0,
+            2049.0,
+            2051.0,
+            65504.0,
+            65519.0,
+            65520.0,
+            1e-7,
+            2.9802322e-8,
+            2.9802326e-8,
+            5.9604645e-8,
+            8.940697e-8,
+            6.1035156e-5,
+            6.097555e-5,
+            -0.0,
+            -1.0009766,
+            1.0 + 2f32.powi(-11),
+            1.0 + 3.0 * 2f32.powi(-12),
+            3.4e38,
         ];
         for x in samples {
             assert_eq!(F16::from_f32(x).to_bits(), nearest_f16(x), "{x:e}");

@@ -140,7 +140,11 @@ pub struct Error {
 impl Error {
     /// An error raised by this binding itself (not by the C library).
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Error {
-        Error { code, message: message.into(), detail: ErrorDetail::default() }
+        Error {
+            code,
+            message: message.into(),
+            detail: ErrorDetail::default(),
+        }
     }
 
     /// Reads the last error of `ctx` (NULL: this thread's, of the default
@@ -151,8 +155,15 @@ impl Error {
         let code = ErrorCode::from_raw(status).unwrap_or(ErrorCode::Internal);
         // SAFETY: bc_ctx_last_error never returns NULL; the string lives until
         // the next call on `ctx` and is copied before that.
-        let message = unsafe { CStr::from_ptr(sys::bc_ctx_last_error(ctx)) }.to_string_lossy().into_owned();
-        let mut raw = sys::bc_error_detail { code: sys::BC_OK, dim: -1, size_a: -1, size_b: -1 };
+        let message = unsafe { CStr::from_ptr(sys::bc_ctx_last_error(ctx)) }
+            .to_string_lossy()
+            .into_owned();
+        let mut raw = sys::bc_error_detail {
+            code: sys::BC_OK,
+            dim: -1,
+            size_a: -1,
+            size_b: -1,
+        };
         // SAFETY: `raw` is a valid, writable bc_error_detail.
         unsafe { sys::bc_ctx_last_error_detail(ctx, &mut raw) };
         let opt = |v: i64| (v >= 0).then_some(v);
@@ -161,7 +172,11 @@ impl Error {
             size_a: opt(raw.size_a),
             size_b: opt(raw.size_b),
         };
-        Error { code, message, detail }
+        Error {
+            code,
+            message,
+            detail,
+        }
     }
 }
 
@@ -209,8 +224,16 @@ pub(crate) fn call(f: impl FnOnce(*mut sys::bc_ctx) -> sys::bc_status) -> Result
 /// once, and resumes a panic that a warning handler or scheduler raised
 /// during the call.
 pub(crate) fn check_in(ctx: *mut sys::bc_ctx, status: sys::bc_status) -> Result<()> {
-    let result = if status == sys::BC_OK { Ok(()) } else { Err(Error::from_ctx(ctx, status)) };
-    if let Some(payload) = PENDING_PANIC.try_with(|p| p.borrow_mut().take()).ok().flatten() {
+    let result = if status == sys::BC_OK {
+        Ok(())
+    } else {
+        Err(Error::from_ctx(ctx, status))
+    };
+    if let Some(payload) = PENDING_PANIC
+        .try_with(|p| p.borrow_mut().take())
+        .ok()
+        .flatten()
+    {
         std::panic::resume_unwind(payload);
     }
     result
@@ -226,5 +249,7 @@ pub(crate) fn check_default(status: sys::bc_status) -> Result<()> {
 /// `p` must be a non-NULL, NUL-terminated string that lives forever.
 pub(crate) unsafe fn static_str(p: *const std::ffi::c_char) -> &'static str {
     // SAFETY: guaranteed by the caller; the library's static names are ASCII.
-    unsafe { CStr::from_ptr(p) }.to_str().unwrap_or("<non-UTF-8>")
+    unsafe { CStr::from_ptr(p) }
+        .to_str()
+        .unwrap_or("<non-UTF-8>")
 }

@@ -71,15 +71,19 @@
 //! - `static`: link `libbcast.a` instead of `libbcast.so`.
 //! - `ndarray`: conversions to and from `ndarray` arrays, zero-copy where the
 //!   layout allows (see [`TensorRef::as_array`]).
-#![warn(missing_docs, unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
+#![warn(
+    missing_docs,
+    unsafe_op_in_unsafe_fn,
+    clippy::undocumented_unsafe_blocks
+)]
 
 mod context;
 mod dtype;
 mod error;
 #[cfg(feature = "ndarray")]
 mod ndarray_support;
-mod ops;
 pub mod operators;
+mod ops;
 mod settings;
 mod shapes;
 mod tensor;
@@ -91,9 +95,10 @@ pub use dtype::{DType, Element, BF16, F16};
 pub use error::{Error, ErrorCode, ErrorDetail, Result};
 pub use ops::{BinaryOp, Operand};
 pub use settings::{
-    broadcast_policy, broadcast_warning, legacy_pointwise, num_threads, reset_warning_handler, set_broadcast_policy,
-    set_broadcast_warning, set_legacy_pointwise, set_num_threads, set_simd_cap, set_warning_handler,
-    set_warnings_as_errors, simd_target, version, version_string, warnings_as_errors, Policy,
+    broadcast_policy, broadcast_warning, legacy_pointwise, num_threads, reset_warning_handler,
+    set_broadcast_policy, set_broadcast_warning, set_legacy_pointwise, set_num_threads,
+    set_simd_cap, set_warning_handler, set_warnings_as_errors, simd_target, version,
+    version_string, warnings_as_errors, Policy,
 };
 pub use shapes::{broadcast_shapes, broadcast_shapes_n, broadcast_tensors};
 pub use tensor::{Tensor, TensorRef, TensorView, TensorViewMut};

@@ -3,7 +3,10 @@
 //! without copying; negative strides (reversed axes) are copied into an owned
 //! tensor, and cannot be wrapped as a view.
 
-use ndarray::{Array, ArrayBase, ArrayD, ArrayViewD, ArrayViewMutD, Data, DataMut, Dimension, IxDyn, ShapeBuilder};
+use ndarray::{
+    Array, ArrayBase, ArrayD, ArrayViewD, ArrayViewMutD, Data, DataMut, Dimension, IxDyn,
+    ShapeBuilder,
+};
 
 use crate::dtype::Element;
 use crate::error::{Error, ErrorCode, Result};
@@ -33,7 +36,11 @@ fn span(shape: &[usize], strides: &[isize]) -> usize {
     if shape.contains(&0) {
         return 0;
     }
-    1 + shape.iter().zip(strides).map(|(&d, &s)| (d - 1) * s.unsigned_abs()).sum::<usize>()
+    1 + shape
+        .iter()
+        .zip(strides)
+        .map(|(&d, &s)| (d - 1) * s.unsigned_abs())
+        .sum::<usize>()
 }
 
 /// True if no two indices reach the same element.
@@ -41,7 +48,12 @@ fn non_overlapping(shape: &[i64], strides: &[i64]) -> bool {
     if shape.contains(&0) {
         return true;
     }
-    let mut dims: Vec<(i64, i64)> = shape.iter().zip(strides).filter(|(&d, _)| d > 1).map(|(&d, &s)| (s, d)).collect();
+    let mut dims: Vec<(i64, i64)> = shape
+        .iter()
+        .zip(strides)
+        .filter(|(&d, _)| d > 1)
+        .map(|(&d, &s)| (s, d))
+        .collect();
     dims.sort_unstable();
     let mut extent = 0i64; // largest offset reachable with the dims so far
     for (stride, size) in dims {
@@ -58,7 +70,11 @@ impl TensorRef {
         if self.dtype() != T::DTYPE {
             return Err(Error::new(
                 ErrorCode::Dtype,
-                format!("expected a tensor of dtype {} but got {}", T::DTYPE, self.dtype()),
+                format!(
+                    "expected a tensor of dtype {} but got {}",
+                    T::DTYPE,
+                    self.dtype()
+                ),
             ));
         }
         let shape = to_usize_shape(self.shape())?;
@@ -86,7 +102,9 @@ impl TensorRef {
         // SAFETY: the library guarantees every element lies in the tensor's
         // buffer, aligned for T (the dtype's type); strides are non-negative;
         // nothing writes the buffer while `self` is borrowed.
-        Ok(unsafe { ArrayViewD::from_shape_ptr(shape.strides(strides), self.data_ptr() as *const T) })
+        Ok(unsafe {
+            ArrayViewD::from_shape_ptr(shape.strides(strides), self.data_ptr() as *const T)
+        })
     }
 
     /// A zero-copy, writable `ndarray` view. Fails ([`ErrorCode::Overlap`]) if
@@ -105,7 +123,9 @@ impl TensorRef {
         }
         // SAFETY: as in as_array, plus: indices reach distinct elements
         // (checked above) and `&mut self` makes the access exclusive.
-        Ok(unsafe { ArrayViewMutD::from_shape_ptr(shape.strides(strides), self.data_ptr() as *mut T) })
+        Ok(unsafe {
+            ArrayViewMutD::from_shape_ptr(shape.strides(strides), self.data_ptr() as *mut T)
+        })
     }
 
     /// A row-major copy as an owned `ndarray` array.
@@ -166,7 +186,8 @@ impl<'a> TensorView<'a> {
         // and n elements from it cover the array; it is borrowed for 'a and a
         // TensorView never writes.
         unsafe {
-            wrap(array.as_ptr() as *mut T, n, &shape, Some(&strides)).map(|p| TensorView::from_raw(p))
+            wrap(array.as_ptr() as *mut T, n, &shape, Some(&strides))
+                .map(|p| TensorView::from_raw(p))
         }
     }
 }

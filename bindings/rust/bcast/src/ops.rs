@@ -154,7 +154,15 @@ macro_rules! tensor_operand {
     )*};
 }
 
-tensor_operand!(&TensorRef, &Tensor, &TensorView<'_>, &TensorViewMut<'_>, Tensor, TensorView<'_>, TensorViewMut<'_>);
+tensor_operand!(
+    &TensorRef,
+    &Tensor,
+    &TensorView<'_>,
+    &TensorViewMut<'_>,
+    Tensor,
+    TensorView<'_>,
+    TensorViewMut<'_>
+);
 
 /// A new wrapped-number tensor holding `s` (`bc_tensor_from_scalar`).
 pub(crate) fn wrapped_number(s: Scalar) -> Result<Tensor> {
@@ -195,7 +203,8 @@ scalar_operand!(
 );
 
 fn opt_ptr(s: &Option<sys::bc_scalar>) -> *const sys::bc_scalar {
-    s.as_ref().map_or(ptr::null(), |v| v as *const sys::bc_scalar)
+    s.as_ref()
+        .map_or(ptr::null(), |v| v as *const sys::bc_scalar)
 }
 
 fn out_ptr() -> *mut sys::bc_tensor {
@@ -208,14 +217,17 @@ impl TensorRef {
         if let Some(s) = other.scalar() {
             let mut out = out_ptr();
             // SAFETY: a live handle and a valid out pointer.
-            let result =
-                call(|ctx| unsafe { sys::bc_ctx_binary_scalar(ctx, op.raw(), self.as_ptr(), s.raw(), &mut out) });
+            let result = call(|ctx| unsafe {
+                sys::bc_ctx_binary_scalar(ctx, op.raw(), self.as_ptr(), s.raw(), &mut out)
+            });
             return new_tensor(result, out);
         }
         other.with_tensor(|o| {
             let mut out = out_ptr();
             // SAFETY: live handles and a valid out pointer.
-            let result = call(|ctx| unsafe { sys::bc_ctx_binary(ctx, op.raw(), self.as_ptr(), o.as_ptr(), &mut out) });
+            let result = call(|ctx| unsafe {
+                sys::bc_ctx_binary(ctx, op.raw(), self.as_ptr(), o.as_ptr(), &mut out)
+            });
             new_tensor(result, out)
         })
     }
@@ -226,12 +238,20 @@ impl TensorRef {
         if let Some(s) = other.scalar() {
             // SAFETY: live handles; `out` is exclusively borrowed.
             return call(|ctx| unsafe {
-                sys::bc_ctx_binary_scalar_out(ctx, op.raw(), self.as_ptr(), s.raw(), out.as_mut_ptr())
+                sys::bc_ctx_binary_scalar_out(
+                    ctx,
+                    op.raw(),
+                    self.as_ptr(),
+                    s.raw(),
+                    out.as_mut_ptr(),
+                )
             });
         }
         other.with_tensor(|o| {
             // SAFETY: live handles; `out` is exclusively borrowed.
-            call(|ctx| unsafe { sys::bc_ctx_binary_out(ctx, op.raw(), self.as_ptr(), o.as_ptr(), out.as_mut_ptr()) })
+            call(|ctx| unsafe {
+                sys::bc_ctx_binary_out(ctx, op.raw(), self.as_ptr(), o.as_ptr(), out.as_mut_ptr())
+            })
         })
     }
 
@@ -239,7 +259,9 @@ impl TensorRef {
     pub fn binary_(&mut self, op: BinaryOp, other: impl Operand) -> Result<()> {
         if let Some(s) = other.scalar() {
             // SAFETY: a live handle, exclusively borrowed.
-            return call(|ctx| unsafe { sys::bc_ctx_binary_scalar_(ctx, op.raw(), self.as_mut_ptr(), s.raw()) });
+            return call(|ctx| unsafe {
+                sys::bc_ctx_binary_scalar_(ctx, op.raw(), self.as_mut_ptr(), s.raw())
+            });
         }
         other.with_tensor(|o| {
             // SAFETY: live handles; `self` is exclusively borrowed.
@@ -261,11 +283,24 @@ impl TensorRef {
     }
 
     /// out= form of [`TensorRef::binary_alpha`].
-    pub fn binary_alpha_out(&self, op: BinaryOp, other: impl Operand, alpha: f64, out: &mut TensorRef) -> Result<()> {
+    pub fn binary_alpha_out(
+        &self,
+        op: BinaryOp,
+        other: impl Operand,
+        alpha: f64,
+        out: &mut TensorRef,
+    ) -> Result<()> {
         other.with_tensor(|o| {
             // SAFETY: live handles; `out` is exclusively borrowed.
             call(|ctx| unsafe {
-                sys::bc_ctx_binary_alpha_out(ctx, op.raw(), self.as_ptr(), o.as_ptr(), alpha, out.as_mut_ptr())
+                sys::bc_ctx_binary_alpha_out(
+                    ctx,
+                    op.raw(),
+                    self.as_ptr(),
+                    o.as_ptr(),
+                    alpha,
+                    out.as_mut_ptr(),
+                )
             })
         })
     }
@@ -274,7 +309,9 @@ impl TensorRef {
     pub fn binary_alpha_(&mut self, op: BinaryOp, other: impl Operand, alpha: f64) -> Result<()> {
         other.with_tensor(|o| {
             // SAFETY: live handles; `self` is exclusively borrowed.
-            call(|ctx| unsafe { sys::bc_ctx_binary_alpha_(ctx, op.raw(), self.as_mut_ptr(), o.as_ptr(), alpha) })
+            call(|ctx| unsafe {
+                sys::bc_ctx_binary_alpha_(ctx, op.raw(), self.as_mut_ptr(), o.as_ptr(), alpha)
+            })
         })
     }
 
@@ -289,7 +326,12 @@ impl TensorRef {
         self.binary_alpha(BinaryOp::Add, other, alpha)
     }
     /// out= form of [`TensorRef::add_scaled`].
-    pub fn add_scaled_out(&self, other: impl Operand, alpha: f64, out: &mut TensorRef) -> Result<()> {
+    pub fn add_scaled_out(
+        &self,
+        other: impl Operand,
+        alpha: f64,
+        out: &mut TensorRef,
+    ) -> Result<()> {
         self.binary_alpha_out(BinaryOp::Add, other, alpha, out)
     }
     /// In-place form of [`TensorRef::add_scaled`].
@@ -301,7 +343,12 @@ impl TensorRef {
         self.binary_alpha(BinaryOp::Sub, other, alpha)
     }
     /// out= form of [`TensorRef::sub_scaled`].
-    pub fn sub_scaled_out(&self, other: impl Operand, alpha: f64, out: &mut TensorRef) -> Result<()> {
+    pub fn sub_scaled_out(
+        &self,
+        other: impl Operand,
+        alpha: f64,
+        out: &mut TensorRef,
+    ) -> Result<()> {
         self.binary_alpha_out(BinaryOp::Sub, other, alpha, out)
     }
     /// In-place form of [`TensorRef::sub_scaled`].
@@ -380,20 +427,32 @@ impl TensorRef {
             other.with_tensor(|o| {
                 let mut out = out_ptr();
                 // SAFETY: live handles and a valid out pointer.
-                let result =
-                    call(|ctx| unsafe { sys::bc_ctx_where(ctx, c.as_ptr(), self.as_ptr(), o.as_ptr(), &mut out) });
+                let result = call(|ctx| unsafe {
+                    sys::bc_ctx_where(ctx, c.as_ptr(), self.as_ptr(), o.as_ptr(), &mut out)
+                });
                 new_tensor(result, out)
             })
         })
     }
 
     /// out= form of [`TensorRef::where_cond`].
-    pub fn where_cond_out(&self, cond: impl Operand, other: impl Operand, out: &mut TensorRef) -> Result<()> {
+    pub fn where_cond_out(
+        &self,
+        cond: impl Operand,
+        other: impl Operand,
+        out: &mut TensorRef,
+    ) -> Result<()> {
         cond.with_tensor(|c| {
             other.with_tensor(|o| {
                 // SAFETY: live handles; `out` is exclusively borrowed.
                 call(|ctx| unsafe {
-                    sys::bc_ctx_where_out(ctx, c.as_ptr(), self.as_ptr(), o.as_ptr(), out.as_mut_ptr())
+                    sys::bc_ctx_where_out(
+                        ctx,
+                        c.as_ptr(),
+                        self.as_ptr(),
+                        o.as_ptr(),
+                        out.as_mut_ptr(),
+                    )
                 })
             })
         })
@@ -404,7 +463,9 @@ impl TensorRef {
         cond.with_tensor(|c| {
             other.with_tensor(|o| {
                 // SAFETY: live handles; `self` is exclusively borrowed.
-                call(|ctx| unsafe { sys::bc_ctx_where_(ctx, self.as_mut_ptr(), c.as_ptr(), o.as_ptr()) })
+                call(|ctx| unsafe {
+                    sys::bc_ctx_where_(ctx, self.as_mut_ptr(), c.as_ptr(), o.as_ptr())
+                })
             })
         })
     }
@@ -424,7 +485,13 @@ impl TensorRef {
         self.ternary_value(sys::bc_ctx_addcmul, t1, t2, value)
     }
     /// out= form of [`TensorRef::addcmul`].
-    pub fn addcmul_out(&self, t1: impl Operand, t2: impl Operand, value: f64, out: &mut TensorRef) -> Result<()> {
+    pub fn addcmul_out(
+        &self,
+        t1: impl Operand,
+        t2: impl Operand,
+        value: f64,
+        out: &mut TensorRef,
+    ) -> Result<()> {
         self.ternary_value_out(sys::bc_ctx_addcmul_out, t1, t2, value, out)
     }
     /// In-place form of [`TensorRef::addcmul`].
@@ -436,7 +503,13 @@ impl TensorRef {
         self.ternary_value(sys::bc_ctx_addcdiv, t1, t2, value)
     }
     /// out= form of [`TensorRef::addcdiv`].
-    pub fn addcdiv_out(&self, t1: impl Operand, t2: impl Operand, value: f64, out: &mut TensorRef) -> Result<()> {
+    pub fn addcdiv_out(
+        &self,
+        t1: impl Operand,
+        t2: impl Operand,
+        value: f64,
+        out: &mut TensorRef,
+    ) -> Result<()> {
         self.ternary_value_out(sys::bc_ctx_addcdiv_out, t1, t2, value, out)
     }
     /// In-place form of [`TensorRef::addcdiv`].
@@ -463,7 +536,9 @@ impl TensorRef {
                 let mut out = out_ptr();
                 // SAFETY: f is one of the library's allocating ternary ops;
                 // live handles and a valid out pointer.
-                let result = call(|ctx| unsafe { f(ctx, self.as_ptr(), a.as_ptr(), b.as_ptr(), value, &mut out) });
+                let result = call(|ctx| unsafe {
+                    f(ctx, self.as_ptr(), a.as_ptr(), b.as_ptr(), value, &mut out)
+                });
                 new_tensor(result, out)
             })
         })
@@ -488,7 +563,16 @@ impl TensorRef {
             t2.with_tensor(|b| {
                 // SAFETY: f is one of the library's out= ternary ops; live
                 // handles; `out` is exclusively borrowed.
-                call(|ctx| unsafe { f(ctx, self.as_ptr(), a.as_ptr(), b.as_ptr(), value, out.as_mut_ptr()) })
+                call(|ctx| unsafe {
+                    f(
+                        ctx,
+                        self.as_ptr(),
+                        a.as_ptr(),
+                        b.as_ptr(),
+                        value,
+                        out.as_mut_ptr(),
+                    )
+                })
             })
         })
     }
@@ -529,8 +613,9 @@ impl TensorRef {
             return end.with_tensor(|e| {
                 let mut out = out_ptr();
                 // SAFETY: live handles and a valid out pointer.
-                let result =
-                    call(|ctx| unsafe { sys::bc_ctx_lerp_scalar(ctx, self.as_ptr(), e.as_ptr(), w.raw(), &mut out) });
+                let result = call(|ctx| unsafe {
+                    sys::bc_ctx_lerp_scalar(ctx, self.as_ptr(), e.as_ptr(), w.raw(), &mut out)
+                });
                 new_tensor(result, out)
             });
         }
@@ -538,20 +623,32 @@ impl TensorRef {
             weight.with_tensor(|w| {
                 let mut out = out_ptr();
                 // SAFETY: live handles and a valid out pointer.
-                let result =
-                    call(|ctx| unsafe { sys::bc_ctx_lerp(ctx, self.as_ptr(), e.as_ptr(), w.as_ptr(), &mut out) });
+                let result = call(|ctx| unsafe {
+                    sys::bc_ctx_lerp(ctx, self.as_ptr(), e.as_ptr(), w.as_ptr(), &mut out)
+                });
                 new_tensor(result, out)
             })
         })
     }
 
     /// out= form of [`TensorRef::lerp`].
-    pub fn lerp_out(&self, end: impl Operand, weight: impl Operand, out: &mut TensorRef) -> Result<()> {
+    pub fn lerp_out(
+        &self,
+        end: impl Operand,
+        weight: impl Operand,
+        out: &mut TensorRef,
+    ) -> Result<()> {
         if let Some(w) = weight.scalar() {
             return end.with_tensor(|e| {
                 // SAFETY: live handles; `out` is exclusively borrowed.
                 call(|ctx| unsafe {
-                    sys::bc_ctx_lerp_scalar_out(ctx, self.as_ptr(), e.as_ptr(), w.raw(), out.as_mut_ptr())
+                    sys::bc_ctx_lerp_scalar_out(
+                        ctx,
+                        self.as_ptr(),
+                        e.as_ptr(),
+                        w.raw(),
+                        out.as_mut_ptr(),
+                    )
                 })
             });
         }
@@ -559,7 +656,13 @@ impl TensorRef {
             weight.with_tensor(|w| {
                 // SAFETY: live handles; `out` is exclusively borrowed.
                 call(|ctx| unsafe {
-                    sys::bc_ctx_lerp_out(ctx, self.as_ptr(), e.as_ptr(), w.as_ptr(), out.as_mut_ptr())
+                    sys::bc_ctx_lerp_out(
+                        ctx,
+                        self.as_ptr(),
+                        e.as_ptr(),
+                        w.as_ptr(),
+                        out.as_mut_ptr(),
+                    )
                 })
             })
         })
@@ -570,13 +673,17 @@ impl TensorRef {
         if let Some(w) = weight.scalar() {
             return end.with_tensor(|e| {
                 // SAFETY: live handles; `self` is exclusively borrowed.
-                call(|ctx| unsafe { sys::bc_ctx_lerp_scalar_(ctx, self.as_mut_ptr(), e.as_ptr(), w.raw()) })
+                call(|ctx| unsafe {
+                    sys::bc_ctx_lerp_scalar_(ctx, self.as_mut_ptr(), e.as_ptr(), w.raw())
+                })
             });
         }
         end.with_tensor(|e| {
             weight.with_tensor(|w| {
                 // SAFETY: live handles; `self` is exclusively borrowed.
-                call(|ctx| unsafe { sys::bc_ctx_lerp_(ctx, self.as_mut_ptr(), e.as_ptr(), w.as_ptr()) })
+                call(|ctx| unsafe {
+                    sys::bc_ctx_lerp_(ctx, self.as_mut_ptr(), e.as_ptr(), w.as_ptr())
+                })
             })
         })
     }
@@ -671,24 +778,38 @@ impl TensorRef {
         let mut out = out_ptr();
         // SAFETY: a live handle, pointers to locals (or NULL) read during the
         // call, and a valid out pointer.
-        let result =
-            call(|ctx| unsafe { sys::bc_ctx_clamp_scalar(ctx, self.as_ptr(), opt_ptr(&l), opt_ptr(&h), &mut out) });
+        let result = call(|ctx| unsafe {
+            sys::bc_ctx_clamp_scalar(ctx, self.as_ptr(), opt_ptr(&l), opt_ptr(&h), &mut out)
+        });
         new_tensor(result, out)
     }
     /// out= form of [`TensorRef::clamp_scalar`].
-    pub fn clamp_scalar_out(&self, lo: Option<Scalar>, hi: Option<Scalar>, out: &mut TensorRef) -> Result<()> {
+    pub fn clamp_scalar_out(
+        &self,
+        lo: Option<Scalar>,
+        hi: Option<Scalar>,
+        out: &mut TensorRef,
+    ) -> Result<()> {
         let (l, h) = (lo.map(Scalar::raw), hi.map(Scalar::raw));
         // SAFETY: live handles, pointers to locals (or NULL); `out` is
         // exclusively borrowed.
         call(|ctx| unsafe {
-            sys::bc_ctx_clamp_scalar_out(ctx, self.as_ptr(), opt_ptr(&l), opt_ptr(&h), out.as_mut_ptr())
+            sys::bc_ctx_clamp_scalar_out(
+                ctx,
+                self.as_ptr(),
+                opt_ptr(&l),
+                opt_ptr(&h),
+                out.as_mut_ptr(),
+            )
         })
     }
     /// In-place form of [`TensorRef::clamp_scalar`].
     pub fn clamp_scalar_(&mut self, lo: Option<Scalar>, hi: Option<Scalar>) -> Result<()> {
         let (l, h) = (lo.map(Scalar::raw), hi.map(Scalar::raw));
         // SAFETY: a live handle, exclusively borrowed; pointers to locals (or NULL).
-        call(|ctx| unsafe { sys::bc_ctx_clamp_scalar_(ctx, self.as_mut_ptr(), opt_ptr(&l), opt_ptr(&h)) })
+        call(|ctx| unsafe {
+            sys::bc_ctx_clamp_scalar_(ctx, self.as_mut_ptr(), opt_ptr(&l), opt_ptr(&h))
+        })
     }
 
     /// `op(s, self)`: the reflected form with a number first
@@ -703,15 +824,27 @@ impl TensorRef {
     pub fn rbinary(&self, op: BinaryOp, s: impl Into<Scalar>) -> Result<Tensor> {
         let mut out = out_ptr();
         // SAFETY: a live handle and a valid out pointer.
-        let result =
-            call(|ctx| unsafe { sys::bc_ctx_binary_rscalar(ctx, op.raw(), s.into().raw(), self.as_ptr(), &mut out) });
+        let result = call(|ctx| unsafe {
+            sys::bc_ctx_binary_rscalar(ctx, op.raw(), s.into().raw(), self.as_ptr(), &mut out)
+        });
         new_tensor(result, out)
     }
     /// out= form of [`TensorRef::rbinary`].
-    pub fn rbinary_out(&self, op: BinaryOp, s: impl Into<Scalar>, out: &mut TensorRef) -> Result<()> {
+    pub fn rbinary_out(
+        &self,
+        op: BinaryOp,
+        s: impl Into<Scalar>,
+        out: &mut TensorRef,
+    ) -> Result<()> {
         // SAFETY: live handles; `out` is exclusively borrowed.
         call(|ctx| unsafe {
-            sys::bc_ctx_binary_rscalar_out(ctx, op.raw(), s.into().raw(), self.as_ptr(), out.as_mut_ptr())
+            sys::bc_ctx_binary_rscalar_out(
+                ctx,
+                op.raw(),
+                s.into().raw(),
+                self.as_ptr(),
+                out.as_mut_ptr(),
+            )
         })
     }
 
@@ -722,7 +855,12 @@ impl TensorRef {
         let result = call(|ctx| unsafe { sys::bc_ctx_clamp(ctx, self.as_ptr(), lo, hi, &mut out) });
         new_tensor(result, out)
     }
-    fn clamp_raw_out(&self, lo: *const sys::bc_tensor, hi: *const sys::bc_tensor, out: &mut TensorRef) -> Result<()> {
+    fn clamp_raw_out(
+        &self,
+        lo: *const sys::bc_tensor,
+        hi: *const sys::bc_tensor,
+        out: &mut TensorRef,
+    ) -> Result<()> {
         // SAFETY: live handles (or NULL bounds); `out` is exclusively borrowed.
         call(|ctx| unsafe { sys::bc_ctx_clamp_out(ctx, self.as_ptr(), lo, hi, out.as_mut_ptr()) })
     }

@@ -113,7 +113,10 @@ unsafe extern "C" fn trampoline(message: *const c_char, _user: *mut c_void) {
         // SAFETY: the library passes a NUL-terminated message valid for this call.
         let text = unsafe { CStr::from_ptr(message) }.to_string_lossy();
         // Clone out of the lock so that the handler may itself replace the handler.
-        let handler = HANDLER.read().unwrap_or_else(PoisonError::into_inner).clone();
+        let handler = HANDLER
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
         match handler {
             Some(h) => h(&text),
             // A call in flight while the handler was removed: do what the
@@ -196,7 +199,9 @@ pub fn set_simd_cap(target: Option<&str>) -> Result<()> {
         .transpose()
         .map_err(|_| Error::new(ErrorCode::InvalidArgument, "SIMD target name contains NUL"))?;
     // SAFETY: a NUL-terminated string or NULL.
-    check_default(unsafe { sys::bc_set_simd_cap(name.as_ref().map_or(std::ptr::null(), |c| c.as_ptr())) })
+    check_default(unsafe {
+        sys::bc_set_simd_cap(name.as_ref().map_or(std::ptr::null(), |c| c.as_ptr()))
+    })
 }
 
 /// Number of threads ops may use.
@@ -210,7 +215,12 @@ pub fn num_threads() -> usize {
 pub fn set_num_threads(n: Option<usize>) -> Result<()> {
     let n = match n {
         None => 0,
-        Some(0) => return Err(Error::new(ErrorCode::InvalidArgument, "thread count must be at least 1")),
+        Some(0) => {
+            return Err(Error::new(
+                ErrorCode::InvalidArgument,
+                "thread count must be at least 1",
+            ))
+        }
         Some(n) => i32::try_from(n).unwrap_or(i32::MAX),
     };
     // SAFETY: a plain setter.

@@ -23,7 +23,16 @@ pub fn broadcast_shapes(a: &[i64], b: &[i64]) -> Result<Vec<i64>> {
     let mut n = 0usize;
     // SAFETY: a and b hold their lengths' sizes; out has room for the longer.
     call(|ctx| unsafe {
-        sys::bc_ctx_broadcast_shapes(ctx, a.as_ptr(), a.len(), b.as_ptr(), b.len(), out.as_mut_ptr(), out.len(), &mut n)
+        sys::bc_ctx_broadcast_shapes(
+            ctx,
+            a.as_ptr(),
+            a.len(),
+            b.as_ptr(),
+            b.len(),
+            out.as_mut_ptr(),
+            out.len(),
+            &mut n,
+        )
     })?;
     out.truncate(n);
     Ok(out)
@@ -79,11 +88,20 @@ pub fn broadcast_tensors<'a>(tensors: &[&'a TensorRef]) -> Result<Vec<TensorView
     let mut views: Vec<*mut sys::bc_tensor> = vec![ptr::null_mut(); tensors.len()];
     // SAFETY: live handles, and room for one view each.
     call(|ctx| unsafe {
-        sys::bc_ctx_broadcast_tensors(ctx, ptrs.as_ptr(), ptrs.len(), views.as_mut_ptr(), views.len())
+        sys::bc_ctx_broadcast_tensors(
+            ctx,
+            ptrs.as_ptr(),
+            ptrs.len(),
+            views.as_mut_ptr(),
+            views.len(),
+        )
     })?;
     // SAFETY: on success each views[i] is a new handle over tensors[i]'s
     // memory, which stays borrowed (read-only) for 'a.
-    Ok(views.into_iter().map(|p| unsafe { TensorView::from_raw(p) }).collect())
+    Ok(views
+        .into_iter()
+        .map(|p| unsafe { TensorView::from_raw(p) })
+        .collect())
 }
 
 impl TensorRef {
@@ -106,7 +124,9 @@ impl TensorRef {
     pub fn expand(&self, shape: &[i64]) -> Result<TensorView<'_>> {
         let mut out = ptr::null_mut();
         // SAFETY: a live handle; shape holds shape.len() sizes.
-        call(|ctx| unsafe { sys::bc_ctx_expand(ctx, self.as_ptr(), shape.as_ptr(), shape.len(), &mut out) })?;
+        call(|ctx| unsafe {
+            sys::bc_ctx_expand(ctx, self.as_ptr(), shape.as_ptr(), shape.len(), &mut out)
+        })?;
         // SAFETY: a new handle over self's memory, borrowed read-only.
         Ok(unsafe { TensorView::from_raw(out) })
     }
@@ -130,8 +150,9 @@ impl TensorRef {
     pub fn sum_to_shape(&self, shape: &[i64]) -> Result<Tensor> {
         let mut out = ptr::null_mut();
         // SAFETY: a live handle; shape holds shape.len() sizes; valid out.
-        let result =
-            call(|ctx| unsafe { sys::bc_ctx_sum_to_shape(ctx, self.as_ptr(), shape.as_ptr(), shape.len(), &mut out) });
+        let result = call(|ctx| unsafe {
+            sys::bc_ctx_sum_to_shape(ctx, self.as_ptr(), shape.as_ptr(), shape.len(), &mut out)
+        });
         new_tensor(result, out)
     }
 
@@ -149,7 +170,12 @@ pub(crate) fn to_usize_shape(shape: &[i64]) -> Result<Vec<usize>> {
     shape
         .iter()
         .map(|&d| {
-            usize::try_from(d).map_err(|_| Error::new(ErrorCode::InvalidArgument, format!("negative size in {shape:?}")))
+            usize::try_from(d).map_err(|_| {
+                Error::new(
+                    ErrorCode::InvalidArgument,
+                    format!("negative size in {shape:?}"),
+                )
+            })
         })
         .collect()
 }

@@ -122,7 +122,11 @@ impl TensorRef {
         } else {
             Err(Error::new(
                 ErrorCode::Dtype,
-                format!("expected a tensor of dtype {} but got {}", T::DTYPE, self.dtype()),
+                format!(
+                    "expected a tensor of dtype {} but got {}",
+                    T::DTYPE,
+                    self.dtype()
+                ),
             ))
         }
     }
@@ -148,7 +152,12 @@ impl TensorRef {
         // (T has its exact layout); on success all n were written.
         unsafe {
             call(|ctx| {
-                sys::bc_ctx_tensor_copy_to(ctx, self.as_ptr(), out.as_mut_ptr().cast(), n * std::mem::size_of::<T>())
+                sys::bc_ctx_tensor_copy_to(
+                    ctx,
+                    self.as_ptr(),
+                    out.as_mut_ptr().cast(),
+                    n * std::mem::size_of::<T>(),
+                )
             })?;
             out.set_len(n);
         }
@@ -160,7 +169,10 @@ impl TensorRef {
         if self.numel() != 1 {
             return Err(Error::new(
                 ErrorCode::InvalidArgument,
-                format!("a Tensor with {} elements cannot be converted to Scalar", self.numel()),
+                format!(
+                    "a Tensor with {} elements cannot be converted to Scalar",
+                    self.numel()
+                ),
             ));
         }
         Ok(self.to_vec::<T>()?[0])
@@ -284,7 +296,10 @@ fn check_len(len: usize, shape: &[i64]) -> Result<()> {
             ErrorCode::InvalidArgument,
             format!("shape {shape:?} is invalid for input of size {len} (it needs {n} elements)"),
         )),
-        None => Err(Error::new(ErrorCode::InvalidArgument, format!("invalid shape {shape:?}"))),
+        None => Err(Error::new(
+            ErrorCode::InvalidArgument,
+            format!("invalid shape {shape:?}"),
+        )),
     }
 }
 
@@ -316,7 +331,9 @@ impl Tensor {
     /// other handle over the same memory may be written while this one is used
     /// (nor read while this one is written).
     pub unsafe fn from_raw(ptr: *mut sys::bc_tensor) -> Tensor {
-        Tensor { ptr: NonNull::new(ptr).expect("NULL bc_tensor handle") }
+        Tensor {
+            ptr: NonNull::new(ptr).expect("NULL bc_tensor handle"),
+        }
     }
 
     /// Gives up ownership of the handle; free it with `bc_tensor_free`.
@@ -332,8 +349,9 @@ impl Tensor {
     pub unsafe fn empty(dtype: DType, shape: &[i64]) -> Result<Tensor> {
         let mut out = ptr::null_mut();
         // SAFETY: shape points to shape.len() sizes; out is valid.
-        let result =
-            call(|ctx| unsafe { sys::bc_ctx_tensor_empty(ctx, dtype.raw(), shape.as_ptr(), shape.len(), &mut out) });
+        let result = call(|ctx| unsafe {
+            sys::bc_ctx_tensor_empty(ctx, dtype.raw(), shape.as_ptr(), shape.len(), &mut out)
+        });
         new_tensor(result, out)
     }
 
@@ -347,8 +365,9 @@ impl Tensor {
     pub fn zeros(dtype: DType, shape: &[i64]) -> Result<Tensor> {
         let mut out = ptr::null_mut();
         // SAFETY: shape points to shape.len() sizes; out is valid.
-        let result =
-            call(|ctx| unsafe { sys::bc_ctx_tensor_zeros(ctx, dtype.raw(), shape.as_ptr(), shape.len(), &mut out) });
+        let result = call(|ctx| unsafe {
+            sys::bc_ctx_tensor_zeros(ctx, dtype.raw(), shape.as_ptr(), shape.len(), &mut out)
+        });
         new_tensor(result, out)
     }
 
@@ -578,7 +597,10 @@ impl<'a> TensorView<'a> {
     /// `ptr` must be a live handle that nothing else frees, over memory that
     /// nothing writes during `'a`.
     pub unsafe fn from_raw(ptr: *mut sys::bc_tensor) -> TensorView<'a> {
-        TensorView { ptr: NonNull::new(ptr).expect("NULL bc_tensor handle"), _borrow: PhantomData }
+        TensorView {
+            ptr: NonNull::new(ptr).expect("NULL bc_tensor handle"),
+            _borrow: PhantomData,
+        }
     }
 
     /// Wraps `data` (row-major, exactly as many elements as `shape`) without
@@ -595,7 +617,9 @@ impl<'a> TensorView<'a> {
         check_len(data.len(), shape)?;
         // SAFETY: a read-only wrap of memory borrowed for 'a; a TensorView is
         // never written through.
-        unsafe { wrap(data.as_ptr() as *mut T, data.len(), shape, None).map(|p| TensorView::from_raw(p)) }
+        unsafe {
+            wrap(data.as_ptr() as *mut T, data.len(), shape, None).map(|p| TensorView::from_raw(p))
+        }
     }
 
     /// Wraps `data` with explicit element strides (non-negative; 0 repeats an
@@ -615,7 +639,10 @@ impl<'a> TensorView<'a> {
     ) -> Result<TensorView<'a>> {
         check_strides(shape, strides)?;
         // SAFETY: as in from_slice; the library checks the bounds.
-        unsafe { wrap(data.as_ptr() as *mut T, data.len(), shape, Some(strides)).map(|p| TensorView::from_raw(p)) }
+        unsafe {
+            wrap(data.as_ptr() as *mut T, data.len(), shape, Some(strides))
+                .map(|p| TensorView::from_raw(p))
+        }
     }
 }
 
@@ -645,7 +672,10 @@ impl Clone for TensorView<'_> {
     fn clone(&self) -> Self {
         let v = self.view().unwrap_or_else(|e| panic!("{e}"));
         let v = ManuallyDrop::new(v);
-        TensorView { ptr: v.ptr, _borrow: PhantomData }
+        TensorView {
+            ptr: v.ptr,
+            _borrow: PhantomData,
+        }
     }
 }
 
@@ -694,7 +724,9 @@ impl<'a> TensorViewMut<'a> {
         check_len(data.len(), shape)?;
         // SAFETY: memory exclusively borrowed for 'a, so writes through the
         // handle race with nothing.
-        unsafe { wrap(data.as_mut_ptr(), data.len(), shape, None).map(|p| TensorViewMut::from_raw(p)) }
+        unsafe {
+            wrap(data.as_mut_ptr(), data.len(), shape, None).map(|p| TensorViewMut::from_raw(p))
+        }
     }
 
     /// Wraps `data` with explicit element strides (non-negative). A stride of
@@ -707,7 +739,10 @@ impl<'a> TensorViewMut<'a> {
     ) -> Result<TensorViewMut<'a>> {
         check_strides(shape, strides)?;
         // SAFETY: as in from_slice; the library checks the bounds.
-        unsafe { wrap(data.as_mut_ptr(), data.len(), shape, Some(strides)).map(|p| TensorViewMut::from_raw(p)) }
+        unsafe {
+            wrap(data.as_mut_ptr(), data.len(), shape, Some(strides))
+                .map(|p| TensorViewMut::from_raw(p))
+        }
     }
 
     /// Takes ownership of a raw handle over memory exclusively borrowed for `'a`.
@@ -716,7 +751,10 @@ impl<'a> TensorViewMut<'a> {
     /// `ptr` must be a live handle that nothing else frees, over memory that
     /// nothing else reads or writes during `'a`.
     pub unsafe fn from_raw(ptr: *mut sys::bc_tensor) -> TensorViewMut<'a> {
-        TensorViewMut { ptr: NonNull::new(ptr).expect("NULL bc_tensor handle"), _borrow: PhantomData }
+        TensorViewMut {
+            ptr: NonNull::new(ptr).expect("NULL bc_tensor handle"),
+            _borrow: PhantomData,
+        }
     }
 }
 
@@ -776,7 +814,15 @@ pub(crate) unsafe fn wrap<T: Element>(
     strides: Option<&[i64]>,
 ) -> Result<*mut sys::bc_tensor> {
     // SAFETY: len elements of T are len * size_of::<T>() bytes, aligned for T's dtype.
-    unsafe { wrap_raw(T::DTYPE, data.cast(), len * std::mem::size_of::<T>(), shape, strides) }
+    unsafe {
+        wrap_raw(
+            T::DTYPE,
+            data.cast(),
+            len * std::mem::size_of::<T>(),
+            shape,
+            strides,
+        )
+    }
 }
 
 /// # Safety

@@ -37,10 +37,19 @@ impl Scalar {
                 // Zero the whole union first, as bc_scalar_bool() does.
                 let mut v = sys::bc_scalar_value { i: 0 };
                 v.b = b.into();
-                sys::bc_scalar { kind: sys::BC_SCALAR_BOOL, v }
+                sys::bc_scalar {
+                    kind: sys::BC_SCALAR_BOOL,
+                    v,
+                }
             }
-            Scalar::Int(i) => sys::bc_scalar { kind: sys::BC_SCALAR_INT, v: sys::bc_scalar_value { i } },
-            Scalar::Float(f) => sys::bc_scalar { kind: sys::BC_SCALAR_FLOAT, v: sys::bc_scalar_value { f } },
+            Scalar::Int(i) => sys::bc_scalar {
+                kind: sys::BC_SCALAR_INT,
+                v: sys::bc_scalar_value { i },
+            },
+            Scalar::Float(f) => sys::bc_scalar {
+                kind: sys::BC_SCALAR_FLOAT,
+                v: sys::bc_scalar_value { f },
+            },
         }
     }
 }
@@ -88,7 +97,16 @@ pub fn result_type(tensors: &[&TensorRef], scalars: &[Scalar]) -> Result<DType> 
     let mut out: sys::bc_dtype = 0;
     // SAFETY: ptrs holds live handles, raw valid scalars, both with their
     // lengths; out is a valid place for one dtype. Nothing is kept.
-    call(|ctx| unsafe { sys::bc_ctx_result_type(ctx, ptrs.as_ptr(), ptrs.len(), raw.as_ptr(), raw.len(), &mut out) })?;
+    call(|ctx| unsafe {
+        sys::bc_ctx_result_type(
+            ctx,
+            ptrs.as_ptr(),
+            ptrs.len(),
+            raw.as_ptr(),
+            raw.len(),
+            &mut out,
+        )
+    })?;
     DType::from_raw(out).ok_or_else(|| Error {
         code: ErrorCode::Internal,
         message: format!("bc_result_type returned unknown dtype {out}"),

@@ -48,7 +48,10 @@ fn a_new_context_has_the_defaults_and_reads_back_its_settings() {
     assert_eq!(ctx.broadcast_policy(), Policy::Error);
     ctx.set_num_threads(Some(3)).unwrap();
     assert_eq!(ctx.num_threads(), 3);
-    assert_eq!(ctx.set_num_threads(Some(0)).unwrap_err().code, ErrorCode::InvalidArgument);
+    assert_eq!(
+        ctx.set_num_threads(Some(0)).unwrap_err().code,
+        ErrorCode::InvalidArgument
+    );
     ctx.set_num_threads(None).unwrap();
     assert!(ctx.num_threads() >= 1);
     // Another context is unaffected.
@@ -101,7 +104,10 @@ fn two_contexts_with_different_policies_on_two_threads_at_once() {
             assert!(lenient.last_error().is_none());
         });
     });
-    assert!(strict_seen.lock().unwrap().is_empty(), "Error refuses; it does not warn");
+    assert!(
+        strict_seen.lock().unwrap().is_empty(),
+        "Error refuses; it does not warn"
+    );
     let seen = lenient_seen.lock().unwrap();
     assert_eq!(seen.len(), ROUNDS);
     let want = "implicit broadcast: self with shape [2, 1, 4] and other with shape [5, 1] broadcast to [2, 5, 4]";
@@ -110,7 +116,9 @@ fn two_contexts_with_different_policies_on_two_threads_at_once() {
 
 fn thread_last_error() -> String {
     // SAFETY: bc_last_error never returns NULL; copied at once.
-    unsafe { CStr::from_ptr(bcast::sys::bc_last_error()) }.to_string_lossy().into_owned()
+    unsafe { CStr::from_ptr(bcast::sys::bc_last_error()) }
+        .to_string_lossy()
+        .into_owned()
 }
 
 #[test]
@@ -118,22 +126,35 @@ fn errors_are_recorded_in_the_context_not_the_thread() {
     let ctx = Context::new().unwrap();
     let a = ones(&[2, 3]);
     // A failure on the default context is this thread's.
-    let thread_msg = "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1";
-    assert_err(a.add(ones(&[4])).unwrap_err(), ErrorCode::NotBroadcastable, thread_msg);
+    let thread_msg =
+        "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1";
+    assert_err(
+        a.add(ones(&[4])).unwrap_err(),
+        ErrorCode::NotBroadcastable,
+        thread_msg,
+    );
     assert_eq!(thread_last_error(), thread_msg);
     // A failure inside the scope is the context's, with its detail...
-    let ctx_msg = "The size of tensor a (2) must match the size of tensor b (5) at non-singleton dimension 0";
+    let ctx_msg =
+        "The size of tensor a (2) must match the size of tensor b (5) at non-singleton dimension 0";
     let e = ctx.scope(|| a.add(ones(&[5, 1]))).unwrap_err();
     assert_err(e.clone(), ErrorCode::NotBroadcastable, ctx_msg);
-    assert_eq!((e.detail.dim, e.detail.size_a, e.detail.size_b), (Some(0), Some(2), Some(5)));
+    assert_eq!(
+        (e.detail.dim, e.detail.size_a, e.detail.size_b),
+        (Some(0), Some(2), Some(5))
+    );
     assert_eq!(ctx.last_error(), Some(e.clone()));
     // ...and leaves the thread's alone.
     assert_eq!(thread_last_error(), thread_msg);
     // Constructors and shape functions too.
-    let e = ctx.scope(|| bcast::broadcast_shapes(&[2, 3], &[4])).unwrap_err();
+    let e = ctx
+        .scope(|| bcast::broadcast_shapes(&[2, 3], &[4]))
+        .unwrap_err();
     assert_eq!(e.code, ErrorCode::NotBroadcastable);
     assert_eq!(ctx.last_error().unwrap().message, e.message);
-    let e = ctx.scope(|| Tensor::zeros(DType::Float32, &[-1])).unwrap_err();
+    let e = ctx
+        .scope(|| Tensor::zeros(DType::Float32, &[-1]))
+        .unwrap_err();
     assert_eq!(e.code, ErrorCode::InvalidArgument);
     assert_eq!(ctx.last_error().unwrap(), e);
     assert_eq!(thread_last_error(), thread_msg);
@@ -168,7 +189,11 @@ impl Scheduler for CountingScheduler {
         self.stats.nchunks.fetch_add(nchunks, Ordering::SeqCst);
         let work = |w: usize| {
             for i in (w..nchunks).step_by(self.threads) {
-                self.stats.thread_ids.lock().unwrap().insert(thread::current().id());
+                self.stats
+                    .thread_ids
+                    .lock()
+                    .unwrap()
+                    .insert(thread::current().id());
                 chunk(i);
                 self.stats.chunks.fetch_add(1, Ordering::SeqCst);
             }
@@ -188,8 +213,15 @@ fn a_scheduler_runs_large_ops_and_not_small_ones() {
     let stats = Arc::new(Stats::default());
     let mut ctx = Context::new().unwrap();
     ctx.set_num_threads(Some(8)).unwrap();
-    ctx.set_scheduler(CountingScheduler { threads: 4, stats: Arc::clone(&stats) });
-    assert_eq!(ctx.num_threads(), 4, "the smaller of the budget and the scheduler's count");
+    ctx.set_scheduler(CountingScheduler {
+        threads: 4,
+        stats: Arc::clone(&stats),
+    });
+    assert_eq!(
+        ctx.num_threads(),
+        4,
+        "the smaller of the budget and the scheduler's count"
+    );
 
     // Large: 512 x 512 floats (the library threads ops of 65536 elements and more).
     let (ash, bsh) = ([512i64, 512], [512i64]);
@@ -206,7 +238,11 @@ fn a_scheduler_runs_large_ops_and_not_small_ones() {
     assert_eq!(stats.chunks.load(Ordering::SeqCst), nchunks);
     let threads = stats.thread_ids.lock().unwrap().len();
     assert_eq!(threads, 4);
-    assert!(stats.thread_ids.lock().unwrap().contains(&thread::current().id()));
+    assert!(stats
+        .thread_ids
+        .lock()
+        .unwrap()
+        .contains(&thread::current().id()));
 
     // In place, with a broadcast operand: each chunk exactly once.
     let mut c = a.clone();
@@ -219,14 +255,19 @@ fn a_scheduler_runs_large_ops_and_not_small_ones() {
     let (sv, ssh) = (values(100, 63), [10i64, 10]);
     let s = Tensor::from_slice(&sv, &ssh).unwrap();
     let (_, want) = naive_binary(&sv, &ssh, &bv[..10], &[10], |x, y| x - y);
-    let small = ctx.scope(|| s.sub(Tensor::from_slice(&bv[..10], &[10]).unwrap())).unwrap();
+    let small = ctx
+        .scope(|| s.sub(Tensor::from_slice(&bv[..10], &[10]).unwrap()))
+        .unwrap();
     assert_eq!(small.to_vec::<f32>().unwrap(), want);
     assert_eq!(stats.runs.load(Ordering::SeqCst), 2);
 
     // Outside the scope (default context), or after clear_scheduler: not called.
     a.mul(&b).unwrap();
     ctx.clear_scheduler();
-    assert_eq!(ctx.scope(|| a.mul(&b)).unwrap().to_vec::<f32>().unwrap(), got.to_vec::<f32>().unwrap());
+    assert_eq!(
+        ctx.scope(|| a.mul(&b)).unwrap().to_vec::<f32>().unwrap(),
+        got.to_vec::<f32>().unwrap()
+    );
     assert_eq!(stats.runs.load(Ordering::SeqCst), 2);
 }
 
@@ -280,7 +321,10 @@ fn a_misbehaving_scheduler_still_runs_each_chunk_once_and_panics_reach_the_calle
         let runs = Arc::new(AtomicUsize::new(0));
         let mut ctx = Context::new().unwrap();
         ctx.set_num_threads(Some(4)).unwrap();
-        ctx.set_scheduler(Unruly { mode, runs: Arc::clone(&runs) });
+        ctx.set_scheduler(Unruly {
+            mode,
+            runs: Arc::clone(&runs),
+        });
         let mut a = Tensor::from_slice(&av, &[512, 512]).unwrap();
         let result = catch_unwind(AssertUnwindSafe(|| ctx.scope(|| a.add_(&b))));
         match mode {
@@ -296,7 +340,11 @@ fn a_misbehaving_scheduler_still_runs_each_chunk_once_and_panics_reach_the_calle
         }
         // In place: a chunk run twice or skipped would show.
         assert_eq!(a.to_vec::<f32>().unwrap(), want, "{mode}");
-        assert_eq!(runs.load(Ordering::SeqCst), usize::from(mode != "panic in num_threads"), "{mode}");
+        assert_eq!(
+            runs.load(Ordering::SeqCst),
+            usize::from(mode != "panic in num_threads"),
+            "{mode}"
+        );
         // Nothing is left pending: the next op is fine.
         if mode != "panic in num_threads" {
             assert_eq!(ctx.scope(|| b.add(&b)).unwrap().numel(), 512);
@@ -321,7 +369,11 @@ fn replacing_the_handler_or_scheduler_drops_the_old_one() {
         let _ = &token;
         counter.fetch_add(1, Ordering::SeqCst);
     });
-    assert_eq!(Arc::strong_count(&first), 1, "the replaced closure is dropped");
+    assert_eq!(
+        Arc::strong_count(&first),
+        1,
+        "the replaced closure is dropped"
+    );
     assert_eq!(Arc::strong_count(&second), 2);
     // The new one is the one called.
     ctx.set_broadcast_policy(Policy::Warn);
@@ -339,17 +391,37 @@ fn replacing_the_handler_or_scheduler_drops_the_old_one() {
         let _ = &token;
     });
     let stats = Arc::new(Stats::default());
-    ctx.set_scheduler(CountingScheduler { threads: 2, stats: Arc::clone(&stats) });
+    ctx.set_scheduler(CountingScheduler {
+        threads: 2,
+        stats: Arc::clone(&stats),
+    });
     assert_eq!(Arc::strong_count(&stats), 2);
-    ctx.set_scheduler(CountingScheduler { threads: 3, stats: Arc::new(Stats::default()) });
-    assert_eq!(Arc::strong_count(&stats), 1, "the replaced scheduler is dropped");
+    ctx.set_scheduler(CountingScheduler {
+        threads: 3,
+        stats: Arc::new(Stats::default()),
+    });
+    assert_eq!(
+        Arc::strong_count(&stats),
+        1,
+        "the replaced scheduler is dropped"
+    );
     let stats = Arc::new(Stats::default());
-    ctx.set_scheduler(CountingScheduler { threads: 2, stats: Arc::clone(&stats) });
+    ctx.set_scheduler(CountingScheduler {
+        threads: 2,
+        stats: Arc::clone(&stats),
+    });
     ctx.clear_scheduler();
     assert_eq!(Arc::strong_count(&stats), 1, "clear drops it");
-    ctx.set_scheduler(CountingScheduler { threads: 2, stats: Arc::clone(&stats) });
+    ctx.set_scheduler(CountingScheduler {
+        threads: 2,
+        stats: Arc::clone(&stats),
+    });
     drop(ctx);
-    assert_eq!(Arc::strong_count(&third), 1, "dropping the context drops the handler");
+    assert_eq!(
+        Arc::strong_count(&third),
+        1,
+        "dropping the context drops the handler"
+    );
     assert_eq!(Arc::strong_count(&stats), 1, "and the scheduler");
 }
 
@@ -372,7 +444,11 @@ fn scopes_nest_and_are_restored_after_a_panic() {
         strict.scope(|| assert!(refused(a.add(&b))));
         assert!(refused(a.add(&b)));
     });
-    assert_eq!(a.add(&b).unwrap().shape(), &[3, 3], "default context after the scope");
+    assert_eq!(
+        a.add(&b).unwrap().shape(),
+        &[3, 3],
+        "default context after the scope"
+    );
 
     let p = catch_unwind(AssertUnwindSafe(|| {
         strict.scope(|| -> () {
@@ -380,7 +456,11 @@ fn scopes_nest_and_are_restored_after_a_panic() {
         })
     }));
     assert!(p.is_err());
-    assert_eq!(a.add(&b).unwrap().shape(), &[3, 3], "the panic left both scopes");
+    assert_eq!(
+        a.add(&b).unwrap().shape(),
+        &[3, 3],
+        "the panic left both scopes"
+    );
 
     // A scope is per thread: a thread spawned inside runs on the default context.
     strict.scope(|| {
@@ -408,7 +488,9 @@ fn a_handler_runs_bcast_on_the_default_context_and_cannot_reenter_its_own() {
         // Its errors are the thread's (the default context's), not the context's.
         let e = ones(&[7]).add(ones(&[9])).unwrap_err();
         assert_eq!(thread_last_error(), e.message);
-        sink.lock().unwrap().push(format!("{} {:?}", &m[..18], r.shape()));
+        sink.lock()
+            .unwrap()
+            .push(format!("{} {:?}", &m[..18], r.shape()));
         // Entering its own context from its handler is refused with a panic,
         // which reaches the op's caller.
         if m.contains("[4, 1]") {
@@ -420,14 +502,26 @@ fn a_handler_runs_bcast_on_the_default_context_and_cannot_reenter_its_own() {
         let h = h.borrow();
         let ctx = h.as_ref().unwrap();
         ctx.scope(|| ones(&[2, 1]).add(ones(&[2]))).unwrap();
-        let p = catch_unwind(AssertUnwindSafe(|| ctx.scope(|| ones(&[4, 1]).add(ones(&[4]))))).unwrap_err();
-        let text = p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned());
+        let p = catch_unwind(AssertUnwindSafe(|| {
+            ctx.scope(|| ones(&[4, 1]).add(ones(&[4])))
+        }))
+        .unwrap_err();
+        let text = p
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| p.downcast_ref::<String>().cloned());
         let text = text.unwrap_or_default();
         assert!(text.contains("own warning handler or scheduler"), "{text}");
         // The context works afterwards.
-        assert_eq!(ctx.scope(|| ones(&[2]).add(ones(&[2]))).unwrap().shape(), &[2]);
+        assert_eq!(
+            ctx.scope(|| ones(&[2]).add(ones(&[2]))).unwrap().shape(),
+            &[2]
+        );
     });
-    assert_eq!(*seen.lock().unwrap(), ["implicit broadcast [2, 3]", "implicit broadcast [2, 3]"]);
+    assert_eq!(
+        *seen.lock().unwrap(),
+        ["implicit broadcast [2, 3]", "implicit broadcast [2, 3]"]
+    );
     HOME.with(|h| h.borrow_mut().take());
 }
 

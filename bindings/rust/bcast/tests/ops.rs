@@ -4,8 +4,8 @@
 mod common;
 
 use bcast::{
-    broadcast_shapes_n, broadcast_tensors, BinaryOp, DType, Element, ErrorCode, Tensor, TensorRef, TensorViewMut,
-    BF16, F16,
+    broadcast_shapes_n, broadcast_tensors, BinaryOp, DType, Element, ErrorCode, Tensor, TensorRef,
+    TensorViewMut, BF16, F16,
 };
 use common::*;
 
@@ -73,7 +73,13 @@ fn zero_dim_operands_count_only_from_a_higher_category() {
         }
     }
     // Two 0-dim tensors promote normally.
-    assert_eq!(ones(DType::Int32, &[]).add(ones(DType::Int64, &[])).unwrap().dtype(), DType::Int64);
+    assert_eq!(
+        ones(DType::Int32, &[])
+            .add(ones(DType::Int64, &[]))
+            .unwrap()
+            .dtype(),
+        DType::Int64
+    );
 }
 
 #[test]
@@ -87,15 +93,31 @@ fn special_result_dtypes() {
     assert_eq!(l.div(&l).unwrap().dtype(), DType::Float32);
     assert_eq!(i.atan2(&j).unwrap().dtype(), DType::Float32);
     assert_eq!(i.copysign(&j).unwrap().dtype(), DType::Float32);
-    for op in [BinaryOp::Eq, BinaryOp::Ne, BinaryOp::Lt, BinaryOp::Le, BinaryOp::Gt, BinaryOp::Ge] {
+    for op in [
+        BinaryOp::Eq,
+        BinaryOp::Ne,
+        BinaryOp::Lt,
+        BinaryOp::Le,
+        BinaryOp::Gt,
+        BinaryOp::Ge,
+    ] {
         assert_eq!(i.binary(op, &j).unwrap().dtype(), DType::Bool, "{op:?}");
     }
-    for op in [BinaryOp::LogicalAnd, BinaryOp::LogicalOr, BinaryOp::LogicalXor] {
-        let r = ones(DType::Float64, &[3]).binary(op, i.to_dtype(DType::Int8).unwrap()).unwrap();
+    for op in [
+        BinaryOp::LogicalAnd,
+        BinaryOp::LogicalOr,
+        BinaryOp::LogicalXor,
+    ] {
+        let r = ones(DType::Float64, &[3])
+            .binary(op, i.to_dtype(DType::Int8).unwrap())
+            .unwrap();
         assert_eq!(r.dtype(), DType::Bool, "{op:?}");
     }
     assert_eq!(
-        ones(DType::UInt8, &[1]).add(ones(DType::Int8, &[1])).unwrap().dtype(),
+        ones(DType::UInt8, &[1])
+            .add(ones(DType::Int8, &[1]))
+            .unwrap()
+            .dtype(),
         DType::Int16,
         "uint8 + int8"
     );
@@ -106,8 +128,16 @@ fn dtype_errors_carry_pytorch_messages() {
     let i = t(&[1i32, 2], &[2]);
     let f = t(&[1.0f32, 2.0], &[2]);
     let b = t(&[true, false], &[2]);
-    assert_err(i.hypot(&i).unwrap_err(), ErrorCode::Dtype, "\"hypot_cpu\" not implemented for 'Int'");
-    assert_err(f.bitwise_and(&f).unwrap_err(), ErrorCode::Dtype, "\"bitwise_and_cpu\" not implemented for 'Float'");
+    assert_err(
+        i.hypot(&i).unwrap_err(),
+        ErrorCode::Dtype,
+        "\"hypot_cpu\" not implemented for 'Int'",
+    );
+    assert_err(
+        f.bitwise_and(&f).unwrap_err(),
+        ErrorCode::Dtype,
+        "\"bitwise_and_cpu\" not implemented for 'Float'",
+    );
     assert_eq!(f.bitwise_or(&i).unwrap_err().code, ErrorCode::Dtype);
     assert_eq!(f.bitwise_xor(&b).unwrap_err().code, ErrorCode::Dtype);
     assert_eq!(f.shift_left(&i).unwrap_err().code, ErrorCode::Dtype);
@@ -131,7 +161,11 @@ fn dtype_errors_carry_pytorch_messages() {
         "expected dtype float for `end` but got dtype double",
     );
     assert_eq!(i.lerp(&i, &i).unwrap_err().code, ErrorCode::Dtype);
-    assert!(i.addcdiv(&i, &i, 1.0).unwrap_err().message.starts_with("Integer division with addcdiv is no longer supported"));
+    assert!(i
+        .addcdiv(&i, &i, 1.0)
+        .unwrap_err()
+        .message
+        .starts_with("Integer division with addcdiv is no longer supported"));
 }
 
 // ------------------------------------------------------------ values
@@ -163,7 +197,9 @@ fn integer_arithmetic() {
     check_int(BinaryOp::Sub, |a, b| a - b);
     check_int(BinaryOp::Mul, |a, b| a * b);
     check_int(BinaryOp::DivTrunc, |a, b| a / b);
-    check_int(BinaryOp::DivFloor, |a, b| a / b - i64::from(a % b != 0 && (a < 0) != (b < 0)));
+    check_int(BinaryOp::DivFloor, |a, b| {
+        a / b - i64::from(a % b != 0 && (a < 0) != (b < 0))
+    });
     check_int(BinaryOp::Remainder, |a, b| ((a % b) + b) % b);
     check_int(BinaryOp::Fmod, |a, b| a % b);
     check_int(BinaryOp::Maximum, i64::max);
@@ -178,16 +214,37 @@ fn floor_division_and_remainder_follow_python() {
     // Spot values worked by hand: -7 // 2 = -4, 7 // -2 = -4, -7 % 2 = 1, 7 % -2 = -1.
     let a = t(&[-7i32, 7, -7, 7], &[4]);
     let b = t(&[2i32, -2, -2, 2], &[4]);
-    assert_eq!(a.div_floor(&b).unwrap().to_vec::<i32>().unwrap(), [-4, -4, 3, 3]);
-    assert_eq!(a.div_trunc(&b).unwrap().to_vec::<i32>().unwrap(), [-3, -3, 3, 3]);
-    assert_eq!(a.remainder(&b).unwrap().to_vec::<i32>().unwrap(), [1, -1, -1, 1]);
+    assert_eq!(
+        a.div_floor(&b).unwrap().to_vec::<i32>().unwrap(),
+        [-4, -4, 3, 3]
+    );
+    assert_eq!(
+        a.div_trunc(&b).unwrap().to_vec::<i32>().unwrap(),
+        [-3, -3, 3, 3]
+    );
+    assert_eq!(
+        a.remainder(&b).unwrap().to_vec::<i32>().unwrap(),
+        [1, -1, -1, 1]
+    );
     assert_eq!(a.fmod(&b).unwrap().to_vec::<i32>().unwrap(), [-1, 1, -1, 1]);
     let af = a.to_dtype(DType::Float64).unwrap();
     let bf = b.to_dtype(DType::Float64).unwrap();
-    assert_eq!(af.remainder(&bf).unwrap().to_vec::<f64>().unwrap(), [1.0, -1.0, -1.0, 1.0]);
-    assert_eq!(af.fmod(&bf).unwrap().to_vec::<f64>().unwrap(), [-1.0, 1.0, -1.0, 1.0]);
-    assert_eq!(af.div_floor(&bf).unwrap().to_vec::<f64>().unwrap(), [-4.0, -4.0, 3.0, 3.0]);
-    assert_eq!(af.div_trunc(&bf).unwrap().to_vec::<f64>().unwrap(), [-3.0, -3.0, 3.0, 3.0]);
+    assert_eq!(
+        af.remainder(&bf).unwrap().to_vec::<f64>().unwrap(),
+        [1.0, -1.0, -1.0, 1.0]
+    );
+    assert_eq!(
+        af.fmod(&bf).unwrap().to_vec::<f64>().unwrap(),
+        [-1.0, 1.0, -1.0, 1.0]
+    );
+    assert_eq!(
+        af.div_floor(&bf).unwrap().to_vec::<f64>().unwrap(),
+        [-4.0, -4.0, 3.0, 3.0]
+    );
+    assert_eq!(
+        af.div_trunc(&bf).unwrap().to_vec::<f64>().unwrap(),
+        [-3.0, -3.0, 3.0, 3.0]
+    );
     // `%` is the remainder.
     assert_eq!((&a % &b).to_vec::<i32>().unwrap(), [1, -1, -1, 1]);
 }
@@ -196,19 +253,42 @@ fn floor_division_and_remainder_follow_python() {
 fn integer_division_by_zero_writes_nothing() {
     let a = t(&[1i32, 2, 3], &[3]);
     let z = t(&[1i32, 0, 1], &[3]);
-    for op in [BinaryOp::DivTrunc, BinaryOp::DivFloor, BinaryOp::Remainder, BinaryOp::Fmod] {
-        assert_err(a.binary(op, &z).unwrap_err(), ErrorCode::DivisionByZero, "ZeroDivisionError");
+    for op in [
+        BinaryOp::DivTrunc,
+        BinaryOp::DivFloor,
+        BinaryOp::Remainder,
+        BinaryOp::Fmod,
+    ] {
+        assert_err(
+            a.binary(op, &z).unwrap_err(),
+            ErrorCode::DivisionByZero,
+            "ZeroDivisionError",
+        );
         let mut s = a.clone();
-        assert_err(s.binary_(op, &z).unwrap_err(), ErrorCode::DivisionByZero, "ZeroDivisionError");
-        assert_eq!(s.to_vec::<i32>().unwrap(), [1, 2, 3], "{op:?} in place wrote");
+        assert_err(
+            s.binary_(op, &z).unwrap_err(),
+            ErrorCode::DivisionByZero,
+            "ZeroDivisionError",
+        );
+        assert_eq!(
+            s.to_vec::<i32>().unwrap(),
+            [1, 2, 3],
+            "{op:?} in place wrote"
+        );
         let mut out = Tensor::full(9i32, &[3]).unwrap();
         assert!(a.binary_out(op, &z, &mut out).is_err());
         assert_eq!(out.to_vec::<i32>().unwrap(), [9, 9, 9], "{op:?} out= wrote");
     }
     // True division of integers is floating: no error.
-    assert_eq!(a.div(&z).unwrap().to_vec::<f32>().unwrap(), [1.0, f32::INFINITY, 3.0]);
+    assert_eq!(
+        a.div(&z).unwrap().to_vec::<f32>().unwrap(),
+        [1.0, f32::INFINITY, 3.0]
+    );
     let p = std::panic::catch_unwind(|| &a % 0).unwrap_err();
-    assert_eq!(p.downcast_ref::<String>().map(String::as_str), Some("ZeroDivisionError"));
+    assert_eq!(
+        p.downcast_ref::<String>().map(String::as_str),
+        Some("ZeroDivisionError")
+    );
 }
 
 #[test]
@@ -232,7 +312,13 @@ fn integer_pow() {
             b.pow(e as u32)
         }
     };
-    let (_, want) = naive_binary(&[1i64, -1, 2, -2, 0, 3], &[6, 1], &[-3i64, -2, 0, 1, 3], &[5], ipow);
+    let (_, want) = naive_binary(
+        &[1i64, -1, 2, -2, 0, 3],
+        &[6, 1],
+        &[-3i64, -2, 0, 1, 3],
+        &[5],
+        ipow,
+    );
     assert_eq!(base.pow(&exp).unwrap().to_vec::<i64>().unwrap(), want);
 }
 
@@ -240,10 +326,38 @@ fn integer_pow() {
 fn shifts() {
     let a = t(&[1i32, 8, -8, i32::MAX], &[4, 1]);
     let s = t(&[0i32, 1, 31, 32, 40, -1], &[6]);
-    let shl = |x: i32, s: i32| if !(0..32).contains(&s) { 0 } else { x.wrapping_shl(s as u32) };
-    let shr = |x: i32, s: i32| if !(0..32).contains(&s) { if x < 0 { -1 } else { 0 } } else { x >> s };
-    let (_, l) = naive_binary(&[1i32, 8, -8, i32::MAX], &[4, 1], &[0i32, 1, 31, 32, 40, -1], &[6], shl);
-    let (_, r) = naive_binary(&[1i32, 8, -8, i32::MAX], &[4, 1], &[0i32, 1, 31, 32, 40, -1], &[6], shr);
+    let shl = |x: i32, s: i32| {
+        if !(0..32).contains(&s) {
+            0
+        } else {
+            x.wrapping_shl(s as u32)
+        }
+    };
+    let shr = |x: i32, s: i32| {
+        if !(0..32).contains(&s) {
+            if x < 0 {
+                -1
+            } else {
+                0
+            }
+        } else {
+            x >> s
+        }
+    };
+    let (_, l) = naive_binary(
+        &[1i32, 8, -8, i32::MAX],
+        &[4, 1],
+        &[0i32, 1, 31, 32, 40, -1],
+        &[6],
+        shl,
+    );
+    let (_, r) = naive_binary(
+        &[1i32, 8, -8, i32::MAX],
+        &[4, 1],
+        &[0i32, 1, 31, 32, 40, -1],
+        &[6],
+        shr,
+    );
     assert_eq!(a.shift_left(&s).unwrap().to_vec::<i32>().unwrap(), l);
     assert_eq!(a.shift_right(&s).unwrap().to_vec::<i32>().unwrap(), r);
     assert_eq!((&a << &s).to_vec::<i32>().unwrap(), l);
@@ -260,7 +374,13 @@ fn check_float(op: BinaryOp, f: impl Fn(f64, f64) -> f64, tol: f64) {
     let (shape, want) = naive_binary(&av, &[6, 1], &bv, &[4], &f);
     let r = t(&av, &[6, 1]).binary(op, t(&bv, &[4])).unwrap();
     assert_eq!(r.shape(), &shape[..]);
-    for ((g, w), idx) in r.to_vec::<f64>().unwrap().iter().zip(&want).zip(indices(&shape)) {
+    for ((g, w), idx) in r
+        .to_vec::<f64>()
+        .unwrap()
+        .iter()
+        .zip(&want)
+        .zip(indices(&shape))
+    {
         let same = (g.is_nan() && w.is_nan()) || (g - w).abs() <= tol * w.abs() || g == w;
         assert!(same, "{op:?} at {idx:?}: got {g}, want {w}");
     }
@@ -276,7 +396,15 @@ fn floating_ops() {
     check_float(BinaryOp::Atan2, f64::atan2, 1e-15);
     check_float(BinaryOp::Hypot, f64::hypot, 1e-15);
     check_float(BinaryOp::Copysign, f64::copysign, 0.0);
-    let nan_prop = |f: fn(f64, f64) -> f64| move |a: f64, b: f64| if a.is_nan() || b.is_nan() { f64::NAN } else { f(a, b) };
+    let nan_prop = |f: fn(f64, f64) -> f64| {
+        move |a: f64, b: f64| {
+            if a.is_nan() || b.is_nan() {
+                f64::NAN
+            } else {
+                f(a, b)
+            }
+        }
+    };
     check_float(BinaryOp::Maximum, nan_prop(f64::max), 0.0);
     check_float(BinaryOp::Minimum, nan_prop(f64::min), 0.0);
     check_float(BinaryOp::Fmax, f64::max, 0.0); // Rust's max ignores NaN, like fmax
@@ -298,7 +426,12 @@ fn floating_ops() {
         let (_, want) = naive_binary(&av, &[6, 1], &bv, &[4], f);
         let r = t(&av, &[6, 1]).binary(op, t(&bv, &[4])).unwrap();
         assert_eq!(r.dtype(), DType::Bool);
-        let got: Vec<f64> = r.to_vec::<bool>().unwrap().into_iter().map(|b| f64::from(u8::from(b))).collect();
+        let got: Vec<f64> = r
+            .to_vec::<bool>()
+            .unwrap()
+            .into_iter()
+            .map(|b| f64::from(u8::from(b)))
+            .collect();
         assert_eq!(got, want, "{op:?}");
     }
 }
@@ -316,20 +449,38 @@ fn half_types_compute_in_f32_and_round_once() {
         (BinaryOp::Mul, |x, y| x * y),
         (BinaryOp::Div, |x, y| x / y),
     ] {
-        let (_, want) = naive_binary(&ah, &[3, 4], &bh, &[4], |x: F16, y: F16| F16::from_f32(f(x.to_f32(), y.to_f32())).to_bits());
+        let (_, want) = naive_binary(&ah, &[3, 4], &bh, &[4], |x: F16, y: F16| {
+            F16::from_f32(f(x.to_f32(), y.to_f32())).to_bits()
+        });
         let r = a.binary(op, &b).unwrap();
         assert_eq!(r.dtype(), DType::Float16);
-        let got: Vec<u16> = r.to_vec::<F16>().unwrap().iter().map(|h| h.to_bits()).collect();
+        let got: Vec<u16> = r
+            .to_vec::<F16>()
+            .unwrap()
+            .iter()
+            .map(|h| h.to_bits())
+            .collect();
         assert_eq!(got, want, "f16 {op:?}");
     }
     let ab: Vec<BF16> = av.iter().map(|&v| BF16::from_f32(v)).collect();
     let bb: Vec<BF16> = bv.iter().map(|&v| BF16::from_f32(v)).collect();
-    let (_, want) = naive_binary(&ab, &[3, 4], &bb, &[4], |x: BF16, y: BF16| BF16::from_f32(x.to_f32() * y.to_f32()).to_bits());
+    let (_, want) = naive_binary(&ab, &[3, 4], &bb, &[4], |x: BF16, y: BF16| {
+        BF16::from_f32(x.to_f32() * y.to_f32()).to_bits()
+    });
     let r = t(&ab, &[3, 4]).mul(t(&bb, &[4])).unwrap();
     assert_eq!(r.dtype(), DType::BFloat16);
-    assert_eq!(r.to_vec::<BF16>().unwrap().iter().map(|h| h.to_bits()).collect::<Vec<_>>(), want);
+    assert_eq!(
+        r.to_vec::<BF16>()
+            .unwrap()
+            .iter()
+            .map(|h| h.to_bits())
+            .collect::<Vec<_>>(),
+        want
+    );
     // Half + BFloat16 is Float32, exactly the f32 sum.
-    let (_, want) = naive_binary(&ah, &[3, 4], &bb, &[4], |x: F16, y: BF16| x.to_f32() + y.to_f32());
+    let (_, want) = naive_binary(&ah, &[3, 4], &bb, &[4], |x: F16, y: BF16| {
+        x.to_f32() + y.to_f32()
+    });
     let r = a.add(t(&bb, &[4])).unwrap();
     assert_eq!(r.dtype(), DType::Float32);
     assert_eq!(r.to_vec::<f32>().unwrap(), want);
@@ -341,7 +492,11 @@ fn half_types_compute_in_f32_and_round_once() {
 fn unsafe_casts_are_refused_for_out_and_in_place() {
     let f = t(&[1.5f32, 2.5], &[2]);
     let mut l = t(&[1i64, 2], &[2]);
-    assert_err(l.add_(&f).unwrap_err(), ErrorCode::Dtype, "result type Float can't be cast to the desired output type Long");
+    assert_err(
+        l.add_(&f).unwrap_err(),
+        ErrorCode::Dtype,
+        "result type Float can't be cast to the desired output type Long",
+    );
     assert_eq!(l.to_vec::<i64>().unwrap(), [1, 2]);
     let mut out = Tensor::zeros(DType::Int64, &[2]).unwrap();
     assert_err(
@@ -350,8 +505,16 @@ fn unsafe_casts_are_refused_for_out_and_in_place() {
         "result type Float can't be cast to the desired output type Long",
     );
     let mut b = t(&[true, false], &[2]);
-    assert_err(b.add_(&l).unwrap_err(), ErrorCode::Dtype, "result type Long can't be cast to the desired output type Bool");
-    assert_err(b.mul_(&f).unwrap_err(), ErrorCode::Dtype, "result type Float can't be cast to the desired output type Bool");
+    assert_err(
+        b.add_(&l).unwrap_err(),
+        ErrorCode::Dtype,
+        "result type Long can't be cast to the desired output type Bool",
+    );
+    assert_err(
+        b.mul_(&f).unwrap_err(),
+        ErrorCode::Dtype,
+        "result type Float can't be cast to the desired output type Bool",
+    );
     // Widening is fine: int into a float out, bool into an int in place.
     let mut fo = Tensor::zeros(DType::Float64, &[2]).unwrap();
     l.add_out(&l, &mut fo).unwrap();
@@ -359,7 +522,11 @@ fn unsafe_casts_are_refused_for_out_and_in_place() {
     l.add_(&b).unwrap();
     assert_eq!(l.to_vec::<i64>().unwrap(), [2, 2]);
     // An int tensor plus a float scalar in place: the same refusal as PyTorch's x.add_(2.5).
-    assert_err(l.add_(2.5).unwrap_err(), ErrorCode::Dtype, "result type Float can't be cast to the desired output type Long");
+    assert_err(
+        l.add_(2.5).unwrap_err(),
+        ErrorCode::Dtype,
+        "result type Float can't be cast to the desired output type Long",
+    );
     // copy_ converts anything.
     l.copy_from(&t(&[-2.7f64, 3.9], &[2])).unwrap();
     assert_eq!(l.to_vec::<i64>().unwrap(), [-2, 3]);
@@ -372,13 +539,21 @@ fn out_must_have_the_broadcast_shape() {
     let a = t(&[1.0f32, 2.0, 3.0], &[3, 1]);
     let b = t(&[1.0f32, 2.0], &[2]);
     let mut out = Tensor::zeros(DType::Float32, &[3, 1]).unwrap();
-    assert_err(a.add_out(&b, &mut out).unwrap_err(), ErrorCode::ShapeMismatch, "output with shape [3, 1] doesn't match the broadcast shape [3, 2]");
+    assert_err(
+        a.add_out(&b, &mut out).unwrap_err(),
+        ErrorCode::ShapeMismatch,
+        "output with shape [3, 1] doesn't match the broadcast shape [3, 2]",
+    );
     let mut out = Tensor::zeros(DType::Float32, &[3, 2]).unwrap();
     a.mul_out(&b, &mut out).unwrap();
     assert_eq!(out.to_vec::<f32>().unwrap(), [1.0, 2.0, 2.0, 4.0, 3.0, 6.0]);
     // A slice-backed out: results land in the caller's buffer.
     let mut buf = [0.0f32; 6];
-    a.sub_out(&b, &mut TensorViewMut::from_slice(&mut buf, &[3, 2]).unwrap()).unwrap();
+    a.sub_out(
+        &b,
+        &mut TensorViewMut::from_slice(&mut buf, &[3, 2]).unwrap(),
+    )
+    .unwrap();
     assert_eq!(buf, [0.0, -1.0, 1.0, 0.0, 2.0, 1.0]);
 }
 
@@ -405,8 +580,15 @@ fn written_tensors_may_not_overlap() {
         let mut y = std::ptr::null_mut();
         let wrap = |ptr: *mut f32, out: &mut *mut bcast::sys::bc_tensor| {
             bcast::sys::bc_tensor_wrap(
-                bcast::sys::BC_FLOAT32, shape.as_ptr(), std::ptr::null(), 1, ptr.cast(), 12,
-                None, std::ptr::null_mut(), out,
+                bcast::sys::BC_FLOAT32,
+                shape.as_ptr(),
+                std::ptr::null(),
+                1,
+                ptr.cast(),
+                12,
+                None,
+                std::ptr::null_mut(),
+                out,
             )
         };
         assert_eq!(wrap(p, &mut x), bcast::sys::BC_OK);
@@ -436,9 +618,14 @@ fn naive3<A: Copy, B: Copy, C: Copy, R>(
     let shape = naive_shape(&ab, c.1).unwrap();
     let at = |s: &[i64], idx: &[i64]| -> usize {
         let skip = idx.len() - s.len();
-        s.iter().enumerate().fold(0i64, |off, (d, &n)| off * n + if n == 1 { 0 } else { idx[skip + d] }) as usize
+        s.iter().enumerate().fold(0i64, |off, (d, &n)| {
+            off * n + if n == 1 { 0 } else { idx[skip + d] }
+        }) as usize
     };
-    let vals = indices(&shape).iter().map(|i| f(a.0[at(a.1, i)], b.0[at(b.1, i)], c.0[at(c.1, i)])).collect();
+    let vals = indices(&shape)
+        .iter()
+        .map(|i| f(a.0[at(a.1, i)], b.0[at(b.1, i)], c.0[at(c.1, i)]))
+        .collect();
     (shape, vals)
 }
 
@@ -447,7 +634,12 @@ fn where_broadcasts_three_ways() {
     let cv = [true, false, true];
     let av = [1.0f32, 2.0, 3.0, 4.0];
     let bv = [-1.0f32, -2.0, -3.0, -4.0, -5.0];
-    let (shape, want) = naive3((&cv, &[3, 1, 1]), (&av, &[1, 4, 1]), (&bv, &[5]), |c, a, b| if c { a } else { b });
+    let (shape, want) = naive3(
+        (&cv, &[3, 1, 1]),
+        (&av, &[1, 4, 1]),
+        (&bv, &[5]),
+        |c, a, b| if c { a } else { b },
+    );
     let (c, a, b) = (t(&cv, &[3, 1, 1]), t(&av, &[1, 4, 1]), t(&bv, &[5]));
     let r = a.where_cond(&c, &b).unwrap();
     assert_eq!(r.shape(), &shape[..]);
@@ -459,9 +651,15 @@ fn where_broadcasts_three_ways() {
     s.where_cond_(&c, &b).unwrap();
     assert_eq!(s.to_vec::<f32>().unwrap(), want);
     let mut small = a.clone();
-    assert_eq!(small.where_cond_(&c, &b).unwrap_err().code, ErrorCode::ShapeMismatch);
+    assert_eq!(
+        small.where_cond_(&c, &b).unwrap_err().code,
+        ErrorCode::ShapeMismatch
+    );
     // Scalars: where(cond, a, 0) and a bool scalar condition.
-    assert_eq!(a.where_cond(true, 0.0).unwrap().to_vec::<f32>().unwrap(), av);
+    assert_eq!(
+        a.where_cond(true, 0.0).unwrap().to_vec::<f32>().unwrap(),
+        av
+    );
 }
 
 #[test]
@@ -470,10 +668,19 @@ fn addcmul_addcdiv_lerp_clamp() {
     let t1v = values(4, 22);
     let t2v: Vec<f32> = values(6, 23).iter().map(|v| v + 5.0).collect();
     let (s, t1, t2) = (t(&sv, &[3, 1, 1]), t(&t1v, &[4, 1]), t(&t2v, &[1, 6]));
-    let (shape, want) = naive3((&sv, &[3, 1, 1]), (&t1v, &[4, 1]), (&t2v, &[1, 6]), |a, b, c| a + 0.5 * b * c);
+    let (shape, want) = naive3(
+        (&sv, &[3, 1, 1]),
+        (&t1v, &[4, 1]),
+        (&t2v, &[1, 6]),
+        |a, b, c| a + 0.5 * b * c,
+    );
     let r = s.addcmul(&t1, &t2, 0.5).unwrap();
     assert_eq!(r.shape(), &shape[..]);
-    let close = |g: &[f32], w: &[f32]| g.iter().zip(w).all(|(g, w)| (g - w).abs() <= 1e-5 * w.abs().max(1.0));
+    let close = |g: &[f32], w: &[f32]| {
+        g.iter()
+            .zip(w)
+            .all(|(g, w)| (g - w).abs() <= 1e-5 * w.abs().max(1.0))
+    };
     assert!(close(&r.to_vec::<f32>().unwrap(), &want));
     let mut out = Tensor::zeros(DType::Float32, &shape).unwrap();
     s.addcmul_out(&t1, &t2, 0.5, &mut out).unwrap();
@@ -482,8 +689,16 @@ fn addcmul_addcdiv_lerp_clamp() {
     x.addcmul_(&t1, &t2, 0.5).unwrap();
     assert!(close(&x.to_vec::<f32>().unwrap(), &want));
 
-    let (_, want) = naive3((&sv, &[3, 1, 1]), (&t1v, &[4, 1]), (&t2v, &[1, 6]), |a, b, c| a + 2.0 * b / c);
-    assert!(close(&s.addcdiv(&t1, &t2, 2.0).unwrap().to_vec::<f32>().unwrap(), &want));
+    let (_, want) = naive3(
+        (&sv, &[3, 1, 1]),
+        (&t1v, &[4, 1]),
+        (&t2v, &[1, 6]),
+        |a, b, c| a + 2.0 * b / c,
+    );
+    assert!(close(
+        &s.addcdiv(&t1, &t2, 2.0).unwrap().to_vec::<f32>().unwrap(),
+        &want
+    ));
     let mut out = Tensor::zeros(DType::Float32, &shape).unwrap();
     s.addcdiv_out(&t1, &t2, 2.0, &mut out).unwrap();
     assert!(close(&out.to_vec::<f32>().unwrap(), &want));
@@ -492,7 +707,12 @@ fn addcmul_addcdiv_lerp_clamp() {
     assert!(close(&x.to_vec::<f32>().unwrap(), &want));
 
     let w = t(&[0.0f32, 0.25, 1.0], &[3, 1, 1]);
-    let (shape, want) = naive3((&t1v, &[4, 1]), (&t2v, &[1, 6]), (&[0.0f32, 0.25, 1.0][..], &[3, 1, 1]), |a, b, w| a + w * (b - a));
+    let (shape, want) = naive3(
+        (&t1v, &[4, 1]),
+        (&t2v, &[1, 6]),
+        (&[0.0f32, 0.25, 1.0][..], &[3, 1, 1]),
+        |a, b, w| a + w * (b - a),
+    );
     let r = t1.lerp(&t2, &w).unwrap();
     assert_eq!(r.shape(), &shape[..]);
     assert!(close(&r.to_vec::<f32>().unwrap(), &want));
@@ -506,7 +726,12 @@ fn addcmul_addcdiv_lerp_clamp() {
     let xv = [-3i32, -1, 0, 2, 5];
     let lo = t(&[-2i32, 0], &[2, 1]);
     let hi = t(&[1i32, 3, 4, 9, 9], &[5]);
-    let (shape, want) = naive3((&xv, &[5]), (&[-2i32, 0][..], &[2, 1]), (&[1i32, 3, 4, 9, 9][..], &[5]), |x, l, h| x.max(l).min(h));
+    let (shape, want) = naive3(
+        (&xv, &[5]),
+        (&[-2i32, 0][..], &[2, 1]),
+        (&[1i32, 3, 4, 9, 9][..], &[5]),
+        |x, l, h| x.max(l).min(h),
+    );
     let x = t(&xv, &[5]);
     assert_eq!(x.clamp(&lo, &hi).unwrap().to_vec::<i32>().unwrap(), want);
     let mut out = Tensor::zeros(DType::Int32, &shape).unwrap();
@@ -515,8 +740,14 @@ fn addcmul_addcdiv_lerp_clamp() {
     let mut y = x.broadcast_to(&shape).unwrap();
     y.clamp_(&lo, &hi).unwrap();
     assert_eq!(y.to_vec::<i32>().unwrap(), want);
-    assert_eq!(x.clamp_min(0).unwrap().to_vec::<i32>().unwrap(), [0, 0, 0, 2, 5]);
-    assert_eq!(x.clamp_max(0).unwrap().to_vec::<i32>().unwrap(), [-3, -1, 0, 0, 0]);
+    assert_eq!(
+        x.clamp_min(0).unwrap().to_vec::<i32>().unwrap(),
+        [0, 0, 0, 2, 5]
+    );
+    assert_eq!(
+        x.clamp_max(0).unwrap().to_vec::<i32>().unwrap(),
+        [-3, -1, 0, 0, 0]
+    );
     let mut y = x.clone();
     y.clamp_min_(-1).unwrap();
     y.clamp_max_(3).unwrap();
@@ -536,8 +767,14 @@ fn addcmul_addcdiv_lerp_clamp() {
 fn alpha_scales_the_second_operand() {
     let a = t(&[1i64, 2, 3], &[3]);
     let b = t(&[10i64], &[1]);
-    assert_eq!(a.add_scaled(&b, 2.0).unwrap().to_vec::<i64>().unwrap(), [21, 22, 23]);
-    assert_eq!(a.sub_scaled(&b, 3.0).unwrap().to_vec::<i64>().unwrap(), [-29, -28, -27]);
+    assert_eq!(
+        a.add_scaled(&b, 2.0).unwrap().to_vec::<i64>().unwrap(),
+        [21, 22, 23]
+    );
+    assert_eq!(
+        a.sub_scaled(&b, 3.0).unwrap().to_vec::<i64>().unwrap(),
+        [-29, -28, -27]
+    );
     let mut out = Tensor::zeros(DType::Int64, &[3]).unwrap();
     a.add_scaled_out(&b, -1.0, &mut out).unwrap();
     assert_eq!(out.to_vec::<i64>().unwrap(), [-9, -8, -7]);
@@ -552,9 +789,15 @@ fn alpha_scales_the_second_operand() {
         ErrorCode::InvalidArgument,
         "For integral input tensors, argument alpha must not be a floating point number.",
     );
-    assert_eq!(a.binary_alpha(BinaryOp::Mul, &b, 1.0).unwrap_err().code, ErrorCode::InvalidArgument);
+    assert_eq!(
+        a.binary_alpha(BinaryOp::Mul, &b, 1.0).unwrap_err().code,
+        ErrorCode::InvalidArgument
+    );
     let f = t(&[1.0f32, 2.0], &[2]);
-    assert_eq!(f.add_scaled(&f, 0.5).unwrap().to_vec::<f32>().unwrap(), [1.5, 3.0]);
+    assert_eq!(
+        f.add_scaled(&f, 0.5).unwrap().to_vec::<f32>().unwrap(),
+        [1.5, 3.0]
+    );
 }
 
 // ------------------------------------------------------------ scalars and operators
@@ -565,10 +808,16 @@ fn scalars_take_the_tensor_dtype_unless_of_a_higher_kind() {
     assert_eq!(i.add(3).unwrap().dtype(), DType::Int32);
     assert_eq!(i.add(3i64).unwrap().dtype(), DType::Int32);
     let r = i.add(0.5).unwrap();
-    assert_eq!((r.dtype(), r.to_vec::<f32>().unwrap()), (DType::Float32, vec![1.5, 2.5]));
+    assert_eq!(
+        (r.dtype(), r.to_vec::<f32>().unwrap()),
+        (DType::Float32, vec![1.5, 2.5])
+    );
     let b = t(&[true, false], &[2]);
     let r = b.add(1).unwrap();
-    assert_eq!((r.dtype(), r.to_vec::<i64>().unwrap()), (DType::Int64, vec![2, 1]));
+    assert_eq!(
+        (r.dtype(), r.to_vec::<i64>().unwrap()),
+        (DType::Int64, vec![2, 1])
+    );
     assert_eq!((&b & true).dtype(), DType::Bool);
     let h = t(&[F16::from_f32(1.0)], &[1]);
     assert_eq!(h.mul(2.0).unwrap().dtype(), DType::Float16);
@@ -618,7 +867,10 @@ fn operators_for_every_owned_and_borrowed_pair() {
     check(x ^ y, |a, b| a ^ b);
     check(x << y, |a, b| a << b);
     check(x >> y, |a, b| a >> b);
-    assert_eq!((x / y).to_vec::<f32>().unwrap(), [3.0, 2.0, 1.5, 3.5, 7.0 / 3.0, 1.75]);
+    assert_eq!(
+        (x / y).to_vec::<f32>().unwrap(),
+        [3.0, 2.0, 1.5, 3.5, 7.0 / 3.0, 1.75]
+    );
 
     // Assignment forms, with tensors and scalars, on Tensor, TensorViewMut and &mut TensorRef.
     let mut z = t(&[1i32, 2, 3], &[3]);
@@ -649,7 +901,10 @@ fn operators_for_every_owned_and_borrowed_pair() {
 
 #[test]
 fn broadcast_shapes_n_and_tensors() {
-    assert_eq!(broadcast_shapes_n(&[&[5, 1, 4, 1], &[3, 1, 1], &[1]]).unwrap(), [5, 3, 4, 1]);
+    assert_eq!(
+        broadcast_shapes_n(&[&[5, 1, 4, 1], &[3, 1, 1], &[1]]).unwrap(),
+        [5, 3, 4, 1]
+    );
     assert_eq!(broadcast_shapes_n(&[]).unwrap(), [] as [i64; 0]);
     assert_eq!(broadcast_shapes_n(&[&[0], &[1]]).unwrap(), [0]);
     assert_err(
@@ -692,7 +947,10 @@ fn expand_errors() {
         ErrorCode::ShapeMismatch,
         "The expanded size of the tensor (8) must match the existing size (7) at non-singleton dimension 2.  Target sizes: [3, 3, 8].  Tensor sizes: [3, 1, 7]",
     );
-    assert_eq!((e.detail.dim, e.detail.size_a, e.detail.size_b), (Some(2), Some(8), Some(7)));
+    assert_eq!(
+        (e.detail.dim, e.detail.size_a, e.detail.size_b),
+        (Some(2), Some(8), Some(7))
+    );
     let v = x.expand(&[2, -1, 4, -1]).unwrap();
     assert_eq!(v.shape(), &[2, 3, 4, 7]);
     assert_eq!(x.expand_as(&v).unwrap().shape(), &[2, 3, 4, 7]);
@@ -710,15 +968,32 @@ fn sum_to_shape_reverses_broadcasting() {
         let mut want = vec![0i64; numel(target)];
         for (k, idx) in indices(&[2, 3, 4]).iter().enumerate() {
             let skip = 3 - target.len();
-            let off = target.iter().enumerate().fold(0i64, |o, (d, &n)| o * n + if n == 1 { 0 } else { idx[skip + d] });
+            let off = target.iter().enumerate().fold(0i64, |o, (d, &n)| {
+                o * n + if n == 1 { 0 } else { idx[skip + d] }
+            });
             want[off as usize] += i64::from(v[k]);
         }
         assert_eq!(s.to_vec::<i64>().unwrap(), want, "{target:?}");
     }
-    let f = x.to_dtype(DType::Float32).unwrap().sum_to_shape(&[3, 1]).unwrap();
+    let f = x
+        .to_dtype(DType::Float32)
+        .unwrap()
+        .sum_to_shape(&[3, 1])
+        .unwrap();
     assert_eq!(f.dtype(), DType::Float32);
-    assert_eq!(t(&[true, true, false], &[3]).sum_to_shape(&[1]).unwrap().to_vec::<i64>().unwrap(), [2]);
-    assert_err(x.sum_to_shape(&[5]).unwrap_err(), ErrorCode::ShapeMismatch, "size {[5]} is not expandable to size {[2, 3, 4]}.");
+    assert_eq!(
+        t(&[true, true, false], &[3])
+            .sum_to_shape(&[1])
+            .unwrap()
+            .to_vec::<i64>()
+            .unwrap(),
+        [2]
+    );
+    assert_err(
+        x.sum_to_shape(&[5]).unwrap_err(),
+        ErrorCode::ShapeMismatch,
+        "size {[5]} is not expandable to size {[2, 3, 4]}.",
+    );
 }
 
 #[test]
@@ -726,8 +1001,17 @@ fn size_zero_dimensions() {
     let e = Tensor::zeros(DType::Float32, &[0]).unwrap();
     let one = t(&[1.0f32], &[1]);
     let r = e.add(&one).unwrap();
-    assert_eq!((r.shape(), r.numel(), r.to_vec::<f32>().unwrap()), (&[0][..], 0, vec![]));
-    assert_eq!(t(&[1.0f32; 2], &[2, 1]).add(Tensor::zeros(DType::Float32, &[2, 0]).unwrap()).unwrap().shape(), &[2, 0]);
+    assert_eq!(
+        (r.shape(), r.numel(), r.to_vec::<f32>().unwrap()),
+        (&[0][..], 0, vec![])
+    );
+    assert_eq!(
+        t(&[1.0f32; 2], &[2, 1])
+            .add(Tensor::zeros(DType::Float32, &[2, 0]).unwrap())
+            .unwrap()
+            .shape(),
+        &[2, 0]
+    );
     assert_err(
         e.add(t(&[1.0f32, 2.0], &[2])).unwrap_err(),
         ErrorCode::NotBroadcastable,
@@ -744,10 +1028,16 @@ fn op_and_dtype_names() {
         assert_ne!(op.name(), "unknown");
     }
     let names: Vec<&str> = DType::ALL.iter().map(|d| d.name()).collect();
-    assert_eq!(names, ["Bool", "Byte", "Char", "Short", "Int", "Long", "Half", "BFloat16", "Float", "Double"]);
+    assert_eq!(
+        names,
+        ["Bool", "Byte", "Char", "Short", "Int", "Long", "Half", "BFloat16", "Float", "Double"]
+    );
     let sizes: Vec<usize> = DType::ALL.iter().map(|d| d.size()).collect();
     assert_eq!(sizes, [1, 1, 1, 2, 4, 8, 2, 2, 4, 8]);
-    assert_eq!(ErrorCode::NotBroadcastable.name(), "BC_ERR_NOT_BROADCASTABLE");
+    assert_eq!(
+        ErrorCode::NotBroadcastable.name(),
+        "BC_ERR_NOT_BROADCASTABLE"
+    );
     assert_eq!(ErrorCode::from_raw(99), Some(ErrorCode::Unknown(99)));
     assert_eq!(ErrorCode::Unknown(99).name(), "BC_ERR_UNKNOWN");
 }
@@ -760,7 +1050,10 @@ fn errors_are_std_errors() {
         Ok(())
     }
     let e = run().unwrap_err();
-    assert_eq!(e.to_string(), "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0");
+    assert_eq!(
+        e.to_string(),
+        "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0"
+    );
     let be = e.downcast::<bcast::Error>().unwrap();
     assert_eq!(be.code, ErrorCode::NotBroadcastable);
     assert_eq!(be.code.to_string(), "BC_ERR_NOT_BROADCASTABLE");
@@ -783,7 +1076,13 @@ macro_rules! forms {
 
 /// Bits of a result, as f64 values, so that results of different ops compare.
 fn bits(t: &TensorRef) -> Vec<u64> {
-    t.to_dtype(DType::Float64).unwrap().to_vec::<f64>().unwrap().iter().map(|v| v.to_bits()).collect()
+    t.to_dtype(DType::Float64)
+        .unwrap()
+        .to_vec::<f64>()
+        .unwrap()
+        .iter()
+        .map(|v| v.to_bits())
+        .collect()
 }
 
 #[test]
@@ -811,7 +1110,14 @@ fn every_named_method_is_its_op_in_all_three_forms() {
     let ib = t(&[2i64, 3, 5, 0], &[4]);
     let mut seen: Vec<(bool, Vec<u64>, BinaryOp)> = Vec::new();
     for (op, alloc, out, inplace) in all {
-        let int = matches!(op, BinaryOp::BitwiseAnd | BinaryOp::BitwiseOr | BinaryOp::BitwiseXor | BinaryOp::ShiftLeft | BinaryOp::ShiftRight);
+        let int = matches!(
+            op,
+            BinaryOp::BitwiseAnd
+                | BinaryOp::BitwiseOr
+                | BinaryOp::BitwiseXor
+                | BinaryOp::ShiftLeft
+                | BinaryOp::ShiftRight
+        );
         let (a, b) = if int { (&ia, &ib) } else { (&fa, &fb) };
         let want = a.binary(op, b).unwrap();
         let r = alloc(a, b).unwrap();
@@ -821,9 +1127,16 @@ fn every_named_method_is_its_op_in_all_three_forms() {
         assert_eq!(bits(&o), bits(&want), "{op:?} out=");
         let mut s = a.clone();
         inplace(&mut s, b).unwrap();
-        assert_eq!(bits(&s), bits(&want.to_dtype(a.dtype()).unwrap()), "{op:?} in place");
+        assert_eq!(
+            bits(&s),
+            bits(&want.to_dtype(a.dtype()).unwrap()),
+            "{op:?} in place"
+        );
         for (i2, b2, op2) in &seen {
-            assert!(!(*i2 == int && *b2 == bits(&want)), "{op:?} and {op2:?} agree on the test data");
+            assert!(
+                !(*i2 == int && *b2 == bits(&want)),
+                "{op:?} and {op2:?} agree on the test data"
+            );
         }
         seen.push((int, bits(&want), op));
     }

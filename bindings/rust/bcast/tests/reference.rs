@@ -42,7 +42,14 @@ fn empty_and_2x2_are_not_broadcastable() {
         ErrorCode::NotBroadcastable,
         "The size of tensor a (0) must match the size of tensor b (2) at non-singleton dimension 1",
     );
-    assert_eq!(e.detail, ErrorDetail { dim: Some(1), size_a: Some(0), size_b: Some(2) });
+    assert_eq!(
+        e.detail,
+        ErrorDetail {
+            dim: Some(1),
+            size_a: Some(0),
+            size_b: Some(2)
+        }
+    );
     // Size 0 against 1 broadcasts to 0.
     let z = Tensor::zeros(DType::Float32, &[2, 1]).unwrap();
     assert_eq!(x.add(&z).unwrap().shape(), &[2, 0]);
@@ -56,7 +63,10 @@ fn a_0dim_tensor_broadcasts_with_anything() {
     let (y, yv) = tensor(&[2, 2], 3);
     let r = x.add(&y).unwrap();
     assert_eq!(r.shape(), &[2, 2]);
-    assert_eq!(r.to_vec::<f32>().unwrap(), yv.iter().map(|v| 1.5 + v).collect::<Vec<_>>());
+    assert_eq!(
+        r.to_vec::<f32>().unwrap(),
+        yv.iter().map(|v| 1.5 + v).collect::<Vec<_>>()
+    );
     assert_eq!(y.add(&x).unwrap().shape(), &[2, 2]);
     assert_eq!(x.add(&x).unwrap().shape(), &[] as &[i64]);
 }
@@ -72,11 +82,23 @@ fn trailing_dimensions_line_up() {
 fn mismatch_in_the_third_trailing_dimension() {
     let x = Tensor::zeros(DType::Float32, &[5, 2, 4, 1]).unwrap();
     let y = Tensor::zeros(DType::Float32, &[3, 1, 1]).unwrap();
-    let msg = "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 1";
+    let msg =
+        "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 1";
     let e = x.add(&y).unwrap_err();
-    assert_eq!(e.detail, ErrorDetail { dim: Some(1), size_a: Some(2), size_b: Some(3) });
+    assert_eq!(
+        e.detail,
+        ErrorDetail {
+            dim: Some(1),
+            size_a: Some(2),
+            size_b: Some(3)
+        }
+    );
     assert_err(e, ErrorCode::NotBroadcastable, msg);
-    assert_err(broadcast_shapes(&[5, 2, 4, 1], &[3, 1, 1]).unwrap_err(), ErrorCode::NotBroadcastable, msg);
+    assert_err(
+        broadcast_shapes(&[5, 2, 4, 1], &[3, 1, 1]).unwrap_err(),
+        ErrorCode::NotBroadcastable,
+        msg,
+    );
     // Swapped operands swap a and b.
     assert_err(
         y.add(&x).unwrap_err(),
@@ -107,7 +129,11 @@ fn in_place_cannot_change_the_shape() {
     let (mut x, xv) = tensor(&[1, 3, 1], 6);
     let y = Tensor::zeros(DType::Float32, &[3, 1, 7]).unwrap();
     let e = x.add_(&y).unwrap_err();
-    assert_err(e, ErrorCode::ShapeMismatch, "output with shape [1, 3, 1] doesn't match the broadcast shape [3, 3, 7]");
+    assert_err(
+        e,
+        ErrorCode::ShapeMismatch,
+        "output with shape [1, 3, 1] doesn't match the broadcast shape [3, 3, 7]",
+    );
     assert_eq!(x.to_vec::<f32>().unwrap(), xv, "nothing written");
     let p = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| x += &y)).unwrap_err();
     assert_eq!(
@@ -138,7 +164,10 @@ fn column_plus_row() {
     let c = &a + &b;
     assert_eq!(c.shape(), &[3, 4]);
     assert_eq!(c.dtype(), DType::Int64);
-    assert_eq!(c.to_vec::<i64>().unwrap(), [5, 6, 7, 8, 6, 7, 8, 9, 7, 8, 9, 10]);
+    assert_eq!(
+        c.to_vec::<i64>().unwrap(),
+        [5, 6, 7, 8, 6, 7, 8, 9, 7, 8, 9, 10]
+    );
 }
 
 #[test]
@@ -147,7 +176,13 @@ fn expand_is_zero_copy() {
     let e = t.expand(&[2, 3, 4]).unwrap();
     assert_eq!(e.shape(), &[2, 3, 4]);
     assert_eq!(e.strides(), &[0, 1, 0]);
-    assert_eq!(e.as_slice::<f32>(), None, "an expanded view is not contiguous");
-    let want: Vec<f32> = (0..2).flat_map(|_| [1.0f32, 2.0, 3.0].iter().flat_map(|&v| [v; 4])).collect();
+    assert_eq!(
+        e.as_slice::<f32>(),
+        None,
+        "an expanded view is not contiguous"
+    );
+    let want: Vec<f32> = (0..2)
+        .flat_map(|_| [1.0f32, 2.0, 3.0].iter().flat_map(|&v| [v; 4]))
+        .collect();
     assert_eq!(e.to_vec::<f32>().unwrap(), want);
 }

@@ -4,15 +4,22 @@
 
 use bcast::{result_type, DType, ErrorCode, Scalar, Tensor, TensorRef};
 
-const NAMES: [&str; 10] =
-    ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64"];
+const NAMES: [&str; 10] = [
+    "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64",
+];
 
 fn dtype(name: &str) -> DType {
-    DType::ALL[NAMES.iter().position(|n| *n == name).unwrap_or_else(|| panic!("dtype {name}"))]
+    DType::ALL[NAMES
+        .iter()
+        .position(|n| *n == name)
+        .unwrap_or_else(|| panic!("dtype {name}"))]
 }
 
 fn table() -> String {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../tests/data/result_types.txt");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../tests/data/result_types.txt"
+    );
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
@@ -50,7 +57,11 @@ fn result_type_matches_pytorch_on_every_pair_and_triple() {
         // The order of operands never matters.
         let rev_t: Vec<&TensorRef> = tensors.iter().rev().copied().collect();
         let rev_s: Vec<Scalar> = scalars.iter().rev().copied().collect();
-        assert_eq!(result_type(&rev_t, &rev_s).unwrap(), want, "{ops:?} reversed");
+        assert_eq!(
+            result_type(&rev_t, &rev_s).unwrap(),
+            want,
+            "{ops:?} reversed"
+        );
     }
 }
 
@@ -59,7 +70,11 @@ fn can_cast_matches_pytorch_on_every_pair() {
     let rows = rows("cc");
     assert_eq!(rows.len(), 100);
     for row in rows {
-        assert_eq!(dtype(&row[0]).can_cast_to(dtype(&row[1])), row[2] == "1", "{row:?}");
+        assert_eq!(
+            dtype(&row[0]).can_cast_to(dtype(&row[1])),
+            row[2] == "1",
+            "{row:?}"
+        );
     }
 }
 
@@ -68,7 +83,10 @@ fn no_operand_is_an_error() {
     let err = result_type(&[], &[]).unwrap_err();
     assert_eq!(err.code, ErrorCode::InvalidArgument);
     assert!(err.message.contains("at least one"), "{}", err.message);
-    assert_eq!(result_type(&[], &[Scalar::from(1i64), Scalar::from(0.5f32)]).unwrap(), DType::Float32);
+    assert_eq!(
+        result_type(&[], &[Scalar::from(1i64), Scalar::from(0.5f32)]).unwrap(),
+        DType::Float32
+    );
 }
 
 #[test]

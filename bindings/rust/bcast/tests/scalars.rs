@@ -60,12 +60,18 @@ fn reflected_forms() {
 fn pow_with_number_exponent() {
     let x = Tensor::from_slice(&[4.0f32, 9.0], &[2]).unwrap();
     assert_eq!(x.pow(0.5).unwrap().to_vec::<f32>().unwrap(), [2.0, 3.0]);
-    assert_eq!(x.pow(-1).unwrap().to_vec::<f32>().unwrap(), [0.25, 1.0 / 9.0]);
+    assert_eq!(
+        x.pow(-1).unwrap().to_vec::<f32>().unwrap(),
+        [0.25, 1.0 / 9.0]
+    );
     assert_eq!(x.pow(0).unwrap().to_vec::<f32>().unwrap(), [1.0, 1.0]);
     let i = Tensor::from_slice(&[2i64, 3], &[2]).unwrap();
     let e = i.pow(-1).unwrap_err();
     assert_eq!(e.code, ErrorCode::InvalidArgument);
-    assert_eq!(e.message, "Integers to negative integer powers are not allowed.");
+    assert_eq!(
+        e.message,
+        "Integers to negative integer powers are not allowed."
+    );
 }
 
 #[test]
@@ -95,10 +101,16 @@ fn clamp_and_lerp_with_numbers() {
     );
     let a = Tensor::from_slice(&[0.0f32, 10.0], &[2]).unwrap();
     let b = Tensor::from_slice(&[10.0f32, 20.0], &[2]).unwrap();
-    assert_eq!(a.lerp(&b, 0.25).unwrap().to_vec::<f32>().unwrap(), [2.5, 12.5]);
+    assert_eq!(
+        a.lerp(&b, 0.25).unwrap().to_vec::<f32>().unwrap(),
+        [2.5, 12.5]
+    );
     let i = Tensor::from_slice(&[1i64], &[1]).unwrap();
     let e = i.lerp(&i, 0.5).unwrap_err();
-    assert_eq!(e.message, "\"lerp_kernel_scalar\" not implemented for 'Long'");
+    assert_eq!(
+        e.message,
+        "\"lerp_kernel_scalar\" not implemented for 'Long'"
+    );
 }
 
 #[test]

@@ -85,7 +85,10 @@ fn tensors_move_between_threads() {
         a
     });
     let a = handle.join().unwrap();
-    assert_eq!(a.to_vec::<i64>().unwrap(), (0..100).map(|v| v * 2).collect::<Vec<_>>());
+    assert_eq!(
+        a.to_vec::<i64>().unwrap(),
+        (0..100).map(|v| v * 2).collect::<Vec<_>>()
+    );
     // Views of one tensor freed on different threads (reference counts).
     let views: Vec<TensorView<'_>> = (0..16).map(|_| a.view().unwrap()).collect();
     thread::scope(|s| {

@@ -87,7 +87,10 @@ fn ones(shape: &[i64]) -> Tensor {
 fn broadcast_warning_reaches_the_closure() {
     let mut s = Settings::new();
     // Off by default: nothing.
-    assert_eq!(s.run(|| ones(&[4, 1]).add(ones(&[4]))).unwrap().shape(), &[4, 4]);
+    assert_eq!(
+        s.run(|| ones(&[4, 1]).add(ones(&[4]))).unwrap().shape(),
+        &[4, 4]
+    );
     assert!(s.take().is_empty());
     s.ctx.set_broadcast_warning(true);
     // The notes' example: torch.add(torch.ones(4,1), torch.ones(4)).
@@ -111,8 +114,13 @@ fn legacy_pointwise_falls_back_to_1d() {
     let bv: Vec<f32> = (0..6).map(|v| 10.0 * v as f32).collect();
     let a = Tensor::from_slice(&av, &[2, 3]).unwrap();
     let b = Tensor::from_slice(&bv, &[3, 2]).unwrap();
-    let not_broadcastable = "The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 1";
-    assert_err(s.run(|| a.add(&b)).unwrap_err(), ErrorCode::NotBroadcastable, not_broadcastable);
+    let not_broadcastable =
+        "The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 1";
+    assert_err(
+        s.run(|| a.add(&b)).unwrap_err(),
+        ErrorCode::NotBroadcastable,
+        not_broadcastable,
+    );
     s.ctx.set_legacy_pointwise(true);
     let r = s.run(|| a.add(&b)).unwrap();
     assert_eq!(r.shape(), &[2, 3], "the first operand's shape");
@@ -123,7 +131,10 @@ fn legacy_pointwise_falls_back_to_1d() {
     assert_eq!(r.shape(), &[3, 2]);
     assert_eq!(s.take(), [LEGACY_WARNING]);
     // Different element counts still fail.
-    assert_eq!(s.run(|| a.add(ones(&[4]))).unwrap_err().code, ErrorCode::NotBroadcastable);
+    assert_eq!(
+        s.run(|| a.add(ones(&[4]))).unwrap_err().code,
+        ErrorCode::NotBroadcastable
+    );
 }
 
 #[test]
@@ -132,7 +143,11 @@ fn legacy_in_place_failure_uses_the_older_wording() {
     let mut x = ones(&[1, 3, 1]);
     let y = ones(&[3, 1, 7]);
     let modern = "output with shape [1, 3, 1] doesn't match the broadcast shape [3, 3, 7]";
-    assert_err(s.run(|| x.add_(&y)).unwrap_err(), ErrorCode::ShapeMismatch, modern);
+    assert_err(
+        s.run(|| x.add_(&y)).unwrap_err(),
+        ErrorCode::ShapeMismatch,
+        modern,
+    );
     s.ctx.set_legacy_pointwise(true);
     assert_err(
         s.run(|| x.add_(&y)).unwrap_err(),
@@ -156,12 +171,18 @@ fn policy_error_and_warn() {
         assert_eq!(ones(&[3]).add(ones(&[])).unwrap().shape(), &[3]);
     });
     let mut x = ones(&[2, 3]);
-    assert_eq!(s.run(|| x.add_(ones(&[3]))).unwrap_err().code, ErrorCode::Policy);
+    assert_eq!(
+        s.run(|| x.add_(ones(&[3]))).unwrap_err().code,
+        ErrorCode::Policy
+    );
     assert_eq!(x.to_vec::<f32>().unwrap(), [1.0; 6]);
     assert!(s.take().is_empty());
 
     s.ctx.set_broadcast_policy(Policy::Warn);
-    assert_eq!(s.run(|| ones(&[3, 1]).add(ones(&[3]))).unwrap().shape(), &[3, 3]);
+    assert_eq!(
+        s.run(|| ones(&[3, 1]).add(ones(&[3]))).unwrap().shape(),
+        &[3, 3]
+    );
     assert_eq!(s.take().len(), 1);
     s.run(|| ones(&[3]).add(ones(&[3]))).unwrap();
     assert!(s.take().is_empty());
@@ -177,16 +198,28 @@ fn warnings_as_errors() {
     s.ctx.set_broadcast_warning(true);
     s.ctx.set_warnings_as_errors(true);
     s.run(|| {
-        assert_err(ones(&[4, 1]).add(ones(&[4])).unwrap_err(), ErrorCode::Policy, BROADCAST_WARNING);
+        assert_err(
+            ones(&[4, 1]).add(ones(&[4])).unwrap_err(),
+            ErrorCode::Policy,
+            BROADCAST_WARNING,
+        );
         let mut x = ones(&[4, 4]);
         let mut y = ones(&[1, 4]);
         // In place, the warning fires (shapes differ, same count) before anything is written.
-        assert_err(y.add_(ones(&[4])).unwrap_err(), ErrorCode::Policy, BROADCAST_WARNING);
+        assert_err(
+            y.add_(ones(&[4])).unwrap_err(),
+            ErrorCode::Policy,
+            BROADCAST_WARNING,
+        );
         assert_eq!(y.to_vec::<f32>().unwrap(), [1.0; 4]);
         x.add_(ones(&[4])).unwrap(); // 16 vs 4 elements: no warning
     });
     s.ctx.set_legacy_pointwise(true);
-    assert_err(s.run(|| ones(&[2, 3]).add(ones(&[3, 2]))).unwrap_err(), ErrorCode::Policy, LEGACY_WARNING);
+    assert_err(
+        s.run(|| ones(&[2, 3]).add(ones(&[3, 2]))).unwrap_err(),
+        ErrorCode::Policy,
+        LEGACY_WARNING,
+    );
     assert!(s.take().is_empty(), "the handler is not called");
 }
 
@@ -198,11 +231,17 @@ fn a_panicking_handler_panics_the_caller_not_the_process() {
     let a = ones(&[4, 1]);
     let b = ones(&[4]);
     let p = catch_unwind(AssertUnwindSafe(|| s.run(|| a.add(&b)))).unwrap_err();
-    assert_eq!(p.downcast_ref::<String>().unwrap(), &format!("handler saw: {BROADCAST_WARNING}"));
+    assert_eq!(
+        p.downcast_ref::<String>().unwrap(),
+        &format!("handler saw: {BROADCAST_WARNING}")
+    );
     // The library is fine afterwards, and no stale panic is left behind.
     s.ctx.set_broadcast_warning(false);
     assert_eq!(s.run(|| a.add(&b)).unwrap().shape(), &[4, 4]);
-    assert_eq!(s.run(|| a.add(ones(&[2, 3]))).unwrap_err().code, ErrorCode::NotBroadcastable);
+    assert_eq!(
+        s.run(|| a.add(ones(&[2, 3]))).unwrap_err().code,
+        ErrorCode::NotBroadcastable
+    );
 }
 
 #[test]
@@ -213,7 +252,10 @@ fn results_do_not_depend_on_the_thread_count() {
     let y = Tensor::from_slice(&values(7, 52), &[7]).unwrap();
     let run = |s: &Settings| {
         s.run(|| {
-            (x.mul(&y).unwrap().to_vec::<f32>().unwrap(), x.sum_to_shape(&[1, 1, 7]).unwrap().to_vec::<f32>().unwrap())
+            (
+                x.mul(&y).unwrap().to_vec::<f32>().unwrap(),
+                x.sum_to_shape(&[1, 1, 7]).unwrap().to_vec::<f32>().unwrap(),
+            )
         })
     };
     let default = run(&s);
@@ -258,9 +300,18 @@ fn a_new_context_never_inherits_the_process_wide_settings() {
     let s = Settings::new();
     assert!(!s.ctx.broadcast_warning() && !s.ctx.legacy_pointwise() && !s.ctx.warnings_as_errors());
     assert_eq!(s.ctx.broadcast_policy(), Policy::Allow);
-    assert_eq!(ones(&[3, 1]).add(ones(&[3])).unwrap_err().code, ErrorCode::Policy);
-    assert_eq!(s.run(|| ones(&[3, 1]).add(ones(&[3]))).unwrap().shape(), &[3, 3]);
-    assert_eq!(s.run(|| ones(&[4, 1]).add(ones(&[4]))).unwrap().shape(), &[4, 4]);
+    assert_eq!(
+        ones(&[3, 1]).add(ones(&[3])).unwrap_err().code,
+        ErrorCode::Policy
+    );
+    assert_eq!(
+        s.run(|| ones(&[3, 1]).add(ones(&[3]))).unwrap().shape(),
+        &[3, 3]
+    );
+    assert_eq!(
+        s.run(|| ones(&[4, 1]).add(ones(&[4]))).unwrap().shape(),
+        &[4, 4]
+    );
     assert!(s.take().is_empty() && g.take().is_empty());
 }
 
@@ -272,10 +323,16 @@ fn a_panicking_default_handler_panics_the_caller_not_the_process() {
     let a = ones(&[4, 1]);
     let b = ones(&[4]);
     let p = catch_unwind(AssertUnwindSafe(|| a.add(&b))).unwrap_err();
-    assert_eq!(p.downcast_ref::<String>().unwrap(), &format!("handler saw: {BROADCAST_WARNING}"));
+    assert_eq!(
+        p.downcast_ref::<String>().unwrap(),
+        &format!("handler saw: {BROADCAST_WARNING}")
+    );
     bcast::set_broadcast_warning(false);
     assert_eq!(a.add(&b).unwrap().shape(), &[4, 4]);
-    assert_eq!(a.add(ones(&[2, 3])).unwrap_err().code, ErrorCode::NotBroadcastable);
+    assert_eq!(
+        a.add(ones(&[2, 3])).unwrap_err().code,
+        ErrorCode::NotBroadcastable
+    );
 }
 
 #[test]
@@ -290,7 +347,9 @@ fn the_handler_may_call_bcast_and_replace_itself() {
         seen.lock().unwrap().push(format!("first: {}", &m[..4]));
         // ...and so does installing another handler.
         let seen2 = Arc::clone(&seen);
-        bcast::set_warning_handler(move |m| seen2.lock().unwrap().push(format!("second: {}", &m[..4])));
+        bcast::set_warning_handler(move |m| {
+            seen2.lock().unwrap().push(format!("second: {}", &m[..4]))
+        });
     });
     ones(&[4, 1]).add(ones(&[4])).unwrap();
     ones(&[4, 1]).add(ones(&[4])).unwrap();

@@ -9,8 +9,16 @@ pub fn naive_shape(a: &[i64], b: &[i64]) -> Option<Vec<i64>> {
     let n = a.len().max(b.len());
     let mut out = vec![0; n];
     for i in 0..n {
-        let da = if i + a.len() >= n { a[i + a.len() - n] } else { 1 };
-        let db = if i + b.len() >= n { b[i + b.len() - n] } else { 1 };
+        let da = if i + a.len() >= n {
+            a[i + a.len() - n]
+        } else {
+            1
+        };
+        let db = if i + b.len() >= n {
+            b[i + b.len() - n]
+        } else {
+            1
+        };
         out[i] = if da == db || db == 1 {
             da
         } else if da == 1 {
@@ -60,17 +68,26 @@ pub fn naive_binary<A: Copy, B: Copy, R>(
     let shape = naive_shape(a_shape, b_shape).expect("not broadcastable");
     let vals = indices(&shape)
         .iter()
-        .map(|idx| f(a[source_offset(a_shape, idx)], b[source_offset(b_shape, idx)]))
+        .map(|idx| {
+            f(
+                a[source_offset(a_shape, idx)],
+                b[source_offset(b_shape, idx)],
+            )
+        })
         .collect();
     (shape, vals)
 }
 
 /// Deterministic pseudo-random values (an LCG), so tests need no crate.
 pub fn values(n: usize, seed: u64) -> Vec<f32> {
-    let mut s = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut s = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
     (0..n)
         .map(|_| {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             ((s >> 40) as f32 / (1u64 << 24) as f32) * 8.0 - 4.0
         })
         .collect()
