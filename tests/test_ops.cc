@@ -606,11 +606,13 @@ TEST(Alpha, RefusedCases) {
 
 // ---------------------------------------------------------------------------
 // Outputs above the streaming threshold (bytes moved: at most 18 MiB on one
-// thread, 24 MiB on more; every case here moves more; one stays below 32 MiB,
-// where the inputs are also fetched ahead): the non-temporal
-// store paths, with their alignment peel and tails, against plain loops. The
-// output starts 4 bytes past an alignment boundary and is followed by guard
-// bytes that must stay untouched.
+// thread, 36 MiB on more; every case here moves more on one thread, two of
+// them on two; some stay below 32 MiB, where the inputs are also fetched
+// ahead): the non-temporal store paths, with their alignment peel and tails,
+// against plain loops, on one thread and on two (chunk boundaries; and the
+// plain stores for the cases below the threshold). The output starts 4 bytes
+// past an alignment boundary and is followed by guard bytes that must stay
+// untouched.
 
 namespace bct {
 namespace {
@@ -658,9 +660,15 @@ std::vector<float> RandomFloats(int64_t n, std::mt19937& rng) {
   return v;
 }
 
+class Streaming : public ::testing::TestWithParam<int> {
+ protected:
+  void SetUp() override { ASSERT_EQ(bc_set_num_threads(GetParam()), BC_OK); }
+  void TearDown() override { EXPECT_EQ(bc_set_num_threads(0), BC_OK); }
+};
+
 }  // namespace
 
-TEST(Streaming, LargeOutputsMatchPlainLoops) {
+TEST_P(Streaming, LargeOutputsMatchPlainLoops) {
   std::mt19937 rng(99);
   const int64_t rows = kBigBytes / 4 / kCols + 1;
   const int64_t n = rows * kCols;
@@ -795,5 +803,7 @@ TEST(Streaming, LargeOutputsMatchPlainLoops) {
     EXPECT_TRUE(g.GuardsIntact());
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Threads, Streaming, ::testing::Values(1, 2));
 
 }  // namespace bct

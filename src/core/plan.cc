@@ -92,10 +92,14 @@ int64_t StreamingBytes(int64_t threads) {
   // but 2-byte (1024,4096) op (4096,) cells, 16 MiB + 8 KiB moved, half of
   // it the output, run 25-35% faster with plain stores (0.17-0.19 vs
   // 0.23-0.27 ms); at 20 MiB (int16 comparisons) a tie, at 24 streaming
-  // wins by 10-25%: streaming from 18 MiB. Two threads, which draw more from
-  // the shared cache: only from 24 MiB (-40% at 12, -23% at 18, even at 24,
-  // +24% at 36).
-  return threads > 1 ? bytes * 3 / 2 : bytes * 9 / 8;
+  // wins by 10-25%: streaming from 18 MiB. Two threads read the cache twice
+  // as fast but share the memory's write bandwidth, which the streamed
+  // output then limits to one thread's speed: plain stores, which keep the
+  // output in the cache, won by 1.1-2.3x from 20 to 34 MiB (float32 and
+  // int16 row, float32 and uint8 same-shape; float64 maximum a tie, int16
+  // mul the exception at -20-30%) and were about even at 38: streaming
+  // from 36 MiB (2026-11-23; 24 MiB until then).
+  return threads > 1 ? bytes * 9 / 4 : bytes * 9 / 8;
 }
 
 int64_t PrefetchBytes() {
