@@ -362,10 +362,11 @@ def sweep(bc, runs, threads, out_lines):
             nbytes = sum(t.numel() * t.element_size() for t in ins) + n * 4
             cols.append(f"{tt / tb:5.2f}x ({nbytes / tb / 1e9:5.1f})")
         p(f"  {name:>8} " + " ".join(f"{c:>13}" for c in cols))
-    # What the cache or memory allows at each size: a copy of add's bytes
-    # (from 64K elements up; below, the call itself dominates either way).
-    p("  copy of add's bytes, GB/s (the ceiling where both libraries run at it):")
-    p("           " + " ".join(f"{cell_ceiling(bc, 12 * n):13.1f}" for n in sizes))
+    # What the cache or memory allows one thread at each size: a copy of
+    # add's bytes (from 64K elements up; below, the call itself dominates).
+    if threads == 1:
+        p("  copy of add's bytes, GB/s (the ceiling where both libraries run at it):")
+        p("           " + " ".join(f"{cell_ceiling(bc, 12 * n):13.1f}" for n in sizes))
 
 
 def main():
