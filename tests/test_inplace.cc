@@ -241,6 +241,23 @@ TEST(Overlap, PartialOverlapWithInputRefused) {
   ASSERT_EQ(bc_binary_out(BC_ADD, in, one.get(), apart), BC_OK) << bc_last_error();
   const float want[8] = {0, 1, 2, 3, 10, 11, 12, 13};
   for (int k = 0; k < 8; ++k) EXPECT_EQ(buf[k], want[k]);
+  // A 0-dim view of one element of self is a partial overlap too (PyTorch
+  // 2.15: x.add_(x[2]), torch.mul(x, x[0], out=x) and torch.add(y, x[0],
+  // out=x) all refuse), on small ops as on large ones.
+  for (const int64_t n : {int64_t{4}, int64_t{70000}}) {
+    std::vector<float> v(static_cast<size_t>(n));
+    for (int64_t k = 0; k < n; ++k) v[k] = static_cast<float>(k);
+    bc_tensor *x = nullptr, *x2 = nullptr, *x0 = nullptr;
+    ASSERT_EQ(bc_tensor_wrap(BC_FLOAT32, &n, nullptr, 1, v.data(), n * sizeof(float), nullptr, nullptr, &x), BC_OK);
+    ASSERT_EQ(bc_tensor_wrap(BC_FLOAT32, nullptr, nullptr, 0, v.data() + 2, sizeof(float), nullptr, nullptr, &x2),
+              BC_OK);
+    ASSERT_EQ(bc_tensor_wrap(BC_FLOAT32, nullptr, nullptr, 0, v.data(), sizeof(float), nullptr, nullptr, &x0), BC_OK);
+    Tensor hx(x), hx2(x2), hx0(x0), y = Zeros(BC_FLOAT32, {n});
+    EXPECT_TRUE(Fails(bc_binary_(BC_ADD, x, x2), BC_ERR_OVERLAP, kPartialOverlap)) << n;
+    EXPECT_TRUE(Fails(bc_binary_out(BC_MUL, x, x0, x), BC_ERR_OVERLAP, kPartialOverlap)) << n;
+    EXPECT_TRUE(Fails(bc_binary_out(BC_ADD, y.get(), x0, x), BC_ERR_OVERLAP, kPartialOverlap)) << n;
+    for (int64_t k = 0; k < n; ++k) ASSERT_EQ(v[k], static_cast<float>(k)) << n;
+  }
   // A transposed view of self is a partial overlap.
   alignas(8) float m[9] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
   int64_t sq[] = {3, 3}, tstr[] = {1, 3};

@@ -158,15 +158,15 @@ bool SwapsOperands(const OpArgs& a, const Types& t) {
 
 // A half-precision op runs on its own dtype (widened in registers, rounded
 // once: the same arithmetic as float32 tiles) when the table has its kernel
-// and no operand needs converting. Comparisons and logical ops, and mixed
+// and no operand needs converting (`out`: the output's dtype). Comparisons and logical ops, and mixed
 // dtypes, go through float32 (or bool) tiles; but trunc and floor division,
 // which round each step to the half type, always run the half kernel, their
 // operands and result converted to and from it.
 // Returns that kernel, or nullptr.
-RowKernel FusedHalfKernel(const OpArgs& a, const bc_tensor& out, const Types& t) {
+RowKernel FusedHalfKernel(const OpArgs& a, bc_dtype out, const Types& t) {
   if (!IsHalf(t.common) || t.in != BC_FLOAT32 || t.out != BC_FLOAT32) return nullptr;
   if (a.op != BC_DIV_TRUNC && a.op != BC_DIV_FLOOR) {
-    if (t.result != t.common || out.dtype != t.common) return nullptr;
+    if (t.result != t.common || out != t.common) return nullptr;
     for (int i = 0; i < a.nin; ++i) {
       const bc_dtype want = (a.op == kWhere && i == 0) ? BC_BOOL : t.common;
       if (a.in[i]->dtype != want) return nullptr;
@@ -186,38 +186,71 @@ RowKernel KernelOf(const OpArgs& a, bc_dtype d) {
 
 // Small ops on operands of one shape, contiguous and already in the kernel's
 // dtypes, need no plan: nothing broadcasts, so no warning or policy applies,
-// no overlap or shape error can arise, and the whole op is one row. Returns
-// false when the general path must run.
-bool RunSmallContiguous(const OpArgs& a, bc_tensor* out) {
-  if (out == nullptr || IsIntDivision(a.op) || !IsContiguous(*out)) return false;
-  const int64_t numel = Numel(*out);
-  if (numel >= kSmallOp || numel == 0) return false;
-  const size_t nbytes = static_cast<size_t>(numel) * DtypeSize(out->dtype);
+// no overlap or shape error can arise, and the whole op is one row. A 0-dim
+// operand (a number, `x + 2`) joins them as one value, converted here as the
+// executor would (through the common dtype): a 0-dim operand broadcasts with
+// anything, is ignored by the broadcast policy, and warns only beside a
+// one-element tensor (numel 1 is left to the general path, as are half
+// dtypes, whose numbers PyTorch reads unrounded, and a 0-dim operand that
+// shares memory with the output). Without `out`, the result is allocated
+// here. Returns the output, or nullptr (nothing done) when the general path
+// must run.
+bc_tensor* RunSmallContiguous(const OpArgs& a, bc_tensor* out) {
+  if (IsIntDivision(a.op)) return nullptr;
+  // The result's shape: the output's, or the first dimensioned input's.
+  const bc_tensor* shape = out;
+  for (int i = 0; i < a.nin && shape == nullptr; ++i)
+    if (a.in[i]->ndim > 0) shape = a.in[i];
+  if (shape == nullptr || !IsContiguous(*shape)) return nullptr;
+  const int64_t numel = Numel(*shape);
+  if (numel >= kSmallOp || numel == 0) return nullptr;
+  const size_t nbytes = out != nullptr ? static_cast<size_t>(numel) * DtypeSize(out->dtype) : 0;
+  unsigned one_value = 0;  // bit i: input i is 0-dim, one value for the whole row
   for (int i = 0; i < a.nin; ++i) {
     const bc_tensor& t = *a.in[i];
-    if (t.ndim != out->ndim || !IsContiguous(t)) return false;
+    const bool overlaps = out != nullptr && t.data < out->data + nbytes &&
+                          out->data < t.data + Numel(t) * DtypeSize(t.dtype);
+    if (t.ndim == 0 && numel > 1) {
+      if (overlaps) return nullptr;
+      one_value |= 1u << i;
+      continue;
+    }
+    if (t.ndim != shape->ndim || !IsContiguous(t)) return nullptr;
     for (int d = 0; d < t.ndim; ++d)
-      if (t.shape[d] != out->shape[d]) return false;
+      if (t.shape[d] != shape->shape[d]) return nullptr;
     // Exact aliasing is fine; any other shared byte needs the general checks.
-    const size_t tbytes = static_cast<size_t>(numel) * DtypeSize(t.dtype);
-    if (t.data != out->data && t.data < out->data + nbytes && out->data < t.data + tbytes)
-      return false;
-    if (t.data == out->data && t.dtype != out->dtype) return false;
+    if (overlaps && (t.data != out->data || t.dtype != out->dtype)) return nullptr;
   }
   // Only dtype errors remain possible, and they come now, as in the general path.
   const Types types = ResolveTypes(a, out);
-  const RowKernel fused = FusedHalfKernel(a, *out, types);
+  if (one_value != 0 && IsHalf(types.common)) return nullptr;
+  const bc_dtype out_dtype = out != nullptr ? out->dtype : types.result;
+  const RowKernel fused = FusedHalfKernel(a, out_dtype, types);
   const bc_dtype kd = fused != nullptr ? types.common : types.in;
-  if (out->dtype != (kd == types.in ? types.out : kd)) return false;
-  char* ptr[4] = {out->data};
+  if (out_dtype != (kd == types.in ? types.out : kd)) return nullptr;
+  char* ptr[4];
+  alignas(8) char values[3][8];
   for (int i = 0; i < a.nin; ++i) {
-    const bc_dtype want = (a.op == kWhere && i == 0) ? BC_BOOL : kd;
-    if (a.in[i]->dtype != want) return false;
+    const bool cond = a.op == kWhere && i == 0;
+    const bc_dtype want = cond ? BC_BOOL : kd;
+    if (one_value & (1u << i)) {
+      ConvertStridedVia(want, values[i], 1, cond ? BC_BOOL : types.common, a.in[i]->dtype,
+                        a.in[i]->data, 0, 1);
+      ptr[i + 1] = values[i];
+      continue;
+    }
+    if (a.in[i]->dtype != want) return nullptr;
     ptr[i + 1] = a.in[i]->data;
   }
-  if (SwapsOperands(a, types)) std::swap(ptr[1], ptr[2]);
-  (fused != nullptr ? fused : KernelOf(a, kd))(numel, ptr, 0, KernelScalar(a, types), kPlainStores);
-  return true;
+  if (SwapsOperands(a, types)) {
+    std::swap(ptr[1], ptr[2]);
+    one_value = (one_value & ~3u) | ((one_value & 1u) << 1) | ((one_value >> 1) & 1u);
+  }
+  const RowKernel kernel = fused != nullptr ? fused : KernelOf(a, kd);
+  if (out == nullptr) out = NewTensor(types.result, ShapeOf(*shape));
+  ptr[0] = out->data;
+  kernel(numel, ptr, one_value, KernelScalar(a, types), kPlainStores);
+  return out;
 }
 
 // copy_ of a view onto itself (same data, dtype, shape and strides) does
@@ -314,7 +347,7 @@ __attribute__((noinline)) bc_tensor* RunGeneral(const OpArgs& a, bc_tensor* out,
   } else if (const int k = HalfScalarOperand(a, types); k >= 0) {
     p.via[k + 1] = p.ktype[k + 1];  // the operand's own value, not rounded to the half type
     p.kernel = KernelOf(a, types.in);
-  } else if (const RowKernel fused = FusedHalfKernel(a, *out, types)) {
+  } else if (const RowKernel fused = FusedHalfKernel(a, out->dtype, types)) {
     for (int k = 0; k < p.nops; ++k)
       if (p.ktype[k] != BC_BOOL) p.ktype[k] = p.via[k] = types.common;
     p.kernel = fused;
@@ -337,7 +370,9 @@ bc_tensor* RunElementwise(const OpArgs& a, bc_tensor* out, bool inplace) {
     if (bc_tensor* r = RunPowScalar(a, out, inplace)) return r;
   }
   PreCheck(a, out);
-  if (a.op != kCopy && RunSmallContiguous(a, out)) return out;
+  if (a.op != kCopy) {
+    if (bc_tensor* r = RunSmallContiguous(a, out)) return r;
+  }
   return RunGeneral(a, out, inplace);
 }
 
