@@ -200,25 +200,34 @@ pub const BC_POLICY_ERROR: bc_policy = 2;
 /// Declares the functions and records their names in [`FUNCTION_NAMES`], so
 /// that the header test can tell a missing declaration from a stale one.
 macro_rules! functions {
-    ($( $(#[$attr:meta])* pub fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)?; )*) => {
+    (
+        $(#[$names_attr:meta])* names: $names:ident,
+        $(#[$addrs_attr:meta])* addresses: $addrs:ident;
+        $( $(#[$attr:meta])* pub fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)?; )*
+    ) => {
         extern "C" {
             $( $(#[$attr])* pub fn $name($($arg: $ty),*) $(-> $ret)?; )*
         }
 
-        /// Names of every function declared by this crate, in header order.
-        pub const FUNCTION_NAMES: &[&str] = &[$(stringify!($name)),*];
+        $(#[$names_attr])*
+        pub const $names: &[&str] = &[$(stringify!($name)),*];
 
-        /// Addresses of every declared function. Taking them makes the linker
-        /// resolve each symbol, so a test calling this proves that the library
-        /// exports the whole header.
+        $(#[$addrs_attr])*
         #[doc(hidden)]
-        pub fn function_addresses() -> [*const c_void; FUNCTION_NAMES.len()] {
+        pub fn $addrs() -> [*const c_void; $names.len()] {
             [$($name as *const c_void),*]
         }
     };
 }
 
 functions! {
+    /// Names of every function of `bcast.h` declared by this crate, in header order.
+    names: FUNCTION_NAMES,
+    /// Addresses of every declared function. Taking them makes the linker
+    /// resolve each symbol, so a test calling this proves that the library
+    /// exports the whole header.
+    addresses: function_addresses;
+
     // status
     /// Static English name of a status; never NULL.
     pub fn bc_status_string(code: bc_status) -> *const c_char;
@@ -505,6 +514,43 @@ functions! {
     pub fn bc_get_warnings_as_errors() -> c_int;
     /// Installs the warning handler; NULL restores the default.
     pub fn bc_set_warning_handler(fn_: bc_warning_fn, user: *mut c_void);
+}
+
+/// DLPack's unversioned managed tensor (`bcast/dlpack.h`), opaque here:
+/// bcast only passes pointers to it between a producer and a consumer.
+#[repr(C)]
+pub struct DLManagedTensor {
+    _opaque: [u8; 0],
+}
+
+/// DLPack 1.x's versioned managed tensor (`bcast/dlpack.h`), opaque here.
+#[repr(C)]
+pub struct DLManagedTensorVersioned {
+    _opaque: [u8; 0],
+}
+
+functions! {
+    /// Names of the functions of `bcast/dlpack.h`, in header order.
+    names: DLPACK_FUNCTION_NAMES,
+    /// Addresses of the DLPack functions (see [`function_addresses`]).
+    addresses: dlpack_function_addresses;
+
+    /// Imports an unversioned DLPack tensor without copying; on success bcast owns `src`.
+    pub fn bc_tensor_from_dlpack(src: *mut DLManagedTensor, out: *mut *mut bc_tensor) -> bc_status;
+    /// Imports a DLPack 1.x versioned tensor without copying; on success bcast owns `src`.
+    pub fn bc_tensor_from_dlpack_versioned(src: *mut DLManagedTensorVersioned, out: *mut *mut bc_tensor) -> bc_status;
+    /// Exports a tensor as an unversioned DLPack tensor sharing its memory.
+    pub fn bc_tensor_to_dlpack(t: *const bc_tensor, out: *mut *mut DLManagedTensor) -> bc_status;
+    /// Exports a tensor as a DLPack 1.x versioned tensor sharing its memory.
+    pub fn bc_tensor_to_dlpack_versioned(t: *const bc_tensor, out: *mut *mut DLManagedTensorVersioned) -> bc_status;
+    /// bc_tensor_from_dlpack() on a context.
+    pub fn bc_ctx_tensor_from_dlpack(ctx: *mut bc_ctx, src: *mut DLManagedTensor, out: *mut *mut bc_tensor) -> bc_status;
+    /// bc_tensor_from_dlpack_versioned() on a context.
+    pub fn bc_ctx_tensor_from_dlpack_versioned(ctx: *mut bc_ctx, src: *mut DLManagedTensorVersioned, out: *mut *mut bc_tensor) -> bc_status;
+    /// bc_tensor_to_dlpack() on a context.
+    pub fn bc_ctx_tensor_to_dlpack(ctx: *mut bc_ctx, t: *const bc_tensor, out: *mut *mut DLManagedTensor) -> bc_status;
+    /// bc_tensor_to_dlpack_versioned() on a context.
+    pub fn bc_ctx_tensor_to_dlpack_versioned(ctx: *mut bc_ctx, t: *const bc_tensor, out: *mut *mut DLManagedTensorVersioned) -> bc_status;
 }
 
 /// True when `build.rs` linked `libbcast.a` rather than `libbcast.so`.

@@ -20,13 +20,17 @@ fn include_dirs() -> Vec<PathBuf> {
 }
 
 fn header_text() -> String {
+    header_text_of("bcast/bcast.h")
+}
+
+fn header_text_of(name: &str) -> String {
     for dir in include_dirs() {
-        let p = dir.join("bcast/bcast.h");
+        let p = dir.join(name);
         if let Ok(s) = std::fs::read_to_string(&p) {
             return s;
         }
     }
-    panic!("bcast/bcast.h not found in {:?}", include_dirs());
+    panic!("{name} not found in {:?}", include_dirs());
 }
 
 fn strip_c_comments(s: &str) -> String {
@@ -63,7 +67,11 @@ struct Signature {
 
 /// `BC_API <ret> <name>(<params>);` declarations of the header, by name, in order.
 fn header_functions() -> Vec<(String, Signature)> {
-    let text = strip_c_comments(&header_text());
+    functions_of(&header_text())
+}
+
+fn functions_of(header: &str) -> Vec<(String, Signature)> {
+    let text = strip_c_comments(header);
     let mut out = Vec::new();
     for piece in text.split("BC_API").skip(1) {
         let decl = &piece[..piece.find(';').expect("declaration without ';'")];
@@ -121,9 +129,19 @@ fn rust_to_c(ty: &str) -> String {
     .to_string()
 }
 
-/// `pub fn` declarations inside the `functions!` block of src/lib.rs.
+/// `pub fn` declarations inside the `functions!` block of src/lib.rs whose
+/// names are `FUNCTION_NAMES`.
 fn rust_functions() -> Vec<(String, Signature)> {
-    let block = &RUST_SOURCE[RUST_SOURCE.find("functions! {").expect("functions! block")..];
+    rust_functions_named("FUNCTION_NAMES")
+}
+
+/// `pub fn` declarations of the `functions!` block whose names are `names`.
+fn rust_functions_named(names: &str) -> Vec<(String, Signature)> {
+    let start = RUST_SOURCE
+        .find(&format!("names: {names},"))
+        .expect("functions! block");
+    let len = RUST_SOURCE[start..].find("\n}\n").expect("end of block");
+    let block = &RUST_SOURCE[start..start + len];
     let mut out = Vec::new();
     for line in block.lines().map(str::trim) {
         let Some(decl) = line.strip_prefix("pub fn ") else {
@@ -169,6 +187,26 @@ fn every_header_function_is_declared_with_its_signature() {
     assert_eq!(FUNCTION_NAMES, header_names.as_slice());
     for ((name, h), (_, r)) in header.iter().zip(&rust) {
         assert_eq!(r, h, "signature of {name}");
+    }
+}
+
+#[test]
+fn every_dlpack_function_is_declared_with_its_signature() {
+    let header = functions_of(&header_text_of("bcast/dlpack.h"));
+    let rust = rust_functions_named("DLPACK_FUNCTION_NAMES");
+    assert_eq!(header.len(), 8, "BC_API declarations of dlpack.h");
+    let header_names: Vec<&str> = header.iter().map(|(n, _)| n.as_str()).collect();
+    let rust_names: Vec<&str> = rust.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(rust_names, header_names);
+    assert_eq!(DLPACK_FUNCTION_NAMES, header_names.as_slice());
+    for ((name, h), (_, r)) in header.iter().zip(&rust) {
+        assert_eq!(r, h, "signature of {name}");
+    }
+    for (a, n) in dlpack_function_addresses()
+        .iter()
+        .zip(DLPACK_FUNCTION_NAMES)
+    {
+        assert!(!a.is_null(), "{n}");
     }
 }
 

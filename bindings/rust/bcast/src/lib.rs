@@ -78,6 +78,7 @@
 )]
 
 mod context;
+mod dlpack;
 mod dtype;
 mod error;
 #[cfg(feature = "ndarray")]
