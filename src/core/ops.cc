@@ -158,11 +158,11 @@ bool SwapsOperands(const OpArgs& a, const Types& t) {
 
 // A half-precision op runs on its own dtype (widened in registers, rounded
 // once: the same arithmetic as float32 tiles) when the table has its kernel
-// and no operand needs converting (`out`: the output's dtype). Comparisons and logical ops, and mixed
-// dtypes, go through float32 (or bool) tiles; but trunc and floor division,
-// which round each step to the half type, always run the half kernel, their
-// operands and result converted to and from it.
-// Returns that kernel, or nullptr.
+// and no operand (nor the output, of dtype `out`) needs converting.
+// Comparisons and logical ops, and mixed dtypes, go through float32 (or
+// bool) tiles; but trunc and floor division, which round each step to the
+// half type, always run the half kernel, their operands and result
+// converted to and from it. Returns that kernel, or nullptr.
 RowKernel FusedHalfKernel(const OpArgs& a, bc_dtype out, const Types& t) {
   if (!IsHalf(t.common) || t.in != BC_FLOAT32 || t.out != BC_FLOAT32) return nullptr;
   if (a.op != BC_DIV_TRUNC && a.op != BC_DIV_FLOOR) {
