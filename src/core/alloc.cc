@@ -54,7 +54,42 @@ void* AllocateData(size_t nbytes) {
   return data;
 }
 
+// Storage of at most this many bytes shares one allocation with its
+// Storage record (the record first, the data 64 bytes on): a small
+// allocating op then costs two allocations instead of three.
+constexpr size_t kInlineBytes = 4096;
+constexpr size_t kRecordBytes = (sizeof(Storage) + 63) / 64 * 64;
+
+// A Storage record for `nbytes` of owned data, or nullptr.
+Storage* NewOwnedStorage(size_t nbytes) {
+  if (nbytes <= kInlineBytes) {
+    void* block = nullptr;
+    if (posix_memalign(&block, 64, kRecordBytes + (nbytes + 63) / 64 * 64) != 0) return nullptr;
+    Storage* s = new (block) Storage;
+    s->data = static_cast<char*>(block) + kRecordBytes;
+    s->inline_data = true;
+    return s;
+  }
+  void* data = AllocateData(nbytes);
+  Storage* s = data ? new (std::nothrow) Storage : nullptr;
+  if (s == nullptr) {
+    std::free(data);
+    return nullptr;
+  }
+  s->data = data;
+  return s;
+}
+
 }  // namespace
+
+void FreeStorageRecord(Storage* s) {
+  if (s->inline_data) {
+    s->~Storage();
+    std::free(s);
+  } else {
+    delete s;
+  }
+}
 
 bc_tensor* NewTensor(bc_dtype dtype, const Shape& shape) {
   const int64_t numel = ShapeNumel(shape);
@@ -62,19 +97,19 @@ bc_tensor* NewTensor(bc_dtype dtype, const Shape& shape) {
   if (numel > static_cast<int64_t>(SIZE_MAX / 2 / es))
     Fail(BC_ERR_OVERFLOW, "tensor of shape " + FormatShape(shape) + " is too large");
   size_t nbytes = static_cast<size_t>(numel) * es;
-  void* data = AllocateData(nbytes);
-  Storage* s = data ? new (std::nothrow) Storage : nullptr;
-  bc_tensor* t = s ? new (std::nothrow) bc_tensor : nullptr;
+  Storage* s = NewOwnedStorage(nbytes);
+  bc_tensor* t = s ? new (std::nothrow) bc_tensor(bc_tensor::SizesUnset{}) : nullptr;
   if (t == nullptr) {
-    delete s;
-    std::free(data);
+    if (s != nullptr) {
+      s->owned = true;
+      StorageRelease(s);  // its one reference: frees the data and the record
+    }
     Fail(BC_ERR_OUT_OF_MEMORY, "out of memory allocating " + std::to_string(nbytes) + " bytes");
   }
-  s->data = data;
   s->nbytes = nbytes;
   s->owned = true;
   t->storage = s;
-  t->data = static_cast<char*>(data);
+  t->data = static_cast<char*>(s->data);
   t->dtype = dtype;
   t->ndim = shape.ndim;
   for (int i = 0; i < shape.ndim; ++i) t->shape[i] = shape.d[i];

@@ -27,7 +27,7 @@ class StackScalar {
 
  private:
   Storage storage_;
-  bc_tensor t_{bc_tensor::ZeroDim{}};
+  bc_tensor t_{bc_tensor::SizesUnset{}};
   alignas(8) unsigned char value_[8] = {};
 };
 

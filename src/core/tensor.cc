@@ -12,12 +12,12 @@ void StorageRetain(Storage* s) { s->refs.fetch_add(1, std::memory_order_relaxed)
 
 void StorageRelease(Storage* s) {
   if (s->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
-  if (s->owned) {
+  if (s->owned && !s->inline_data) {
     std::free(s->data);
-  } else if (s->deleter != nullptr) {
+  } else if (!s->owned && s->deleter != nullptr) {
     s->deleter(s->data, s->ctx);
   }
-  delete s;
+  FreeStorageRecord(s);
 }
 
 void CheckWritable(const bc_tensor& t, const char* what) {

@@ -21,11 +21,17 @@ struct Storage {
   // Imported from a producer that forbids writes (DLPack's READ_ONLY flag):
   // every view shares the flag, every write into it is refused.
   bool read_only = false;
+  // Owned data in the same allocation as this record (NewTensor, small
+  // tensors): freed with it.
+  bool inline_data = false;
   std::atomic<int64_t> refs{1};
 };
 
 void StorageRetain(Storage* s);
 void StorageRelease(Storage* s);
+// Frees a Storage record made by NewTensor or `new` (not its data, unless
+// that lives in the record's allocation).
+void FreeStorageRecord(Storage* s);
 
 // Only the first ndim sizes are meaningful (left uninitialised: ops are hot).
 struct Shape {
@@ -49,11 +55,12 @@ struct bc_tensor {
   bool wrapped_number = false;
 
   bc_tensor() : shape{}, strides{} {}
-  // A 0-dim tensor that lives for one call (a number on the stack): its
-  // sizes and strides, past ndim, are never read, and zeroing their 512
-  // bytes was a third of a small op with a number (25 of 70 ns).
-  struct ZeroDim {};
-  explicit bc_tensor(ZeroDim) {}
+  // A tensor whose maker sets the first ndim sizes and strides itself (a
+  // number on the stack: none; NewTensor): those past ndim are never read,
+  // and zeroing their 512 bytes was a third of a small op with a number
+  // (25 of 70 ns) and two thirds of NewTensor.
+  struct SizesUnset {};
+  explicit bc_tensor(SizesUnset) {}
 };
 
 namespace bcast {

@@ -80,18 +80,25 @@ void Release(void* p) {
 
 }  // namespace
 
+// Default visibility spelled out: the project builds with
+// -fvisibility=hidden, which left posix_memalign and memalign (unlike malloc
+// and aligned_alloc, whose system-header declarations keep them default)
+// hidden, so they did not interpose and the library's tensor data went
+// uncounted.
+#define BCAST_INTERPOSE __attribute__((visibility("default")))
+
 extern "C" {
 
-void* malloc(size_t n) { return Alloc(n); }
-void free(void* p) { Release(p); }
-void* calloc(size_t n, size_t m) {
+BCAST_INTERPOSE void* malloc(size_t n) { return Alloc(n); }
+BCAST_INTERPOSE void free(void* p) { Release(p); }
+BCAST_INTERPOSE void* calloc(size_t n, size_t m) {
   if (ShouldFail()) {
     errno = ENOMEM;
     return nullptr;
   }
   return Counted(__libc_calloc(n, m));
 }
-void* realloc(void* p, size_t n) {
+BCAST_INTERPOSE void* realloc(void* p, size_t n) {
   if (ShouldFail()) {
     errno = ENOMEM;
     return nullptr;
@@ -101,9 +108,9 @@ void* realloc(void* p, size_t n) {
   if (p != nullptr && n == 0 && r == nullptr) g_live.fetch_sub(1, std::memory_order_relaxed);
   return r;
 }
-void* aligned_alloc(size_t align, size_t n) { return AllocAligned(align, n); }
-void* memalign(size_t align, size_t n) { return AllocAligned(align, n); }
-int posix_memalign(void** out, size_t align, size_t n) {
+BCAST_INTERPOSE void* aligned_alloc(size_t align, size_t n) { return AllocAligned(align, n); }
+BCAST_INTERPOSE void* memalign(size_t align, size_t n) { return AllocAligned(align, n); }
+BCAST_INTERPOSE int posix_memalign(void** out, size_t align, size_t n) {
   void* p = AllocAligned(align, n);
   if (p == nullptr) return ENOMEM;
   *out = p;
