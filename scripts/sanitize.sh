@@ -51,7 +51,13 @@ common=(-G Ninja -DCMAKE_C_COMPILER=$CC -DCMAKE_CXX_COMPILER=$CXX
 # packaging_dlpack_numpy), and packaging_install_consume and
 # packaging_fresh_* build outside projects (C, cargo, Go) without the
 # sanitizer runtime.
-asan_exclude='differential\.|_numpy$|_numpy2$|packaging_install_consume|packaging_fresh_'
+# Embedding.ForkFromAThreadWhileAnotherThreadRunsOps forks while another
+# thread allocates: clang 14's ASan allocator takes no lock around fork, so
+# the child can wait forever on a size class's lock that the other thread
+# held (seen once in CI, in the test's own std::vector, not in bcast; about
+# 1 run in 10 under load in one session, 0 in 100 in another). glibc's
+# malloc is fork-safe: the test runs in the plain build.
+asan_exclude='differential\.|_numpy$|_numpy2$|packaging_install_consume|packaging_fresh_|ForkFromAThreadWhileAnotherThreadRunsOps'
 
 run_asan() {
   local dir=${BCAST_ASAN_DIR:-build-asan}
