@@ -53,19 +53,9 @@ func FromDLPackVersioned(p unsafe.Pointer) (*Tensor, error) {
 // ToDLPackVersioned. Writes through the managed tensor are writes to t's
 // elements.
 func (c *Context) ToDLPack(t *Tensor) (unsafe.Pointer, error) {
-	h, err := handles(t)
-	if err != nil {
-		return nil, err
-	}
-	var out *C.DLManagedTensor
-	err = c.do(func(l *C.bc_ctx) C.bc_status {
-		return C.bc_ctx_tensor_to_dlpack(l, h[0], &out)
+	return c.toDLPack(t, func(l *C.bc_ctx, h *C.bc_tensor, out *unsafe.Pointer) C.bc_status {
+		return C.bc_ctx_tensor_to_dlpack(l, h, (**C.DLManagedTensor)(unsafe.Pointer(out)))
 	})
-	runtime.KeepAlive(t)
-	if err != nil {
-		return nil, err
-	}
-	return unsafe.Pointer(out), nil
 }
 
 // ToDLPack is Default().ToDLPack(t).
@@ -75,19 +65,25 @@ func (t *Tensor) ToDLPack() (unsafe.Pointer, error) { return defaultContext.ToDL
 // DLManagedTensorVersioned*) sharing its memory, flagged read-only when t
 // is; as ToDLPack otherwise.
 func (c *Context) ToDLPackVersioned(t *Tensor) (unsafe.Pointer, error) {
+	return c.toDLPack(t, func(l *C.bc_ctx, h *C.bc_tensor, out *unsafe.Pointer) C.bc_status {
+		return C.bc_ctx_tensor_to_dlpack_versioned(l, h, (**C.DLManagedTensorVersioned)(unsafe.Pointer(out)))
+	})
+}
+
+// toDLPack runs export, which writes the address of a new managed tensor
+// made of t's handle into *out, on a lane of c.
+func (c *Context) toDLPack(t *Tensor, export func(l *C.bc_ctx, h *C.bc_tensor, out *unsafe.Pointer) C.bc_status) (unsafe.Pointer, error) {
 	h, err := handles(t)
 	if err != nil {
 		return nil, err
 	}
-	var out *C.DLManagedTensorVersioned
-	err = c.do(func(l *C.bc_ctx) C.bc_status {
-		return C.bc_ctx_tensor_to_dlpack_versioned(l, h[0], &out)
-	})
+	var out unsafe.Pointer
+	err = c.do(func(l *C.bc_ctx) C.bc_status { return export(l, h[0], &out) })
 	runtime.KeepAlive(t)
 	if err != nil {
 		return nil, err
 	}
-	return unsafe.Pointer(out), nil
+	return out, nil
 }
 
 // ToDLPackVersioned is Default().ToDLPackVersioned(t).

@@ -60,23 +60,26 @@ void* AllocateData(size_t nbytes) {
 constexpr size_t kInlineBytes = 4096;
 constexpr size_t kRecordBytes = (sizeof(Storage) + 63) / 64 * 64;
 
-// A Storage record for `nbytes` of owned data, or nullptr.
+// A Storage record owning `nbytes` of new data (one reference), or nullptr.
 Storage* NewOwnedStorage(size_t nbytes) {
+  Storage* s = nullptr;
   if (nbytes <= kInlineBytes) {
     void* block = nullptr;
     if (posix_memalign(&block, 64, kRecordBytes + (nbytes + 63) / 64 * 64) != 0) return nullptr;
-    Storage* s = new (block) Storage;
+    s = new (block) Storage;
     s->data = static_cast<char*>(block) + kRecordBytes;
     s->inline_data = true;
-    return s;
+  } else {
+    void* data = AllocateData(nbytes);
+    s = data ? new (std::nothrow) Storage : nullptr;
+    if (s == nullptr) {
+      std::free(data);
+      return nullptr;
+    }
+    s->data = data;
   }
-  void* data = AllocateData(nbytes);
-  Storage* s = data ? new (std::nothrow) Storage : nullptr;
-  if (s == nullptr) {
-    std::free(data);
-    return nullptr;
-  }
-  s->data = data;
+  s->nbytes = nbytes;
+  s->owned = true;
   return s;
 }
 
@@ -100,14 +103,9 @@ bc_tensor* NewTensor(bc_dtype dtype, const Shape& shape) {
   Storage* s = NewOwnedStorage(nbytes);
   bc_tensor* t = s ? new (std::nothrow) bc_tensor(bc_tensor::SizesUnset{}) : nullptr;
   if (t == nullptr) {
-    if (s != nullptr) {
-      s->owned = true;
-      StorageRelease(s);  // its one reference: frees the data and the record
-    }
+    if (s != nullptr) StorageRelease(s);  // its one reference: frees the data and the record
     Fail(BC_ERR_OUT_OF_MEMORY, "out of memory allocating " + std::to_string(nbytes) + " bytes");
   }
-  s->nbytes = nbytes;
-  s->owned = true;
   t->storage = s;
   t->data = static_cast<char*>(s->data);
   t->dtype = dtype;

@@ -59,6 +59,11 @@ template <int SA, int SB, typename TO, typename TI, class F>
 HWY_INLINE void Loop2(int64_t n, TO* o, const TI* a, const TI* b, const F& f, StoreMode stores) {
   const bool stream = stores != kPlainStores;
   const bool prefetch = Prefetches<F>(stores);
+  // Fetches the contiguous inputs' lines ahead of element j.
+  auto ahead = [&](int64_t j) {
+    if (SA == 1) PrefetchAhead(a + j);
+    if (SB == 1) PrefetchAhead(b + j);
+  };
   int64_t i = 0;
   if constexpr (F::kVec && std::is_same_v<TO, TI>) {
     const hn::ScalableTag<TI> d;
@@ -71,10 +76,7 @@ HWY_INLINE void Loop2(int64_t n, TO* o, const TI* a, const TI* b, const F& f, St
     if (stream) {
       for (; i < n && !Aligned(o + i, N * sizeof(TO)); ++i) o[i] = f(At<SA>(a, i), At<SB>(b, i));
       for (; i + N <= n; i += N) {
-        if (prefetch) {
-          if (SA == 1) PrefetchAhead(a + i);
-          if (SB == 1) PrefetchAhead(b + i);
-        }
+        if (prefetch) ahead(i);
         hn::Stream(at(i), d, o + i);
       }
     }
@@ -101,10 +103,7 @@ HWY_INLINE void Loop2(int64_t n, TO* o, const TI* a, const TI* b, const F& f, St
       if (stream) {
         for (; i < n && !Aligned(o + i, 16); ++i) o[i] = f(At<SA>(a, i), At<SB>(b, i));
         for (; i + N <= n; i += N) {
-          if (prefetch) {
-            if (SA == 1) PrefetchAhead(a + i);
-            if (SB == 1) PrefetchAhead(b + i);
-          }
+          if (prefetch) ahead(i);
           hn::Stream(bytes(i), d8, o8 + i);
         }
       }
@@ -112,8 +111,7 @@ HWY_INLINE void Loop2(int64_t n, TO* o, const TI* a, const TI* b, const F& f, St
     // Too few bytes to stream (64-bit lanes): still fetch ahead when asked.
     if (prefetch) {
       for (; i + N <= n; i += N) {
-        if (SA == 1) PrefetchAhead(a + i);
-        if (SB == 1) PrefetchAhead(b + i);
+        ahead(i);
         hn::StoreU(bytes(i), d8, o8 + i);
       }
     }

@@ -129,13 +129,8 @@ fn rust_to_c(ty: &str) -> String {
     .to_string()
 }
 
-/// `pub fn` declarations inside the `functions!` block of src/lib.rs whose
-/// names are `FUNCTION_NAMES`.
-fn rust_functions() -> Vec<(String, Signature)> {
-    rust_functions_named("FUNCTION_NAMES")
-}
-
-/// `pub fn` declarations of the `functions!` block whose names are `names`.
+/// `pub fn` declarations of the `functions!` block of src/lib.rs whose names
+/// are `names`.
 fn rust_functions_named(names: &str) -> Vec<(String, Signature)> {
     let start = RUST_SOURCE
         .find(&format!("names: {names},"))
@@ -172,19 +167,25 @@ fn rust_functions_named(names: &str) -> Vec<(String, Signature)> {
 #[test]
 fn every_header_function_is_declared_with_its_signature() {
     let header = header_functions();
-    let rust = rust_functions();
     assert!(
         header.len() >= 60,
         "parsed only {} BC_API declarations",
         header.len()
     );
+    assert_declared(&header, "FUNCTION_NAMES", FUNCTION_NAMES);
+}
+
+/// The `functions!` block whose names are `names` (its const, `declared`)
+/// declares exactly `header`'s functions, in order, with their signatures.
+fn assert_declared(header: &[(String, Signature)], names: &str, declared: &[&str]) {
+    let rust = rust_functions_named(names);
     let header_names: Vec<&str> = header.iter().map(|(n, _)| n.as_str()).collect();
     let rust_names: Vec<&str> = rust.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(
         rust_names, header_names,
         "declared functions differ from the header's"
     );
-    assert_eq!(FUNCTION_NAMES, header_names.as_slice());
+    assert_eq!(declared, header_names.as_slice());
     for ((name, h), (_, r)) in header.iter().zip(&rust) {
         assert_eq!(r, h, "signature of {name}");
     }
@@ -193,15 +194,8 @@ fn every_header_function_is_declared_with_its_signature() {
 #[test]
 fn every_dlpack_function_is_declared_with_its_signature() {
     let header = functions_of(&header_text_of("bcast/dlpack.h"));
-    let rust = rust_functions_named("DLPACK_FUNCTION_NAMES");
     assert_eq!(header.len(), 8, "BC_API declarations of dlpack.h");
-    let header_names: Vec<&str> = header.iter().map(|(n, _)| n.as_str()).collect();
-    let rust_names: Vec<&str> = rust.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(rust_names, header_names);
-    assert_eq!(DLPACK_FUNCTION_NAMES, header_names.as_slice());
-    for ((name, h), (_, r)) in header.iter().zip(&rust) {
-        assert_eq!(r, h, "signature of {name}");
-    }
+    assert_declared(&header, "DLPACK_FUNCTION_NAMES", DLPACK_FUNCTION_NAMES);
     for (a, n) in dlpack_function_addresses()
         .iter()
         .zip(DLPACK_FUNCTION_NAMES)

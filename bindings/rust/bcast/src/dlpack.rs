@@ -23,24 +23,31 @@ impl TensorRef {
     /// and the like) lends that memory only for its lifetime: the managed
     /// tensor must not be used after it.
     pub fn to_dlpack(&self) -> Result<NonNull<sys::DLManagedTensor>> {
-        let mut out = ptr::null_mut();
-        // SAFETY: a live handle and a valid out pointer.
-        call(|ctx| unsafe { sys::bc_ctx_tensor_to_dlpack(ctx, self.as_ptr(), &mut out) })?;
-        Ok(NonNull::new(out).expect("bc_tensor_to_dlpack returned BC_OK and NULL"))
+        self.export(sys::bc_ctx_tensor_to_dlpack)
     }
 
     /// Exports the tensor as a DLPack 1.x versioned managed tensor sharing
     /// its memory (`bc_tensor_to_dlpack_versioned`), flagged read-only when
     /// the tensor is; as [`to_dlpack`](Self::to_dlpack) otherwise.
     pub fn to_dlpack_versioned(&self) -> Result<NonNull<sys::DLManagedTensorVersioned>> {
+        self.export(sys::bc_ctx_tensor_to_dlpack_versioned)
+    }
+
+    /// Runs one of the C exports on this tensor.
+    fn export<M>(&self, f: Export<M>) -> Result<NonNull<M>> {
         let mut out = ptr::null_mut();
         // SAFETY: a live handle and a valid out pointer.
-        call(|ctx| unsafe {
-            sys::bc_ctx_tensor_to_dlpack_versioned(ctx, self.as_ptr(), &mut out)
-        })?;
-        Ok(NonNull::new(out).expect("bc_tensor_to_dlpack_versioned returned BC_OK and NULL"))
+        call(|ctx| unsafe { f(ctx, self.as_ptr(), &mut out) })?;
+        Ok(NonNull::new(out).expect("a DLPack export returned BC_OK and NULL"))
     }
 }
+
+/// `bc_ctx_tensor_to_dlpack` or its versioned form.
+type Export<M> =
+    unsafe extern "C" fn(*mut sys::bc_ctx, *const sys::bc_tensor, *mut *mut M) -> sys::bc_status;
+/// `bc_ctx_tensor_from_dlpack` or its versioned form.
+type Import<M> =
+    unsafe extern "C" fn(*mut sys::bc_ctx, *mut M, *mut *mut sys::bc_tensor) -> sys::bc_status;
 
 impl Tensor {
     /// Imports an unversioned DLPack managed tensor without copying
@@ -55,11 +62,8 @@ impl Tensor {
     /// write that memory while the tensor is used (nor read it while the
     /// tensor is written).
     pub unsafe fn from_dlpack(src: NonNull<sys::DLManagedTensor>) -> Result<Tensor> {
-        let mut out = ptr::null_mut();
-        // SAFETY: the caller vouches for `src`; `out` is a valid out pointer.
-        let result =
-            call(|ctx| unsafe { sys::bc_ctx_tensor_from_dlpack(ctx, src.as_ptr(), &mut out) });
-        new_tensor(result, out)
+        // SAFETY: the caller vouches for `src`.
+        unsafe { Self::import(src, sys::bc_ctx_tensor_from_dlpack) }
     }
 
     /// Imports a DLPack 1.x versioned managed tensor without copying
@@ -72,11 +76,18 @@ impl Tensor {
     pub unsafe fn from_dlpack_versioned(
         src: NonNull<sys::DLManagedTensorVersioned>,
     ) -> Result<Tensor> {
+        // SAFETY: the caller vouches for `src`.
+        unsafe { Self::import(src, sys::bc_ctx_tensor_from_dlpack_versioned) }
+    }
+
+    /// Runs one of the C imports on `src`.
+    ///
+    /// # Safety
+    /// As for [`from_dlpack`](Self::from_dlpack).
+    unsafe fn import<M>(src: NonNull<M>, f: Import<M>) -> Result<Tensor> {
         let mut out = ptr::null_mut();
         // SAFETY: the caller vouches for `src`; `out` is a valid out pointer.
-        let result = call(|ctx| unsafe {
-            sys::bc_ctx_tensor_from_dlpack_versioned(ctx, src.as_ptr(), &mut out)
-        });
+        let result = call(|ctx| unsafe { f(ctx, src.as_ptr(), &mut out) });
         new_tensor(result, out)
     }
 }
