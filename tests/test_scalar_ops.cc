@@ -6,10 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -216,6 +218,74 @@ int UlpsFor(const Row& r) {
   return 0;
 }
 
+// bcast's own bits for the rows compared with PyTorch within 1 ulp
+// (tests/data/scalar_ops_pins.txt): PyTorch's transcendental bits depend on
+// the CPU it runs on (its SLEEF/MKL dispatch: int32 100000 ** 0.5 is
+// 0x439e1d28 on an AMD EPYC, 0x439e1d27 on an Intel Xeon), bcast's do not,
+// so a change of bcast's bits still fails here. The pins are bcast's results
+// (its policy: within 1 ulp of the correctly rounded value, the same bits on
+// every target and CPU); rewrite them, after a deliberate change, with
+//   BCAST_WRITE_SCALAR_PINS=tests/data/scalar_ops_pins.txt \
+//     build/tests/test_scalar_ops --gtest_filter=ScalarOps.DirectForms
+// Key: the row's text before its outcome.
+std::string RowKey(const Row& r) {
+  const size_t eq = r.line.find(" = ");
+  return r.line.substr(0, eq == std::string::npos ? r.line.find(" ! ") : eq);
+}
+
+const std::map<std::string, Expect>& LoadPins() {
+  static const std::map<std::string, Expect> pins = [] {
+    std::map<std::string, Expect> m;
+    std::ifstream in(BCAST_SCALAR_OPS_PINS);
+    EXPECT_TRUE(in.good()) << "cannot read " << BCAST_SCALAR_OPS_PINS;
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.empty() || line[0] == '#') continue;
+      const size_t eq = line.find(" = ");
+      std::istringstream is(line.substr(eq + 1));
+      m[line.substr(0, eq)] = ParseExpect(is);
+    }
+    return m;
+  }();
+  return pins;
+}
+
+std::FILE* PinWriter() {
+  static std::FILE* f = [] {
+    const char* path = std::getenv("BCAST_WRITE_SCALAR_PINS");
+    std::FILE* out = path != nullptr ? std::fopen(path, "w") : nullptr;
+    if (out != nullptr)
+      std::fprintf(out, "# bcast's bits for the rows of scalar_ops.txt compared with PyTorch "
+                        "within 1 ulp: see tests/test_scalar_ops.cc, RowKey\n");
+    return out;
+  }();
+  return f;
+}
+
+// PyTorch's answer (within 1 ulp where its bits vary by CPU) and, there,
+// bcast's pinned bits exactly.
+::testing::AssertionResult MatchesRow(const Row& r, const bc_tensor* out) {
+  const int ulps = UlpsFor(r);
+  ::testing::AssertionResult torch = SameValues(r.expect, out, ulps);
+  if (!torch || ulps == 0) return torch;
+  if (std::FILE* w = PinWriter()) {
+    static std::set<std::string> written;
+    if (written.insert(RowKey(r)).second) {
+      std::fprintf(w, "%s = %s", RowKey(r).c_str(), kNames[bc_tensor_dtype(out)]);
+      for (uint64_t b : BitsOf(out)) std::fprintf(w, " %llx", static_cast<unsigned long long>(b));
+      std::fprintf(w, "\n");
+      std::fflush(w);
+    }
+    return ::testing::AssertionSuccess();
+  }
+  const auto it = LoadPins().find(RowKey(r));
+  if (it == LoadPins().end())
+    return ::testing::AssertionFailure() << "no pin for this row in " << BCAST_SCALAR_OPS_PINS;
+  ::testing::AssertionResult pinned = SameValues(it->second, out, 0);
+  if (!pinned) pinned << " (bcast's pinned bits)";
+  return pinned;
+}
+
 // The row run through `run`, which returns the status and the result.
 template <class F>
 void Check(const Row& r, F run) {
@@ -231,7 +301,7 @@ void Check(const Row& r, F run) {
   }
   ASSERT_EQ(st, BC_OK) << bc_last_error();
   EXPECT_FALSE(bc_tensor_is_wrapped_number(out));
-  EXPECT_TRUE(SameValues(r.expect, out, UlpsFor(r)));
+  EXPECT_TRUE(MatchesRow(r, out));
 }
 
 TEST(ScalarOps, TableCoversEveryOpDtypeAndPosition) {
@@ -302,7 +372,7 @@ TEST(ScalarOps, OutForms) {
     const bc_status st = r.a == "L" ? bc_binary_scalar_out(op, x.get(), s, o)
                                     : bc_binary_rscalar_out(op, s, x.get(), o);
     ASSERT_EQ(st, BC_OK) << bc_last_error();
-    EXPECT_TRUE(SameValues(r.expect, o, UlpsFor(r)));
+    EXPECT_TRUE(MatchesRow(r, o));
   }
 }
 
@@ -317,7 +387,7 @@ TEST(ScalarOps, InPlaceForm) {
     const bool comparison = r.expect.dtype == BC_BOOL && r.dtype != BC_BOOL;
     if (r.expect.dtype == r.dtype) {
       ASSERT_EQ(st, BC_OK) << bc_last_error();
-      EXPECT_TRUE(SameValues(r.expect, x.get(), UlpsFor(r)));
+      EXPECT_TRUE(MatchesRow(r, x.get()));
       ++ran;
     } else if (!comparison && !bc_can_cast(r.expect.dtype, r.dtype)) {
       EXPECT_EQ(st, BC_ERR_DTYPE);
@@ -499,7 +569,7 @@ TEST(ScalarOps, EverySimdTargetAgrees) {
                 BC_OK)
           << bc_last_error();
       const Tensor owned(out);
-      EXPECT_TRUE(SameValues(r->expect, out, UlpsFor(*r)));
+      EXPECT_TRUE(MatchesRow(*r, out));
     }
   }
   EXPECT_EQ(bc_set_simd_cap(nullptr), BC_OK);
