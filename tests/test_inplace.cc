@@ -54,6 +54,68 @@ TEST(OutShape, WrongShapeIsAnErrorNotAResize) {
   EXPECT_EQ(RawBytes(o.get()), before);
 }
 
+// out= of shape [2] with every input 0-dim: the broadcast shape is [], and
+// the out shape is refused, never filled (the small-op path once wrote the
+// one value into every element).
+TEST(OutShape, EveryInputZeroDimRefusesLargerOut) {
+  Tensor a = ToTensor(Iota(BC_FLOAT32, {})), b = ToTensor(Iota(BC_FLOAT32, {}, 3));
+  Tensor c = ToTensor(Iota(BC_FLOAT32, {}, 5));
+  Tensor cond = ToTensor(Iota(BC_BOOL, {}));
+  const bc_scalar lo = bc_scalar_float(0.5), two = bc_scalar_int(2);
+  for (const Shape& s : {Shape{2}, Shape{1, 2}, Shape{3, 1}}) {
+    const std::string want = "output with shape " + ShapeStr(s) + " doesn't match the broadcast shape []";
+    for (bc_dtype d : {BC_FLOAT32, BC_BOOL}) {
+      Tensor o = Sentinel(d, s);
+      const std::vector<unsigned char> before = RawBytes(o.get());
+      const auto refused = [&](bc_status st, const char* what) {
+        EXPECT_TRUE(Fails(st, BC_ERR_SHAPE_MISMATCH, want)) << what << " " << ShapeStr(s);
+        EXPECT_EQ(RawBytes(o.get()), before) << what;
+      };
+      refused(bc_binary_out(BC_LE, a.get(), b.get(), o.get()), "le");
+      if (d == BC_BOOL) continue;
+      refused(bc_binary_out(BC_ADD, a.get(), b.get(), o.get()), "add");
+      refused(bc_binary_alpha_out(BC_SUB, a.get(), b.get(), 2.0, o.get()), "sub alpha");
+      refused(bc_binary_scalar_out(BC_MUL, a.get(), two, o.get()), "mul number");
+      refused(bc_binary_rscalar_out(BC_POW, two, a.get(), o.get()), "rpow number");
+      refused(bc_where_out(cond.get(), a.get(), b.get(), o.get()), "where");
+      refused(bc_clamp_out(a.get(), b.get(), c.get(), o.get()), "clamp");
+      refused(bc_clamp_scalar_out(a.get(), &lo, nullptr, o.get()), "clamp number");
+      refused(bc_lerp_out(a.get(), b.get(), c.get(), o.get()), "lerp");
+      refused(bc_lerp_scalar_out(a.get(), b.get(), lo, o.get()), "lerp number");
+      refused(bc_addcmul_out(a.get(), b.get(), c.get(), 2.0, o.get()), "addcmul");
+      refused(bc_addcdiv_out(a.get(), b.get(), c.get(), 2.0, o.get()), "addcdiv");
+    }
+  }
+  // The out shape comes before the checks PyTorch makes after resizing out:
+  // alpha and value ranges, the out-cast rule.
+  Tensor u = ToTensor(Iota(BC_UINT8, {})), f = ToTensor(Iota(BC_FLOAT64, {}, 2));
+  Tensor i8 = ToTensor(Iota(BC_INT8, {}, 1));
+  Tensor o = Sentinel(BC_UINT8, {2});
+  const std::vector<unsigned char> before = RawBytes(o.get());
+  const std::string want = "output with shape [2] doesn't match the broadcast shape []";
+  const std::pair<bc_status, const char*> order[] = {
+      {bc_binary_alpha_out(BC_SUB, u.get(), u.get(), 300, o.get()), "sub alpha=300"},
+      {bc_binary_alpha_out(BC_ADD, u.get(), u.get(), 2.5, o.get()), "add alpha=2.5"},
+      {bc_binary_out(BC_POW, f.get(), f.get(), o.get()), "pow float64"},
+      {bc_binary_out(BC_SHIFT_LEFT, f.get(), f.get(), o.get()), "shift float64"},
+      {bc_binary_out(BC_DIV, u.get(), i8.get(), o.get()), "div to float32"},
+      {bc_addcmul_out(f.get(), f.get(), f.get(), 1, o.get()), "addcmul float64"},
+      {bc_addcdiv_out(f.get(), f.get(), f.get(), 1, o.get()), "addcdiv float64"},
+      {bc_addcmul_out(u.get(), u.get(), u.get(), 300, o.get()), "addcmul value=300"},
+  };
+  for (const auto& [st, what] : order) {
+    EXPECT_EQ(st, BC_ERR_SHAPE_MISMATCH) << what;
+  }
+  EXPECT_TRUE(Fails(bc_binary_alpha_out(BC_SUB, u.get(), u.get(), 300, o.get()),
+                    BC_ERR_SHAPE_MISMATCH, want));
+  EXPECT_EQ(RawBytes(o.get()), before);
+
+  // A 0-dim out takes them (the broadcast shape []).
+  Tensor z = Zeros(BC_FLOAT32, {});
+  ASSERT_EQ(bc_binary_out(BC_ADD, a.get(), b.get(), z.get()), BC_OK) << bc_last_error();
+  EXPECT_EQ(*static_cast<const float*>(bc_tensor_data(z.get())), 0.0f + 3.0f);
+}
+
 TEST(InPlaceShape, SelfMayNotGrow) {
   struct Case {
     Shape self, other;

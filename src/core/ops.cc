@@ -197,10 +197,18 @@ RowKernel KernelOf(const OpArgs& a, bc_dtype d) {
 // must run.
 bc_tensor* RunSmallContiguous(const OpArgs& a, bc_tensor* out) {
   if (IsIntDivision(a.op)) return nullptr;
-  // The result's shape: the output's, or the first dimensioned input's.
-  const bc_tensor* shape = out;
+  // The result's shape: the first dimensioned input's, which the output's
+  // must be. With every input 0-dim the broadcast shape is [], and an out=
+  // of any other shape is refused by the general path (out-resize).
+  const bc_tensor* shape = nullptr;
   for (int i = 0; i < a.nin && shape == nullptr; ++i)
     if (a.in[i]->ndim > 0) shape = a.in[i];
+  if (shape == nullptr) {
+    if (out != nullptr && out->ndim > 0) return nullptr;
+    shape = out;
+  } else if (out != nullptr) {
+    shape = out;  // compared with every dimensioned input below
+  }
   if (shape == nullptr || !IsContiguous(*shape)) return nullptr;
   const int64_t numel = Numel(*shape);
   if (numel >= kSmallOp || numel == 0) return nullptr;

@@ -466,6 +466,17 @@ def op_dtype_pair(rng):
     return da, db
 
 
+def wrong_out_shape(rng, rs, p):
+    """out='s shape: the broadcast shape rs, or with probability p another:
+    rs's dims changed, or a dim put in front (which a changed 0-dim shape
+    never gets: every input 0-dim with an out of shape [2] was never tried)."""
+    if rng.random() >= p:
+        return rs
+    if rng.random() < 0.3:
+        return [rng.choice([1, 2, 3])] + list(rs)
+    return derive(rng, rs, 0.5)
+
+
 def make_binary(rng, c, op, alpha=None):
     full = random_shape(rng)
     mismatch = 0.06
@@ -490,8 +501,7 @@ def make_binary(rng, c, op, alpha=None):
             rs = list(torch.broadcast_shapes(tuple(sa), tuple(sb)))
         except RuntimeError:
             rs = list(full)
-        if rng.random() < 0.05:
-            rs = derive(rng, rs, 0.5)
+        rs = wrong_out_shape(rng, rs, 0.05)
         od = rng.choice(DT) if rng.random() < 0.4 else None
         if rng.random() < 0.08:
             o = c.alias(rng.choice([a, b]), rng.choice([0, 0, 1]))
@@ -556,8 +566,7 @@ def make_ternary(rng, c, op):
             rs = list(torch.broadcast_shapes(*[tuple(s) for s in shapes]))
         except RuntimeError:
             rs = list(full)
-        if rng.random() < 0.04:
-            rs = derive(rng, rs, 0.5)
+        rs = wrong_out_shape(rng, rs, 0.04)
         od = rng.choice(DT) if rng.random() < 0.3 else dts[written]
         o = c.view(od, rs, writable=True)
     value = None
