@@ -23,6 +23,9 @@ float64 or bool 0-dim tensor, cast to that dtype. Lines:
        number
     te addcmul|addcdiv <dtype> <arg> <arg> ...  addcmul(x, a, b, value=2)
        (addcdiv likewise), the number emulated as for "be" rows
+    tcs clamp <dtype> <lo> <hi> <form> = ... / ! ...   torch.clamp(x, lo, hi)
+       with numbers (bc_clamp_scalar): form - (allocating), i (in place:
+       x's values after) or an out dtype (out=: the out's values after)
     ba add|sub <dtype> <L|R> <number> <alpha> = ... / ! ...   torch.add(x, s,
        alpha=...) or torch.add(s, x, alpha=...) (sub likewise); "bae" where
        the number is emulated as for "be" rows
@@ -268,6 +271,44 @@ def check(old, new):
           f" ({near} rows within 1 ulp, where PyTorch's bits vary by CPU)")
 
 
+# clamp(Tensor, Scalar?, Scalar?) (bc_clamp_scalar*) alone: its allocating,
+# in-place ("i") and out= forms (an out dtype), where PyTorch's scalar
+# overload has rules of its own: the out dtype must be the result dtype
+# (checked first), the in-place cast error names C++ types, a NaN bound
+# gives NaN before the other bound's range is checked.
+CLAMP_SCALAR_BOUNDS = [(0.5, 2.5), (2, None), (None, 2), (math.nan, 1e300), (1e300, math.nan),
+                       (math.nan, None), (None, math.nan), (1e300, None), (-1e300, 1e300),
+                       (300, None), (-5, 300), (math.nan, 300), (1, math.nan), (70000.0, None),
+                       (True, None), (-1, 5)]
+CLAMP_OUT_DTYPES = ["float32", "float64", "int64", "int32", "bool", "uint8", "float16"]
+
+
+def clamp_scalar_rows(dtype):
+    rows = []
+
+    def arg(v):
+        return "-" if v is None else number(v)
+
+    for lo, hi in CLAMP_SCALAR_BOUNDS:
+        x = tensor(dtype)
+        rows.append(f"tcs clamp {NAME[dtype]} {arg(lo)} {arg(hi)} - "
+                    f"{outcome(lambda: torch.clamp(x, lo, hi))}")
+
+        def inplace():
+            y = x.clone()
+            y.clamp_(lo, hi)
+            return y
+
+        rows.append(f"tcs clamp {NAME[dtype]} {arg(lo)} {arg(hi)} i {outcome(inplace)}")
+        for od in CLAMP_OUT_DTYPES:
+            def out_form(od=od):
+                o = torch.zeros(x.numel(), dtype=dict(DTYPES)[od])
+                torch.clamp(x, lo, hi, out=o)
+                return o
+            rows.append(f"tcs clamp {NAME[dtype]} {arg(lo)} {arg(hi)} {od} {outcome(out_form)}")
+    return rows
+
+
 def main():
     assert torch.get_default_dtype() == torch.float32
     lines = [f"# torch {torch.__version__}: written by tests/gen_scalar_ops.py; do not edit"]
@@ -288,6 +329,8 @@ def main():
                         lines.append(f"{kind} {op} {NAME[d]} {pos} {number(v)} {number(alpha)} {res}")
     for _, d in DTYPES:
         lines += ternary_rows(d)
+    for _, d in DTYPES:
+        lines += clamp_scalar_rows(d)
     text = "\n".join(lines) + "\n"
     if "--check" in sys.argv:
         with open(OUT) as f:

@@ -65,13 +65,13 @@ struct Row {
   std::string op;
   bc_dtype dtype = BC_BOOL;
   std::string a, b;  // binary: position (L/R) and number; ternary: the two args
-  std::string alpha;  // "ba" rows: add/sub's alpha
+  std::string alpha;  // "ba" rows: add/sub's alpha; "tcs" rows: the form
   Expect expect;
 };
 
 struct Table {
   std::map<int, std::vector<uint64_t>> inputs;  // by dtype
-  std::vector<Row> binary, ternary, alpha;
+  std::vector<Row> binary, ternary, alpha, clamp_scalar;
 };
 
 Expect ParseExpect(std::istringstream& is) {
@@ -113,9 +113,13 @@ const Table& LoadTable() {
       is >> r.op >> tok >> r.a >> r.b;
       r.dtype = DtypeNamed(tok);
       const bool alpha = kind == "ba" || kind == "bae";
-      if (alpha) is >> r.alpha;
+      if (alpha || kind == "tcs") is >> r.alpha;
       r.expect = ParseExpect(is);
-      (alpha ? t.alpha : kind == "t" || kind == "te" ? t.ternary : t.binary).push_back(r);
+      (alpha              ? t.alpha
+       : kind == "tcs"    ? t.clamp_scalar
+       : kind == "t" || kind == "te" ? t.ternary
+                          : t.binary)
+          .push_back(r);
     }
     EXPECT_EQ(t.inputs.size(), 10u);
     return t;
@@ -397,6 +401,47 @@ TEST(ScalarOps, InPlaceForm) {
   }
   EXPECT_GT(ran, 1000);
   EXPECT_GT(refused, 100);
+}
+
+// clamp with number bounds in its three forms, against PyTorch's scalar
+// overload: the out dtype first, the in-place text, NaN bounds, ranges.
+TEST(ScalarOps, ClampScalarForms) {
+  const Table& t = LoadTable();
+  EXPECT_EQ(t.clamp_scalar.size(), 10u * 16 * 9);
+  for (const Row& r : t.clamp_scalar) {
+    bc_scalar lo, hi;
+    if (r.a != "-") lo = ParseNumber(r.a);
+    if (r.b != "-") hi = ParseNumber(r.b);
+    const bc_scalar* plo = r.a == "-" ? nullptr : &lo;
+    const bc_scalar* phi = r.b == "-" ? nullptr : &hi;
+    if (r.alpha == "-") {
+      const Tensor x = Input(r.dtype);
+      Check(r, [&](bc_tensor** out) { return bc_clamp_scalar(x.get(), plo, phi, out); });
+      continue;
+    }
+    SCOPED_TRACE(r.line);
+    const bool inplace = r.alpha == "i";
+    const Tensor x = Input(r.dtype);
+    Tensor o;
+    if (!inplace) {
+      bc_tensor* made = nullptr;
+      const int64_t n = bc_tensor_numel(x.get());
+      ASSERT_EQ(bc_tensor_zeros(DtypeNamed(r.alpha), &n, 1, &made), BC_OK);
+      o = Tensor(made);
+    }
+    bc_tensor* written = inplace ? x.get() : o.get();
+    const std::vector<uint64_t> before = BitsOf(written);
+    const bc_status st = inplace ? bc_clamp_scalar_(x.get(), plo, phi)
+                                 : bc_clamp_scalar_out(x.get(), plo, phi, o.get());
+    if (!r.expect.ok) {
+      EXPECT_NE(st, BC_OK);
+      EXPECT_EQ(std::string(bc_last_error()), r.expect.error);
+      EXPECT_EQ(BitsOf(written), before);  // nothing written
+      continue;
+    }
+    ASSERT_EQ(st, BC_OK) << bc_last_error();
+    EXPECT_TRUE(MatchesRow(r, written));
+  }
 }
 
 TEST(ScalarOps, WhereClampLerpAddcmulAddcdiv) {

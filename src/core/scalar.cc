@@ -215,9 +215,30 @@ bc_tensor* RunClampScalar(const bc_ctx& ctx, const bc_tensor* x, const bc_tensor
   const bc_tensor* ts[3] = {x, lo != nullptr ? lo : hi, hi};
   const int n = lo != nullptr && hi != nullptr ? 3 : 2;
   const bc_dtype common = IsFloating(x->dtype) ? x->dtype : ResultTypeOf(ts, n, nullptr, 0);
+  // PyTorch's clamp meta function: the in-place promotion check (self's
+  // dtype printed as its C++ type), then build_unary_op's checks: overlaps,
+  // then the out dtype, which must be the result dtype exactly; then the
+  // out shape (the general path).
   if (inplace && common != x->dtype)
     Fail(BC_ERR_DTYPE, std::string("result type ") + DtypeName(common) +
-                           " can't be cast to the desired output type " + DtypeName(x->dtype));
+                           " can't be cast to the desired output type " + CppTypeName(x->dtype));
+  if (out != nullptr && !inplace) {
+    if (HasInternalOverlap(*out)) FailInternalOverlap();
+    CheckOverlap(*out, *x);
+    if (out->dtype != common)
+      Fail(BC_ERR_DTYPE, std::string("Found dtype ") + DtypeName(out->dtype) + " but expected " +
+                             DtypeName(common));
+  }
+  // clamp_out: with both bounds and either NaN the result is NaN, filled
+  // before either bound's range is checked (clamp(f32 x, nan, 1e300)). One
+  // NaN bound alone propagates through maximum/minimum.
+  if (lo != nullptr && hi != nullptr) {
+    const double vlo = WrappedValue(*lo), vhi = WrappedValue(*hi);
+    if (std::isnan(vlo) || std::isnan(vhi)) {
+      const StackScalar nan(bc_scalar_float(std::numeric_limits<double>::quiet_NaN()));
+      return Binary(ctx, BC_MAXIMUM, *x, *nan.get(), out, inplace);
+    }
+  }
   if (common == BC_BOOL)
     Fail(BC_ERR_DTYPE, std::string("\"") +
                            (n == 3 ? "clamp_scalar_cpu" : lo ? "clamp_min_scalar_cpu"

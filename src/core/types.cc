@@ -11,15 +11,14 @@
 
 namespace bcast {
 
-namespace {
-
-// Dtype names as PyTorch's TypeMeta prints them (lerp's message uses these).
 const char* CppTypeName(bc_dtype d) {
   static const char* const kName[kNumDtypes] = {
       "bool", "unsigned char", "signed char", "short int", "int", "long int",
       "c10::Half", "c10::BFloat16", "float", "double"};
   return ValidDtype(d) ? kName[d] : "unknown";
 }
+
+namespace {
 
 [[noreturn]] void NotImplemented(int op, bc_dtype d) {
   Fail(BC_ERR_DTYPE,
