@@ -39,6 +39,7 @@ the first case of each kind; `--case I` reruns one case verbosely.
 """
 import argparse
 import ctypes
+import itertools
 import math
 import multiprocessing as mp
 import os
@@ -144,6 +145,7 @@ class Lib:
             "bc_last_error": ([], ctypes.c_char_p),
             "bc_tensor_wrap": ([ctypes.c_int, i64p, i64p, sz, P, sz, P, P, PP], ctypes.c_int),
             "bc_tensor_free": ([P], None),
+            "bc_tensor_zeros": ([ctypes.c_int, i64p, sz, PP], ctypes.c_int),
             "bc_tensor_ndim": ([P], sz), "bc_tensor_shape": ([P], i64p),
             "bc_tensor_strides": ([P], i64p), "bc_tensor_dtype": ([P], ctypes.c_int),
             "bc_tensor_data": ([P], P), "bc_tensor_numel": ([P], ctypes.c_int64),
@@ -1289,6 +1291,44 @@ def worker(args):
     return stats
 
 
+def expand_sweep(lib_path):
+    """expand of small tensors (0-dim among them) to every target of rank up
+    to 3 over sizes that PyTorch checks one by one: negative, -1, 0, 1, 2 and
+    sizes whose count overflows. Both must agree on success, the view's
+    shape, or the error text (but for negative-size, a deliberate difference).
+    Returns the mismatches."""
+    L = Lib(lib_path).lib
+    sizes = [-2 ** 62, -3, -2, -1, 0, 1, 2, 3, 2 ** 62, 2 ** 63 - 1]
+    bad = []
+    for shape in [(), (1,), (0,), (3,), (1, 1), (0, 1), (3, 1)]:
+        arr = (ctypes.c_int64 * max(len(shape), 1))(*shape)
+        t = ctypes.c_void_p()
+        assert L.bc_tensor_zeros(8, arr, len(shape), ctypes.byref(t)) == 0
+        for nd in range(0, 4):
+            for tgt in itertools.product(sizes, repeat=nd):
+                if not tgt and shape:
+                    continue
+                v = ctypes.c_void_p()
+                ta = (ctypes.c_int64 * max(nd, 1))(*tgt)
+                st = L.bc_expand(t, ta, nd, ctypes.byref(v))
+                ours = "ok" if st == 0 else L.bc_last_error().decode()
+                if st == 0:
+                    n = L.bc_tensor_ndim(v)
+                    ours = str(tuple(L.bc_tensor_shape(v)[i] for i in range(n)))
+                    L.bc_tensor_free(v)
+                try:
+                    r = torch.zeros(shape).expand(*tgt) if tgt else torch.zeros(shape).expand(())
+                    theirs = str(tuple(r.shape))
+                    if any(s < 0 for s in r.shape):
+                        continue  # negative-size
+                except Exception as e:  # noqa: BLE001 (PyTorch's RuntimeError)
+                    theirs = str(e).split("\n")[0]
+                if ours != theirs:
+                    bad.append(f"expand {shape} to {list(tgt)}: bcast {ours!r}, PyTorch {theirs!r}")
+        L.bc_tensor_free(t)
+    return bad
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lib", help="build directory or path to libbcast.so")
@@ -1308,6 +1348,10 @@ def main():
             print(f"MISMATCH [{m[3]}] {m[1]} {m[2]}: {m[5]}")
         print("deliberate:", st["deliberate"] or "none")
         return 1 if st["mismatch"] else 0
+    sweep = expand_sweep(args.lib)
+    for line in sweep[:10]:
+        print("MISMATCH " + line)
+    print(f"expand sweep: {len(sweep)} mismatches")
     jobs = max(1, min(args.jobs, args.cases))
     work = [(args.lib, args.seed, j, args.cases, jobs, False) for j in range(jobs)]
     if jobs == 1:
@@ -1352,7 +1396,7 @@ def main():
     print(f"{args.cases} cases (seed {args.seed}): {passed} agree with PyTorch "
           f"{torch.__version__}, {sum(deliberate.values())} deliberate differences, "
           f"{len(mism)} mismatches; {time.time() - t0:.1f} s")
-    return 1 if mism else 0
+    return 1 if mism or sweep else 0
 
 
 if __name__ == "__main__":
