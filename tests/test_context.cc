@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bcast/bcast.h"
+#include "bcast/dlpack.h"
 
 namespace {
 
@@ -176,6 +177,36 @@ TEST(Context, ErrorsStayInTheirContext) {
   EXPECT_EQ(bc_ctx_tensor_empty(b.get(), BC_FLOAT32, nullptr, 2, &r), BC_ERR_INVALID_ARGUMENT);
   EXPECT_STREQ(bc_ctx_last_error(b.get()), "shape is NULL");
   EXPECT_STREQ(bc_ctx_last_error(a.get()), want);
+}
+
+// DLPack import failing inside the wrap (a negative stride): the error is
+// the context's, and the thread's slot keeps what it had (bcast once called
+// its public bc_tensor_wrap there, which recorded on the thread).
+TEST(Context, DlpackImportErrorsStayInTheirContext) {
+  EXPECT_EQ(bc_tensor_view(nullptr, nullptr), BC_ERR_INVALID_ARGUMENT);
+  const std::string thread_error = bc_last_error();
+  Ctx a = NewCtx();
+  float data[4] = {1, 2, 3, 4};
+  int64_t shape[1] = {2}, strides[1] = {-1};
+  DLManagedTensorVersioned m{};
+  m.version = DLPackVersion{DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION};
+  m.dl_tensor.data = data + 2;
+  m.dl_tensor.device = DLDevice{kDLCPU, 0};
+  m.dl_tensor.ndim = 1;
+  m.dl_tensor.dtype = DLDataType{kDLFloat, 32, 1};
+  m.dl_tensor.shape = shape;
+  m.dl_tensor.strides = strides;
+  bc_tensor* t = reinterpret_cast<bc_tensor*>(&m);
+  EXPECT_EQ(bc_ctx_tensor_from_dlpack_versioned(a.get(), &m, &t), BC_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(t, nullptr);
+  EXPECT_STREQ(bc_ctx_last_error(a.get()), "negative stride -1 at dimension 0");
+  EXPECT_EQ(bc_last_error(), thread_error);
+  DLManagedTensor u{};
+  u.dl_tensor = m.dl_tensor;
+  Ctx b = NewCtx();
+  EXPECT_EQ(bc_ctx_tensor_from_dlpack(b.get(), &u, &t), BC_ERR_INVALID_ARGUMENT);
+  EXPECT_STREQ(bc_ctx_last_error(b.get()), "negative stride -1 at dimension 0");
+  EXPECT_EQ(bc_last_error(), thread_error);
 }
 
 TEST(Context, NullContextIsThePlainForm) {

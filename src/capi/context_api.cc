@@ -61,8 +61,23 @@ void SetDefaultToggle(int option, int enabled) {
   SetOption(bcast::DefaultContext(), option, enabled != 0 ? 1 : 0);
 }
 
+void SetWarningHandler(bc_ctx* ctx, bc_warning_fn fn, void* user) {
+  bc_ctx& c = Mutable(ctx);
+  std::lock_guard<std::mutex> lock(c.handler_mu);
+  c.handler = fn;
+  c.handler_user = fn != nullptr ? user : nullptr;
+}
+
+bc_status LastErrorDetail(const bc_ctx* ctx, bc_error_detail* out) {
+  if (out == nullptr) return BC_ERR_INVALID_ARGUMENT;
+  *out = bcast::ErrorSlotOf(ctx).detail;
+  return out->code;
+}
+
 }  // namespace
 
+// The process-wide forms share these bodies with the bc_ctx_ forms; no
+// public entry point calls another (each records its errors once).
 extern "C" {
 
 BC_API bc_status bc_ctx_create(bc_ctx** out) {
@@ -87,10 +102,7 @@ BC_API bc_status bc_ctx_get_option(const bc_ctx* ctx, bc_option option, int64_t*
 }
 
 BC_API bc_status bc_ctx_set_warning_handler(bc_ctx* ctx, bc_warning_fn fn, void* user) {
-  bc_ctx& c = Mutable(ctx);
-  std::lock_guard<std::mutex> lock(c.handler_mu);
-  c.handler = fn;
-  c.handler_user = fn != nullptr ? user : nullptr;
+  SetWarningHandler(ctx, fn, user);
   return BC_OK;
 }
 
@@ -108,14 +120,12 @@ BC_API const char* bc_ctx_last_error(const bc_ctx* ctx) {
 }
 
 BC_API bc_status bc_ctx_last_error_detail(const bc_ctx* ctx, bc_error_detail* out) {
-  if (out == nullptr) return BC_ERR_INVALID_ARGUMENT;
-  *out = bcast::ErrorSlotOf(ctx).detail;
-  return out->code;
+  return LastErrorDetail(ctx, out);
 }
 
-BC_API const char* bc_last_error(void) { return bc_ctx_last_error(nullptr); }
+BC_API const char* bc_last_error(void) { return bcast::ErrorSlotOf(nullptr).message; }
 BC_API bc_status bc_last_error_detail(bc_error_detail* out) {
-  return bc_ctx_last_error_detail(nullptr, out);
+  return LastErrorDetail(nullptr, out);
 }
 
 BC_API void bc_set_broadcast_warning(int enabled) {
@@ -137,19 +147,21 @@ BC_API int bc_get_warnings_as_errors(void) {
   return static_cast<int>(DefaultOption(BC_OPT_WARNINGS_AS_ERRORS));
 }
 BC_API bc_status bc_set_broadcast_policy(bc_policy policy) {
-  return bc_ctx_set_option(nullptr, BC_OPT_POLICY, bcast::RawEnum(policy));
+  return bcast::Guarded(nullptr, [&] {
+    SetOption(bcast::DefaultContext(), BC_OPT_POLICY, bcast::RawEnum(policy));
+  });
 }
 BC_API bc_policy bc_get_broadcast_policy(void) {
   return static_cast<bc_policy>(DefaultOption(BC_OPT_POLICY));
 }
 BC_API void bc_set_warning_handler(bc_warning_fn fn, void* user) {
-  bc_ctx_set_warning_handler(nullptr, fn, user);
+  SetWarningHandler(nullptr, fn, user);
 }
 BC_API int bc_get_num_threads(void) {
   return static_cast<int>(DefaultOption(BC_OPT_NUM_THREADS));
 }
 BC_API bc_status bc_set_num_threads(int n) {
-  return bc_ctx_set_option(nullptr, BC_OPT_NUM_THREADS, n);
+  return bcast::Guarded(nullptr, [&] { SetOption(bcast::DefaultContext(), BC_OPT_NUM_THREADS, n); });
 }
 
 }  // extern "C"

@@ -1,6 +1,8 @@
-// DLPack interchange, built on the public C API: an imported DLPack tensor
-// is a wrapped buffer whose deleter calls the producer's; an exported one
-// carries a view handle in manager_ctx, which keeps the storage alive.
+// DLPack interchange: an imported DLPack tensor is a wrapped buffer whose
+// deleter calls the producer's; an exported one carries a view handle in
+// manager_ctx, which keeps the storage alive. Built on the engine's own
+// functions, never the public ones: an error is recorded once, in the
+// context the caller named (bc_ctx_tensor_from_dlpack).
 #include "bcast/dlpack.h"
 
 #include <new>
@@ -8,6 +10,7 @@
 #include <type_traits>
 
 #include "capi/guard.h"
+#include "core/dtype.h"
 #include "core/error.h"
 #include "core/tensor.h"
 
@@ -47,7 +50,7 @@ bool FromDL(DLDataType t, bc_dtype* out) {
 }
 
 DLDataType ToDL(bc_dtype d) {
-  const uint8_t bits = static_cast<uint8_t>(bc_dtype_size(d) * 8);
+  const uint8_t bits = static_cast<uint8_t>(bcast::DtypeSize(d) * 8);
   switch (d) {
     case BC_BOOL: return {kDLBool, 8, 1};
     case BC_UINT8: return {kDLUInt, 8, 1};
@@ -116,19 +119,18 @@ bc_status Import(bc_ctx* ctx, M* src, bc_tensor** out) {
     uint64_t nbytes = 0;
     if (!empty) {
       overflow |= __builtin_mul_overflow(static_cast<uint64_t>(last) + 1,
-                                         static_cast<uint64_t>(bc_dtype_size(dtype)), &nbytes);
+                                         static_cast<uint64_t>(bcast::DtypeSize(dtype)), &nbytes);
     }
     if (overflow || nbytes > SIZE_MAX) Fail(BC_ERR_OVERFLOW, "DLPack tensor is too large");
 
     void* data = dl.data == nullptr ? nullptr : static_cast<char*>(dl.data) + dl.byte_offset;
-    const bc_status st =
-        bc_tensor_wrap(dtype, dl.shape, dl.strides, static_cast<size_t>(dl.ndim), data,
-                       static_cast<size_t>(nbytes), &CallProducerDeleter<M>, src, out);
+    bc_tensor* t = bcast::WrapBuffer(dtype, dl.shape, dl.strides, static_cast<size_t>(dl.ndim),
+                                     data, static_cast<size_t>(nbytes), &CallProducerDeleter<M>,
+                                     src);
     if constexpr (std::is_same_v<M, DLManagedTensorVersioned>) {
-      if (st == BC_OK && (src->flags & DLPACK_FLAG_BITMASK_READ_ONLY))
-        (*out)->storage->read_only = true;
+      if (src->flags & DLPACK_FLAG_BITMASK_READ_ONLY) t->storage->read_only = true;
     }
-    return st;
+    *out = t;
   });
 }
 
@@ -144,7 +146,7 @@ struct Exported {
 template <class M>
 void DeleteExported(M* self) {
   auto* e = static_cast<Exported<M>*>(self->manager_ctx);
-  bc_tensor_free(e->view);
+  bcast::FreeTensor(e->view);
   delete e;
 }
 
@@ -161,20 +163,20 @@ bc_status Export(bc_ctx* ctx, const bc_tensor* t, M** out) {
            "t is read-only and unversioned DLPack cannot mark it so; export it with "
            "bc_tensor_to_dlpack_versioned(), or export a bc_tensor_clone()");
     auto* e = new Exported<M>;
-    if (bc_status st = bc_tensor_view(t, &e->view); st != BC_OK) {
+    e->view = bcast::MakeView(*t, t->shape, t->strides, t->ndim);
+    if (e->view == nullptr) {
       delete e;
-      return st;
+      throw std::bad_alloc();
     }
-    const size_t ndim = bc_tensor_ndim(t);
-    for (size_t i = 0; i < ndim; ++i) {
-      e->shape[i] = bc_tensor_shape(t)[i];
-      e->strides[i] = bc_tensor_strides(t)[i];
+    for (int i = 0; i < t->ndim; ++i) {
+      e->shape[i] = t->shape[i];
+      e->strides[i] = t->strides[i];
     }
     DLTensor& dl = e->managed.dl_tensor;
-    dl.data = bc_tensor_data(t);
+    dl.data = t->data;
     dl.device = DLDevice{kDLCPU, 0};
-    dl.ndim = static_cast<int32_t>(ndim);
-    dl.dtype = ToDL(bc_tensor_dtype(t));
+    dl.ndim = static_cast<int32_t>(t->ndim);
+    dl.dtype = ToDL(t->dtype);
     dl.shape = e->shape;
     dl.strides = e->strides;
     dl.byte_offset = 0;
@@ -185,7 +187,6 @@ bc_status Export(bc_ctx* ctx, const bc_tensor* t, M** out) {
       e->managed.flags = read_only ? DLPACK_FLAG_BITMASK_READ_ONLY : 0;
     }
     *out = &e->managed;
-    return BC_OK;
   });
 }
 

@@ -115,4 +115,67 @@ bc_tensor* NewTensor(bc_dtype dtype, const Shape& shape) {
   return t;
 }
 
+// A tensor over the caller's buffer (bc_tensor_wrap, DLPack import): the
+// shape and strides checked to stay inside `nbytes`; throws on bad input.
+bc_tensor* WrapBuffer(bc_dtype dtype, const int64_t* shape, const int64_t* strides, size_t ndim,
+                      void* data, size_t nbytes, bc_deleter deleter, void* deleter_ctx) {
+  const Shape s = CheckedShape(shape, ndim);
+  const int64_t numel = ShapeNumel(s);
+  const size_t es = DtypeSize(dtype);
+  int64_t st[BC_MAX_DIMS];
+  int64_t expected = 1;
+  for (int i = s.ndim - 1; i >= 0; --i) {
+    if (strides != nullptr) {
+      st[i] = strides[i];
+      if (st[i] < 0)
+        Fail(BC_ERR_INVALID_ARGUMENT, "negative stride " + std::to_string(st[i]) +
+                                          " at dimension " + std::to_string(i));
+    } else {
+      st[i] = expected;
+      expected = NextStride(expected, s.d[i]);
+    }
+  }
+  if (numel > 0) {
+    if (data == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "data is NULL");
+    if (reinterpret_cast<uintptr_t>(data) % es != 0)
+      Fail(BC_ERR_INVALID_ARGUMENT, std::string("data is not aligned for ") +
+                                        DtypeName(dtype) + " (" + std::to_string(es) +
+                                        " bytes)");
+    // Highest element offset, then bytes needed, all overflow-checked.
+    int64_t last = 0, need = 0;
+    bool overflow = false;
+    for (int i = 0; i < s.ndim; ++i) {
+      int64_t e;
+      overflow |= __builtin_mul_overflow(s.d[i] - 1, st[i], &e);
+      overflow |= __builtin_add_overflow(last, e, &last);
+    }
+    overflow |= __builtin_add_overflow(last, int64_t{1}, &need);
+    overflow |= __builtin_mul_overflow(need, static_cast<int64_t>(es), &need);
+    if (overflow || static_cast<uint64_t>(need) > nbytes)
+      Fail(BC_ERR_OUT_OF_BOUNDS,
+           "strides " + FormatShape(st, s.ndim) + " of shape " + FormatShape(s) +
+               " reach past the " + std::to_string(nbytes) + "-byte buffer");
+  }
+  Storage* storage = new Storage;
+  bc_tensor* t = new (std::nothrow) bc_tensor;
+  if (t == nullptr) {
+    delete storage;
+    throw std::bad_alloc();
+  }
+  storage->data = data;
+  storage->nbytes = nbytes;
+  storage->deleter = deleter;
+  storage->ctx = deleter_ctx;
+  t->storage = storage;
+  t->data = static_cast<char*>(data);
+  t->dtype = dtype;
+  t->ndim = s.ndim;
+  for (int i = 0; i < s.ndim; ++i) {
+    t->shape[i] = s.d[i];
+    t->strides[i] = st[i];
+  }
+  return t;
+}
+
+
 }  // namespace bcast

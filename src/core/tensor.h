@@ -107,6 +107,19 @@ void CheckWritable(const bc_tensor& t, const char* what);
 // New handle over t's storage with the given geometry; null on allocation failure.
 bc_tensor* MakeView(const bc_tensor& t, const int64_t* shape, const int64_t* strides, int ndim);
 
+// bc_tensor_wrap()'s tensor over a caller's buffer, for the library's own
+// callers (DLPack import): checks the shape, strides and bounds, throws with
+// the public function's texts; the caller has checked the dtype.
+bc_tensor* WrapBuffer(bc_dtype dtype, const int64_t* shape, const int64_t* strides, size_t ndim,
+                      void* data, size_t nbytes, bc_deleter deleter, void* deleter_ctx);
+
+// bc_tensor_free()'s release of a handle (NULL is fine).
+inline void FreeTensor(bc_tensor* t) {
+  if (t == nullptr) return;
+  StorageRelease(t->storage);
+  delete t;
+}
+
 }  // namespace bcast
 
 #endif  // BCAST_CORE_TENSOR_H_
