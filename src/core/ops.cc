@@ -175,6 +175,64 @@ RowKernel FusedHalfKernel(const OpArgs& a, bc_dtype out, const Types& t) {
   return FindKernel(a.op, t.common, WantsAlpha(a));
 }
 
+// add/sub with alpha on float16/bfloat16: PyTorch computes `self +
+// alpha*other` with alpha rounded to the half type, on two paths. Its
+// vector loop rounds once (the float32 fma, then the half type); its scalar
+// loop (c10::BFloat16 / c10::Half arithmetic) rounds `alpha*other` to the
+// half type before adding: bf16 23 + (-2.5)*(-53) is 156 on the first, 155
+// on the second. PyTorch takes its vector loop on the inner dim of its
+// iterator (dims sorted and coalesced, as the plan's) when every operand
+// walks it contiguously, one input possibly with stride 0, in whole vectors
+// of 32 elements (its AVX-512 kernels, which both machines measured run; 16
+// on AVX2-only CPUs), and its scalar loop for the rest. bcast takes PyTorch's
+// scalar loop for an inner dim PyTorch does not vectorise or that is shorter
+// than 32 elements, its vector loop's result otherwise. What stays
+// path-dependent in PyTorch (the last `n % 32` elements of a longer row,
+// rows of 16-31 on AVX2, rows split between its threads) is listed in
+// docs/numerics.md.
+bool HalfAlphaScalarLoop(const OpArgs& a, const Types& t, const Plan& p) {
+  if ((a.op != BC_ADD && a.op != BC_SUB) || !WantsAlpha(a) || !IsHalf(t.common)) return false;
+  if (p.ndim == 0) return true;  // one element
+  int broadcast = 0;
+  for (int k = 0; k < p.nops; ++k) {
+    if (p.stride[k][0] == 0 && k > 0) {
+      ++broadcast;
+      continue;
+    }
+    if (p.stride[k][0] != 1) return true;  // strided: PyTorch's basic loop
+  }
+  return broadcast > 1 || p.shape[0] < 32;
+}
+
+// `alpha*other` rounded to the half dtype `common`: PyTorch's scalar-loop
+// product, as a tensor of other's shape (other converted to `common` first,
+// as PyTorch's iterator converts its inputs).
+bc_tensor* HalfAlphaProduct(const OpArgs& a, const Types& t, const bc_tensor& other) {
+  TensorGuard converted;
+  const bc_tensor* b = &other;
+  if (b->dtype != t.common) {
+    converted.t = NewTensor(t.common, ShapeOf(other));
+    OpArgs c;
+    c.ctx = a.ctx;
+    c.op = kCopy;
+    c.nin = 1;
+    c.in[0] = &other;
+    RunElementwise(c, converted.t, false);
+    b = converted.t;
+  }
+  // KernelScalar gives sub's alpha negated back (SubAlphaF); PyTorch's sub
+  // is add with -alpha, rounded to the half type.
+  const double k = KernelScalar(a, t);
+  const StackScalar alpha(bc_scalar_float(a.op == BC_SUB ? -k : k));
+  OpArgs m;
+  m.ctx = a.ctx;
+  m.op = BC_MUL;
+  m.nin = 2;
+  m.in[0] = b;
+  m.in[1] = alpha.get();  // a one-value operand: used at its (half) value, rounded once
+  return RunElementwise(m, nullptr, false);
+}
+
 // The op's kernel on kernel dtype `d`: the table has one for every dtype
 // that type resolution lets through.
 RowKernel KernelOf(const OpArgs& a, bc_dtype d) {
@@ -197,6 +255,8 @@ RowKernel KernelOf(const OpArgs& a, bc_dtype d) {
 // must run.
 bc_tensor* RunSmallContiguous(const OpArgs& a, bc_tensor* out) {
   if (IsIntDivision(a.op)) return nullptr;
+  if (WantsAlpha(a) && (IsHalf(a.in[0]->dtype) || IsHalf(a.in[1]->dtype)))
+    return nullptr;  // HalfAlphaScalarLoop decides on the plan
   // The result's shape: the first dimensioned input's, which the output's
   // must be. With every input 0-dim the broadcast shape is [], and an out=
   // of any other shape is refused by the general path (out-resize).
@@ -330,7 +390,26 @@ __attribute__((noinline)) bc_tensor* RunGeneral(const OpArgs& a, bc_tensor* out,
     moved += Numel(*ins[i]) * static_cast<int64_t>(DtypeSize(ins[i]->dtype));
   }
   Plan p;
-  p.scalar = KernelScalar(a, types);
+  OpArgs run = a;  // the op the kernel computes
+  TensorGuard product;
+  {
+    Plan probe;
+    BuildPlan(result, a.nin + 1, ts, strides, &probe);
+    if (HalfAlphaScalarLoop(a, types, probe)) {
+      // self + (alpha*other rounded): a plain add of the rounded product.
+      product.t = HalfAlphaProduct(a, types, *ins[1]);
+      moved += Numel(*product.t) * static_cast<int64_t>(DtypeSize(product.t->dtype)) -
+               Numel(*ins[1]) * static_cast<int64_t>(DtypeSize(ins[1]->dtype));
+      ins[1] = product.t;
+      ts[2] = product.t;
+      BroadcastStrides(*product.t, result, strides[2]);
+      run.op = BC_ADD;
+      run.in[1] = product.t;
+      run.scalar = 1;
+      run.has_alpha = false;
+    }
+  }
+  p.scalar = KernelScalar(run, types);
   // Streaming stores once the operands together outgrow the cache (Execute
   // decides, by thread count): also when the output alone is smaller (int16
   // (1024,4096) + (1024,4096) on one thread: 8 MiB out, 24 MiB moved, 27-30
@@ -352,15 +431,15 @@ __attribute__((noinline)) bc_tensor* RunGeneral(const OpArgs& a, bc_tensor* out,
     p.kernel = CopyKernel(DtypeSize(types.in));
     // Same dtype: move bits, whatever they encode.
     if (a.in[0]->dtype == out->dtype) SetBitCopy(&p, out->dtype);
-  } else if (const int k = HalfScalarOperand(a, types); k >= 0) {
+  } else if (const int k = HalfScalarOperand(run, types); k >= 0) {
     p.via[k + 1] = p.ktype[k + 1];  // the operand's own value, not rounded to the half type
-    p.kernel = KernelOf(a, types.in);
-  } else if (const RowKernel fused = FusedHalfKernel(a, out->dtype, types)) {
+    p.kernel = KernelOf(run, types.in);
+  } else if (const RowKernel fused = FusedHalfKernel(run, out->dtype, types)) {
     for (int k = 0; k < p.nops; ++k)
       if (p.ktype[k] != BC_BOOL) p.ktype[k] = p.via[k] = types.common;
     p.kernel = fused;
   } else {
-    p.kernel = KernelOf(a, types.in);
+    p.kernel = KernelOf(run, types.in);
   }
   Execute(p, *a.ctx);
   fresh.release();

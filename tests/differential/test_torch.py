@@ -1329,6 +1329,63 @@ def expand_sweep(lib_path):
     return bad
 
 
+def half_alpha_paths(lib_path):
+    """add/sub with alpha on float16/bfloat16, bit for bit, on layouts where
+    PyTorch's path does not depend on its CPU: rows shorter than 16 elements
+    and strided rows (its scalar loop: alpha*other rounded to the half type
+    first), contiguous rows of a multiple of 32 (its vector loop: rounded
+    once). The random cases accept either path; this pins which one bcast
+    takes. Returns the mismatches."""
+    if torch.backends.cpu.get_cpu_capability() not in ("AVX2", "AVX512"):
+        return []  # PyTorch without vector kernels: its scalar loop everywhere
+    L = Lib(lib_path)
+    rng = random.Random(23)
+    bad = []
+    layouts = [((1,), (1,)), ((5,), (5,)), ((15,), (15,)), ((3, 7), (7,)), ((4, 5), (4, 1)),
+               ((64,), (64,)), ((96,), (96,)), ((2, 64), (64,)), ((3, 64), (3, 1)),
+               ((64,), ())]
+    for dt in (torch.bfloat16, torch.float16):
+        for op in ("add", "sub"):
+            for sa, sb in layouts + [("strided", None), ("transposed", None)]:
+                for form in ("alloc", "out", "inplace"):
+                    alpha = rng.choice([-2.5, 0.3, 7.1, -1.7, 3.3])
+                    if sa == "strided":
+                        a = (torch.randn(40, dtype=torch.float64) * 60).to(dt)[::2]
+                        b = (torch.randn(40, dtype=torch.float64) * 60).to(dt)[::2]
+                    elif sa == "transposed":
+                        a = (torch.randn(64, 8, dtype=torch.float64) * 60).to(dt).t()
+                        b = (torch.randn(8, 64, dtype=torch.float64) * 60).to(dt)
+                    else:
+                        a = (torch.randn(sa, dtype=torch.float64) * 60).to(dt)
+                        b = (torch.randn(sb, dtype=torch.float64) * 60).to(dt)
+                    want = getattr(torch, op)(a, b, alpha=alpha)
+                    ta, tb = L.wrap(a), L.wrap(b)
+                    res = ctypes.c_void_p()
+                    if form == "alloc":
+                        st = L.lib.bc_binary_alpha(BC_OP[op], ta, tb, ctypes.c_double(alpha),
+                                                   ctypes.byref(res))
+                        got = L.read(res) if st == 0 else None
+                        if st == 0:
+                            L.lib.bc_tensor_free(res)
+                    else:
+                        o = a.clone() if form == "inplace" else torch.empty_like(want)
+                        to = L.wrap(o)
+                        st = (L.lib.bc_binary_alpha_(BC_OP[op], to, tb, ctypes.c_double(alpha))
+                              if form == "inplace" else
+                              L.lib.bc_binary_alpha_out(BC_OP[op], ta, tb,
+                                                        ctypes.c_double(alpha), to))
+                        got = o if st == 0 else None
+                        L.lib.bc_tensor_free(to)
+                    L.lib.bc_tensor_free(ta)
+                    L.lib.bc_tensor_free(tb)
+                    if got is None:
+                        bad.append(f"{op} {dt} {sa} {form}: failed: {L.error()}")
+                    elif not torch.equal(got.view(torch.int16), want.view(torch.int16)):
+                        bad.append(f"{op} {dt} {sa}+{sb} {form} alpha={alpha}: bcast "
+                                   f"{got.flatten()[:4].tolist()} PyTorch {want.flatten()[:4].tolist()}")
+    return bad
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lib", help="build directory or path to libbcast.so")
@@ -1352,6 +1409,11 @@ def main():
     for line in sweep[:10]:
         print("MISMATCH " + line)
     print(f"expand sweep: {len(sweep)} mismatches")
+    paths = half_alpha_paths(args.lib)
+    for line in paths[:10]:
+        print("MISMATCH " + line)
+    print(f"half add/sub with alpha, layouts with one PyTorch path: {len(paths)} mismatches")
+    sweep += paths
     jobs = max(1, min(args.jobs, args.cases))
     work = [(args.lib, args.seed, j, args.cases, jobs, False) for j in range(jobs)]
     if jobs == 1:
