@@ -26,6 +26,9 @@ float64 or bool 0-dim tensor, cast to that dtype. Lines:
     tcs clamp <dtype> <lo> <hi> <form> = ... / ! ...   torch.clamp(x, lo, hi)
        with numbers (bc_clamp_scalar): form - (allocating), i (in place:
        x's values after) or an out dtype (out=: the out's values after)
+    tv addcmul|addcdiv <dtype> <value> - = ... / ! ...   addcmul(x, x, x,
+       value=...) (addcdiv(x, x, f, value=...) with f float32 [1, 2, -1,
+       4, 0.5, -2, 8]), an integral value passed as an int
     ba add|sub <dtype> <L|R> <number> <alpha> = ... / ! ...   torch.add(x, s,
        alpha=...) or torch.add(s, x, alpha=...) (sub likewise); "bae" where
        the number is emulated as for "be" rows
@@ -309,6 +312,29 @@ def clamp_scalar_rows(dtype):
     return rows
 
 
+# addcmul/addcdiv's `value` (a double in the C API: an integral one is a
+# Python int, as for alpha), through the checks of the common dtype: uint8
+# takes -255..-1 as an int (they wrap, PyTorch's non-strict unsigned
+# conversion), a float value must fit (-2.5 does not).
+VALUES_ADDC = [-2, -129, -255, -256, 255, 256, 127, 128, 2.5, -2.5, 70000.0, 2 ** 31, 2 ** 62,
+               1e39, math.nan, math.inf]
+
+
+def addc_value_rows(dtype):
+    rows = []
+    x = tensor(dtype)
+    f = torch.tensor([1.0, 2.0, -1.0, 4.0, 0.5, -2.0, 8.0][:x.numel()])
+    for op in ("addcmul", "addcdiv"):
+        for v in VALUES_ADDC:
+            if isinstance(v, float) and v.is_integer() and abs(v) < 2 ** 63:
+                v = int(v)  # the convention: an integral double is an int
+            # addcdiv needs a floating divisor: t2 = float32 values there.
+            t2 = f if op == "addcdiv" else x
+            rows.append(f"tv {op} {NAME[dtype]} {number(v)} - "
+                        f"{outcome(lambda: getattr(torch, op)(x, x, t2, value=v))}")
+    return rows
+
+
 def main():
     assert torch.get_default_dtype() == torch.float32
     lines = [f"# torch {torch.__version__}: written by tests/gen_scalar_ops.py; do not edit"]
@@ -331,6 +357,8 @@ def main():
         lines += ternary_rows(d)
     for _, d in DTYPES:
         lines += clamp_scalar_rows(d)
+    for _, d in DTYPES:
+        lines += addc_value_rows(d)
     text = "\n".join(lines) + "\n"
     if "--check" in sys.argv:
         with open(OUT) as f:

@@ -71,7 +71,7 @@ struct Row {
 
 struct Table {
   std::map<int, std::vector<uint64_t>> inputs;  // by dtype
-  std::vector<Row> binary, ternary, alpha, clamp_scalar;
+  std::vector<Row> binary, ternary, alpha, clamp_scalar, addc_value;
 };
 
 Expect ParseExpect(std::istringstream& is) {
@@ -117,6 +117,7 @@ const Table& LoadTable() {
       r.expect = ParseExpect(is);
       (alpha              ? t.alpha
        : kind == "tcs"    ? t.clamp_scalar
+       : kind == "tv"     ? t.addc_value
        : kind == "t" || kind == "te" ? t.ternary
                           : t.binary)
           .push_back(r);
@@ -441,6 +442,37 @@ TEST(ScalarOps, ClampScalarForms) {
     }
     ASSERT_EQ(st, BC_OK) << bc_last_error();
     EXPECT_TRUE(MatchesRow(r, written));
+  }
+}
+
+// addcmul/addcdiv's value against PyTorch given a Python int where the
+// double is integral (bcast's convention, as for alpha): uint8 takes
+// -255..-1 (they wrap), refuses -256 and a float -2.5.
+TEST(ScalarOps, AddcmulAddcdivValueRange) {
+  const Table& t = LoadTable();
+  EXPECT_EQ(t.addc_value.size(), 10u * 2 * 16);
+  const Tensor f = [] {
+    const double v[7] = {1.0, 2.0, -1.0, 4.0, 0.5, -2.0, 8.0};
+    std::vector<uint64_t> bits;
+    for (double x : v) {
+      float g = static_cast<float>(x);
+      uint32_t b;
+      std::memcpy(&b, &g, 4);
+      bits.push_back(b);
+    }
+    return FromBits(BC_FLOAT32, bits);
+  }();
+  for (const Row& r : t.addc_value) {
+    const Tensor x = Input(r.dtype);
+    std::vector<uint64_t> fb = BitsOf(f.get());
+    fb.resize(static_cast<size_t>(bc_tensor_numel(x.get())));
+    const Tensor t2 = r.op == "addcdiv" ? FromBits(BC_FLOAT32, fb) : Tensor();
+    const bc_scalar s = ParseNumber(r.a);
+    const double v = s.kind == BC_SCALAR_FLOAT ? s.v.f : static_cast<double>(s.v.i);
+    Check(r, [&](bc_tensor** out) {
+      return r.op == "addcmul" ? bc_addcmul(x.get(), x.get(), x.get(), v, out)
+                               : bc_addcdiv(x.get(), x.get(), t2.get(), v, out);
+    });
   }
 }
 

@@ -1012,6 +1012,15 @@ BC_API bc_status bc_where_(bc_tensor* self, const bc_tensor* cond, const bc_tens
 /** self + value * t1 * t2, the three shapes broadcast together.
  *  Computed as (value * t1) * t2 in the promoted dtype; for integer dtypes
  *  `value` is first truncated toward zero, as PyTorch does.
+ *
+ *  `value` is read as alpha is (bc_binary_alpha()): an integral double is
+ *  PyTorch's Python int, any other its Python float. It must fit the
+ *  promoted dtype ("value cannot be converted to type uint8_t without
+ *  overflow"), and an int there follows PyTorch's conversion, under which
+ *  uint8 also takes -255..-1, which wrap: value -2 on uint8 is
+ *  `torch.addcmul(x, t1, t2, value=-2)`, which computes. (PyTorch refuses
+ *  `value=-2.0`, a float; a double cannot say which one the caller meant, and
+ *  bcast takes the int.) bc_addcdiv() likewise.
  *  @param[in]  self    Addend; borrowed.
  *  @param[in]  t1      First factor; borrowed.
  *  @param[in]  t2      Second factor; borrowed.
