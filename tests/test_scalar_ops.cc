@@ -229,9 +229,9 @@ int UlpsFor(const Row& r) {
 // 0x439e1d28 on an AMD EPYC, 0x439e1d27 on an Intel Xeon), bcast's do not,
 // so a change of bcast's bits still fails here. The pins are bcast's results
 // (its policy: within 1 ulp of the correctly rounded value, the same bits on
-// every target and CPU); rewrite them, after a deliberate change, with
-//   BCAST_WRITE_SCALAR_PINS=tests/data/scalar_ops_pins.txt \
-//     build/tests/test_scalar_ops --gtest_filter=ScalarOps.DirectForms
+// every target and CPU); rewrite them, after a deliberate change, by running
+// `build/tests/test_scalar_ops --gtest_filter=ScalarOps.DirectForms` with
+// BCAST_WRITE_SCALAR_PINS=tests/data/scalar_ops_pins.txt in the environment.
 // Key: the row's text before its outcome.
 std::string RowKey(const Row& r) {
   const size_t eq = r.line.find(" = ");

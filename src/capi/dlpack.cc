@@ -18,48 +18,26 @@ using bcast::Fail;
 
 namespace {
 
+// The DLPack codes of src/core/dtype_table.def; bits are the dtype's width.
+constexpr uint8_t kDLCode[] = {
+#define BCAST_DTYPE(Id, CType, kind, torch, cpp, checked, tensor, dlpack) dlpack,
+#include "core/dtype_table.def"
+};
+
 bool FromDL(DLDataType t, bc_dtype* out) {
   if (t.lanes != 1) return false;
-  switch (t.code) {
-    case kDLBool:
-      *out = BC_BOOL;
-      return t.bits == 8;
-    case kDLUInt:
-      *out = BC_UINT8;
-      return t.bits == 8;
-    case kDLInt:
-      switch (t.bits) {
-        case 8: *out = BC_INT8; return true;
-        case 16: *out = BC_INT16; return true;
-        case 32: *out = BC_INT32; return true;
-        case 64: *out = BC_INT64; return true;
-      }
-      return false;
-    case kDLFloat:
-      switch (t.bits) {
-        case 16: *out = BC_FLOAT16; return true;
-        case 32: *out = BC_FLOAT32; return true;
-        case 64: *out = BC_FLOAT64; return true;
-      }
-      return false;
-    case kDLBfloat:
-      *out = BC_BFLOAT16;
-      return t.bits == 16;
+  for (int d = 0; d < bcast::kNumDtypes; ++d) {
+    const bc_dtype dt = static_cast<bc_dtype>(d);
+    if (kDLCode[d] == t.code && bcast::DtypeSize(dt) * 8 == t.bits) {
+      *out = dt;
+      return true;
+    }
   }
   return false;
 }
 
 DLDataType ToDL(bc_dtype d) {
-  const uint8_t bits = static_cast<uint8_t>(bcast::DtypeSize(d) * 8);
-  switch (d) {
-    case BC_BOOL: return {kDLBool, 8, 1};
-    case BC_UINT8: return {kDLUInt, 8, 1};
-    case BC_BFLOAT16: return {kDLBfloat, 16, 1};
-    case BC_FLOAT16:
-    case BC_FLOAT32:
-    case BC_FLOAT64: return {kDLFloat, bits, 1};
-    default: return {kDLInt, bits, 1};
-  }
+  return {kDLCode[d], static_cast<uint8_t>(bcast::DtypeSize(d) * 8), 1};
 }
 
 // Memory the host can read and write directly.

@@ -4,35 +4,48 @@
 
 namespace bcast {
 
-const char* DtypeName(bc_dtype d) {
-  static const char* const kName[kNumDtypes] = {"Bool", "Byte",     "Char",     "Short", "Int",
-                                                "Long", "Half",     "BFloat16", "Float", "Double"};
-  return ValidDtype(d) ? kName[d] : "Unknown";
-}
+namespace {
 
-const char* DtypeTensorName(bc_dtype d) {
-  static const char* const kName[kNumDtypes] = {
-      "CPUBoolType", "torch.ByteTensor", "torch.CharTensor",     "torch.ShortTensor",
-      "torch.IntTensor",  "torch.LongTensor", "torch.HalfTensor",     "CPUBFloat16Type",
-      "torch.FloatTensor", "torch.DoubleTensor"};
-  return ValidDtype(d) ? kName[d] : "torch.Tensor";
-}
+struct Names {
+  const char* torch;
+  const char* cpp;
+  const char* checked;
+  const char* tensor;
+};
+constexpr Names kNames[] = {
+#define BCAST_DTYPE(Id, CType, kind, torch, cpp, checked, tensor, dlpack) {torch, cpp, checked, tensor},
+#include "core/dtype_table.def"
+};
 
+}  // namespace
+
+const char* DtypeName(bc_dtype d) { return ValidDtype(d) ? kNames[d].torch : "Unknown"; }
+const char* DtypeTensorName(bc_dtype d) { return ValidDtype(d) ? kNames[d].tensor : "torch.Tensor"; }
+const char* CppTypeName(bc_dtype d) { return ValidDtype(d) ? kNames[d].cpp : "unknown"; }
+const char* CheckedTypeName(bc_dtype d) { return ValidDtype(d) ? kNames[d].checked : "unknown"; }
+
+// c10::promoteTypes on the table's kinds and widths.
 bc_dtype PromoteTypes(bc_dtype a, bc_dtype b) {
   if (a == b) return a;
-  if (a == BC_BOOL) return b;
-  if (b == BC_BOOL) return a;
+  if (KindOf(a) == kBoolKind) return b;
+  if (KindOf(b) == kBoolKind) return a;
   if (IsFloating(a) != IsFloating(b)) return IsFloating(a) ? a : b;
   if (IsFloating(a)) {
-    if (IsHalf(a) && IsHalf(b)) return BC_FLOAT32;  // f16 with bf16
-    return a > b ? a : b;                           // enum order is width order
+    if (IsHalf(a) && IsHalf(b)) return BC_FLOAT32;  // float16 with bfloat16
+    return DtypeSize(a) > DtypeSize(b) ? a : b;
   }
-  // Both integral. uint8 with a signed type needs a wider signed type.
-  if (a == BC_UINT8 || b == BC_UINT8) {
-    bc_dtype s = a == BC_UINT8 ? b : a;
-    return s == BC_INT8 ? BC_INT16 : s;
+  // Both integral. An unsigned type with a signed one needs a signed type
+  // wider than the unsigned (uint8 with int8: int16).
+  if (KindOf(a) != KindOf(b)) {
+    const bc_dtype u = KindOf(a) == kUnsignedKind ? a : b, s = u == a ? b : a;
+    if (DtypeSize(s) > DtypeSize(u)) return s;
+    for (int d = 0; d < kNumDtypes; ++d) {
+      const bc_dtype w = static_cast<bc_dtype>(d);
+      if (KindOf(w) == kSignedKind && DtypeSize(w) == 2 * DtypeSize(u)) return w;
+    }
+    return BC_INT64;
   }
-  return a > b ? a : b;
+  return DtypeSize(a) > DtypeSize(b) ? a : b;
 }
 
 bool CanCast(bc_dtype from, bc_dtype to) {

@@ -13,28 +13,59 @@
 
 namespace bcast {
 
-constexpr int kNumDtypes = 10;
+// 16-bit float storage types: distinct C++ types so templates can tell them apart.
+struct f16 { uint16_t bits; };
+struct bf16 { uint16_t bits; };
 
-inline bool ValidDtype(int d) { return d >= 0 && d < kNumDtypes; }
-inline size_t DtypeSize(bc_dtype d) {
-  static constexpr size_t kSize[kNumDtypes] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
-  return ValidDtype(d) ? kSize[d] : 0;
+// A dtype's kind (src/core/dtype_table.def): promotion's categories.
+enum DtypeKind : uint8_t { kBoolKind, kUnsignedKind, kSignedKind, kFloatKind };
+
+namespace dtype_table {
+#define BCAST_DTYPE(Id, CType, kind, torch, cpp, checked, tensor, dlpack) +1
+constexpr int kCount = 0
+#include "core/dtype_table.def"
+    ;
+#define BCAST_DTYPE(Id, CType, kind, torch, cpp, checked, tensor, dlpack) sizeof(CType),
+constexpr uint8_t kSize[] = {
+#include "core/dtype_table.def"
+};
+#define BCAST_DTYPE(Id, CType, kind, torch, cpp, checked, tensor, dlpack) kind,
+constexpr DtypeKind kKind[] = {
+#include "core/dtype_table.def"
+};
+// Listed in value order: each row's position is its bc_dtype value.
+#define BCAST_DTYPE(Id, CType, kind, torch, cpp, checked, tensor, dlpack) BC_##Id,
+constexpr bc_dtype kValue[] = {
+#include "core/dtype_table.def"
+};
+constexpr bool InValueOrder() {
+  for (int i = 0; i < kCount; ++i)
+    if (kValue[i] != i) return false;
+  return true;
 }
+static_assert(InValueOrder(), "dtype_table.def must list the dtypes in bc_dtype value order");
+}  // namespace dtype_table
+
+constexpr int kNumDtypes = dtype_table::kCount;
+
+constexpr bool ValidDtype(int d) { return d >= 0 && d < kNumDtypes; }
+constexpr size_t DtypeSize(bc_dtype d) { return ValidDtype(d) ? dtype_table::kSize[d] : 0; }
+constexpr DtypeKind KindOf(bc_dtype d) { return dtype_table::kKind[d]; }
 const char* DtypeName(bc_dtype d);        // "Float", as PyTorch prints ScalarType
 const char* DtypeTensorName(bc_dtype d);  // "torch.FloatTensor"
-constexpr bool IsFloating(bc_dtype d) { return d >= BC_FLOAT16; }
-inline bool IsIntegral(bc_dtype d) { return d >= BC_UINT8 && d <= BC_INT64; }
-constexpr bool IsHalf(bc_dtype d) { return d == BC_FLOAT16 || d == BC_BFLOAT16; }
+const char* CppTypeName(bc_dtype d);      // "long int", as PyTorch's TypeMeta prints it
+const char* CheckedTypeName(bc_dtype d);  // "int64_t", as c10::checked_convert names it
+constexpr bool IsFloating(bc_dtype d) { return ValidDtype(d) && KindOf(d) == kFloatKind; }
+constexpr bool IsIntegral(bc_dtype d) {
+  return ValidDtype(d) && (KindOf(d) == kUnsignedKind || KindOf(d) == kSignedKind);
+}
+constexpr bool IsHalf(bc_dtype d) { return IsFloating(d) && DtypeSize(d) == 2; }
 // 0 bool, 1 integer, 2 floating.
-inline int Category(bc_dtype d) { return d == BC_BOOL ? 0 : (IsFloating(d) ? 2 : 1); }
+constexpr int Category(bc_dtype d) { return KindOf(d) == kBoolKind ? 0 : IsFloating(d) ? 2 : 1; }
 
 bc_dtype PromoteTypes(bc_dtype a, bc_dtype b);
 // PyTorch's canCast: no float -> integral, no non-bool -> bool.
 bool CanCast(bc_dtype from, bc_dtype to);
-
-// 16-bit float storage types: distinct C++ types so templates can tell them apart.
-struct f16 { uint16_t bits; };
-struct bf16 { uint16_t bits; };
 
 float F16ToF32(uint16_t h);
 uint16_t F32ToF16(float f);
@@ -88,20 +119,14 @@ inline To Convert(From v) {
   }
 }
 
-// Calls f(T{}) with the storage type of `d`.
+// Calls f(T{}) with the storage type of `d` (an invalid d: the last row's).
 template <class F>
 decltype(auto) VisitDtype(bc_dtype d, F&& f) {
   switch (d) {
-    case BC_BOOL: return f(bool{});
-    case BC_UINT8: return f(uint8_t{});
-    case BC_INT8: return f(int8_t{});
-    case BC_INT16: return f(int16_t{});
-    case BC_INT32: return f(int32_t{});
-    case BC_INT64: return f(int64_t{});
-    case BC_FLOAT16: return f(f16{});
-    case BC_BFLOAT16: return f(bf16{});
-    case BC_FLOAT32: return f(float{});
-    case BC_FLOAT64: break;
+#define BCAST_DTYPE(Id, CType, kind, torch, cpp, checked, tensor, dlpack) \
+  case BC_##Id:                                                         \
+    return f(CType{});
+#include "core/dtype_table.def"
   }
   return f(double{});
 }

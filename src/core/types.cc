@@ -1,7 +1,9 @@
 #include "core/types.h"
 
 #include <cmath>
+#include <limits>
 #include <string>
+#include <type_traits>
 
 #include "core/dtype.h"
 #include "core/error.h"
@@ -10,13 +12,6 @@
 #include "core/context.h"
 
 namespace bcast {
-
-const char* CppTypeName(bc_dtype d) {
-  static const char* const kName[kNumDtypes] = {
-      "bool", "unsigned char", "signed char", "short int", "int", "long int",
-      "c10::Half", "c10::BFloat16", "float", "double"};
-  return ValidDtype(d) ? kName[d] : "unknown";
-}
 
 namespace {
 
@@ -46,42 +41,36 @@ void CheckIntegralScalar(bc_dtype d, double v, const char* what) {
                                     " must not be a floating point number.");
 }
 
-// The C++ type PyTorch names in c10::checked_convert's message.
-const char* ScalarTypeCppName(bc_dtype d) {
-  static const char* const kName[kNumDtypes] = {
-      "bool", "uint8_t", "int8_t", "int16_t", "int", "int64_t",
-      "c10::Half", "c10::BFloat16", "float", "double"};
-  return ValidDtype(d) ? kName[d] : "unknown";
-}
-
 }  // namespace
 
+// c10::checked_convert of a Python number (int when v is integral) to d.
 void CheckScalarRange(bc_dtype d, double v) {
-  bool overflow = false;
-  switch (d) {
-    case BC_BOOL: break;
-    case BC_FLOAT64: break;
-    case BC_FLOAT16:
-    case BC_BFLOAT16:
-    case BC_FLOAT32: {
-      const double max = d == BC_FLOAT16 ? 65504.0 : d == BC_BFLOAT16 ? 0x1.FEp127 : 0x1.FFFFFEp127;
-      overflow = std::isfinite(v) && std::fabs(v) > max;
-      break;
-    }
-    default: {
-      const double lo = d == BC_UINT8 ? 0 : d == BC_INT8 ? -128.0 : d == BC_INT16 ? -32768.0
-                        : d == BC_INT32 ? -2147483648.0 : -0x1p63;
-      const double hi = d == BC_UINT8 ? 255 : d == BC_INT8 ? 127.0 : d == BC_INT16 ? 32767.0
-                        : d == BC_INT32 ? 2147483647.0 : 0x1p63;
+  const bool overflow = VisitDtype(d, [v](auto t) {
+    using T = decltype(t);
+    if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, double>) {
+      return false;
+    } else if constexpr (std::is_same_v<T, f16> || std::is_same_v<T, bf16> ||
+                         std::is_same_v<T, float>) {
+      // The largest finite value; infinities and NaN convert.
+      const double max = std::is_same_v<T, f16>    ? 65504.0
+                         : std::is_same_v<T, bf16> ? 0x1.FEp127
+                                                   : double{std::numeric_limits<float>::max()};
+      return std::isfinite(v) && std::fabs(v) > max;
+    } else {
+      const double lo = static_cast<double>(std::numeric_limits<T>::lowest());
+      const double hi = static_cast<double>(std::numeric_limits<T>::max());
+      // int64's max rounds up to 2^63 as a double, which int64 cannot hold.
+      const bool past_hi = sizeof(T) == 8 ? v >= hi : v > hi;
+      // An int converts to an unsigned type without overflow down to -max
+      // (c10's non-strict unsigned rule: it wraps); a float must fit.
       if (IsIntegralNumber(v))
-        overflow = v > hi || v < (d == BC_UINT8 ? -255.0 : lo) || (d == BC_INT64 && v >= hi);
-      else
-        overflow = !(v >= lo && v <= hi) || (d == BC_INT64 && v >= hi);
+        return past_hi || v < (std::is_unsigned_v<T> ? -hi : lo);
+      return past_hi || !(v >= lo && v <= hi);
     }
-  }
+  });
   if (overflow)
     Fail(BC_ERR_INVALID_ARGUMENT, std::string("value cannot be converted to type ") +
-                                      ScalarTypeCppName(d) + " without overflow");
+                                      CheckedTypeName(d) + " without overflow");
 }
 
 namespace {

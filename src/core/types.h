@@ -32,9 +32,6 @@ Types ResolveTypes(const OpArgs& a, const bc_tensor* out);
 // finite floats must be within range. Throws BC_ERR_INVALID_ARGUMENT.
 void CheckScalarRange(bc_dtype d, double v);
 
-// A dtype as PyTorch's TypeMeta prints it ("int", "long int", "unsigned
-// char"): lerp's and clamp's in-place messages use these.
-const char* CppTypeName(bc_dtype d);
 
 // div_trunc, div_floor, remainder, fmod: integer division by zero is refused.
 inline bool IsIntDivision(int op) {
