@@ -1,5 +1,7 @@
 #include "core/op_info.h"
 
+#include "core/op_rules.h"
+
 namespace bcast {
 
 namespace {
@@ -23,5 +25,11 @@ constexpr OpInfo kInfo[kNumTableOps + 1] = {
 }  // namespace
 
 const OpInfo& InfoOf(int op) { return kInfo[op]; }
+
+const OpRules& RulesOf(int op) {
+  static constexpr OpRules kNone{};
+  const OpRules* r = op == kCopy ? CopyRules() : op < BC_OP_COUNT ? BinaryRules(op) : TernaryRules(op);
+  return r != nullptr ? *r : kNone;
+}
 
 }  // namespace bcast

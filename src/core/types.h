@@ -15,10 +15,16 @@ struct Types {
   bc_dtype common;  // dtype the inputs are cast to (computed in `in` when it is a half)
 };
 
+// torch.result_type: dimensioned operands first; 0-dim ones only when they
+// are of a higher category (bool < integer < floating).
+bc_dtype ResultType(const bc_tensor* const* ts, int n);
+
+// The dtype a kernel computes in: float32 for the halves.
+bc_dtype ComputeType(bc_dtype d);
+
 // The checks PyTorch makes in an op's own code before its TensorIterator is
-// built, so before overlap and shape errors: sub on bool, where's out dtype,
-// uint8 condition (warned here) and condition dtype, lerp's dtypes,
-// addcdiv on integers. `out` is the written tensor or nullptr.
+// built, so before overlap and shape errors: the op's pre_check rule
+// (core/op_rules.h). `out` is the written tensor or nullptr.
 void PreCheck(const OpArgs& a, const bc_tensor* out);
 
 // After overlap and shapes, in PyTorch's order: the written tensor's dtype,
