@@ -62,7 +62,7 @@ bc_status Binary(bc_ctx* ctx, int op, const bc_tensor* a, const bc_tensor* b, bo
     if (out != nullptr) bcast::CheckWritable(*out, inplace ? "self" : "out");
     if (static_cast<unsigned>(op) >= BC_OP_COUNT)
       Fail(BC_ERR_INVALID_ARGUMENT, "unknown op " + std::to_string(op));
-    if (has_alpha && op != BC_ADD && op != BC_SUB)
+    if (has_alpha && !bcast::InfoOf(op).alpha)
       Fail(BC_ERR_INVALID_ARGUMENT, "alpha is only accepted by BC_ADD and BC_SUB");
     if (!out_new) NotNull(out, inplace ? "self" : "out");
     bcast::OpArgs args;

@@ -1,5 +1,7 @@
 #include "core/compat.h"
 
+#include "core/op_rules.h"
+
 #include "core/error.h"
 #include "core/op_info.h"
 #include "core/context.h"
@@ -34,28 +36,29 @@ OperandBroadcast BroadcastOperands(const OpArgs& a, const bc_tensor* out) {
     same_shape &= SameShape(b.shapes[i], b.shapes[0]);
   }
   // copy_ broadcasts its source into the destination's shape.
-  Shape first = a.op == kCopy ? ShapeOf(*out) : b.shapes[0];
-  if (a.op == kCopy) {
+  const bool copies = RulesOf(a.op).copies;
+  Shape first = copies ? ShapeOf(*out) : b.shapes[0];
+  if (copies) {
     same_numel = Numel(*out) == numel0;
     same_shape = SameShape(first, b.shapes[0]);
   }
 
   b.result = first;
   Error err;
-  for (int i = a.op == kCopy ? 0 : 1; i < a.nin && !b.legacy; ++i) {
+  for (int i = copies ? 0 : 1; i < a.nin && !b.legacy; ++i) {
     if (TryBroadcast(b.result, b.shapes[i], &b.result, &err)) continue;
     if (!(LegacyPointwiseOn(*a.ctx) && same_numel)) throw err;
     b.legacy = true;
     b.result = first;
-    b.warnings.push_back(std::string(a.op == kCopy ? "src" : names[i]) + " is not broadcastable to " +
-                       (a.op == kCopy ? "self" : names[0]) +
+    b.warnings.push_back(std::string(copies ? "src" : names[i]) + " is not broadcastable to " +
+                       (copies ? "self" : names[0]) +
                        ", but they have the same number of elements. Falling back to "
                        "deprecated pointwise behavior.");
   }
   if (!b.legacy && !same_shape) {
     if (BroadcastWarningOn(*a.ctx) && same_numel) {
       b.warnings.push_back(
-          (a.op == kCopy ? std::string("self and src") : JoinNames(names, a.nin)) +
+          (copies ? std::string("self and src") : JoinNames(names, a.nin)) +
           " do not have the same shape, but are broadcastable, and have the same number of "
           "elements. Changing behavior in a backwards incompatible manner to broadcasting "
           "rather than viewing as 1-dimensional.");
@@ -63,7 +66,7 @@ OperandBroadcast BroadcastOperands(const OpArgs& a, const bc_tensor* out) {
     bool differ = false;  // ignoring 0-dim operands, which are scalars
     for (int i = 0; i < a.nin; ++i)
       differ |= a.in[i]->ndim > 0 && !SameShape(b.shapes[i], b.result);
-    if (a.op == kCopy) differ = !SameShape(b.shapes[0], b.result) && a.in[0]->ndim > 0;
+    if (copies) differ = !SameShape(b.shapes[0], b.result) && a.in[0]->ndim > 0;
     if (differ && Policy(*a.ctx) != BC_POLICY_ALLOW) {
       std::string desc;
       for (int i = 0; i < a.nin; ++i) {

@@ -17,6 +17,7 @@ bool CopyResolve(const OpArgs& /*a*/, const bc_tensor* out, Types* t) {
 constexpr OpRules kCopyRules = [] {
   OpRules r;
   r.resolve = CopyResolve;
+  r.copies = true;
   return r;
 }();
 

@@ -30,7 +30,42 @@ struct OpRules {
   // Range checks of the op's numbers (addcmul's value) on the common dtype,
   // after its dtype set is checked.
   void (*check_range)(const OpArgs& a, bc_dtype common) = nullptr;
+
+  // What the kernel runs:
+  // PyTorch's own path for a number operand (pow's special exponents):
+  // the result, or nullptr when the general path runs.
+  bc_tensor* (*number_path)(const OpArgs& a, bc_tensor* out, bool inplace) = nullptr;
+  // The scalar the kernel takes when it is not the op's number as given
+  // (add/sub: alpha negated and rounded as PyTorch does).
+  double (*kernel_scalar)(const OpArgs& a, const Types& t) = nullptr;
+  // On half dtypes, the operand PyTorch reads as one number at its own
+  // value, not rounded to the half type, or -1 (mul and division: a
+  // one-value second operand; lerp: a number weight).
+  int (*half_number_operand)(const OpArgs& a, const Types& t) = nullptr;
+  // The kernel gets the first two operands swapped (bfloat16 fmax/fmin).
+  bool (*swaps_operands)(const OpArgs& a, const Types& t) = nullptr;
+  // Each step rounds to the half type (trunc/floor division): on half
+  // dtypes the half kernel always runs.
+  bool half_steps = false;
+  // An integer division: a zero divisor is refused.
+  bool divides = false;
+  // The operand read as bool whatever the common dtype (where's
+  // condition), or -1.
+  int bool_operand = -1;
+  // float16/bfloat16 with alpha: PyTorch's scalar loop rounds alpha*other
+  // first on the layouts it does not vectorise (ops.cc, HalfAlphaScalarLoop);
+  // this gives the factor of `other` there (sub's alpha negated), rounded
+  // to the half type.
+  double (*half_alpha_factor)(const OpArgs& a, const Types& t) = nullptr;
+  // copy_: out = in0, moved as bits when the dtypes match; broadcasts into
+  // the destination only.
+  bool copies = false;
 };
+
+// Whether `b` is one value for a half op of common dtype `common`: one
+// element of any dtype, or a view of the common dtype whose every dim of
+// more than one element has stride 0 (PyTorch's TensorIterator::is_scalar).
+bool IsOneValue(const bc_tensor& b, bc_dtype common);
 
 // The rules of a kernel op (bc_op values, ternary ops, kCopy).
 const OpRules& RulesOf(int op);

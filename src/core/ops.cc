@@ -14,6 +14,7 @@
 #include "core/dtype.h"
 #include "core/error.h"
 #include "core/op_info.h"
+#include "core/op_rules.h"
 #include "core/overlap.h"
 #include "core/plan.h"
 #include "core/context.h"
@@ -113,64 +114,54 @@ bc_tensor* ContiguousCopy(const bc_ctx& ctx, const bc_tensor& t) {
 
 bool WantsAlpha(const OpArgs& a) { return InfoOf(a.op).alpha && a.scalar != 1; }
 
-// The scalar the kernel takes (alpha or value). For add/sub, PyTorch's alpha:
-// sub is add with -alpha, and an alpha of 0 is the integer 0 (a double alpha
-// that is integral means an integer, as bcast's callers pass it), whose
-// negation is +0, not -0; on half dtypes alpha is rounded to the half type
-// first, as alpha.to<Half>() (through float32), whether the half kernel or
-// float32 tiles compute the op. (SubAlphaF negates what it gets back.)
+// The scalar the kernel takes: alpha or value, as the op's rule gives it.
 double KernelScalar(const OpArgs& a, const Types& t) {
-  if (a.op != BC_ADD && a.op != BC_SUB) return a.scalar;
-  double alpha = a.scalar == 0 ? 0.0 : (a.op == BC_SUB ? -a.scalar : a.scalar);
-  if (IsHalf(t.common))
-    alpha = t.common == BC_FLOAT16 ? Convert<float>(Convert<f16>(alpha))
-                                   : Convert<float>(Convert<bf16>(alpha));
-  return a.op == BC_SUB ? -alpha : alpha;
+  const auto f = RulesOf(a.op).kernel_scalar;
+  return f != nullptr ? f(a, t) : a.scalar;
 }
 
-// mul, div and trunc/floor division on half dtypes whose second operand is
-// one value: PyTorch (TensorIterator's is_scalar(2), original_scalar_value)
-// computes in float32 with that operand's own value, not rounded to the half
-// type (f16 [3.] * 0.1 is 0.30005, not 0.29980), and without the half
-// rounding of each division step. One value: one element of any dtype, or a
-// view of the common dtype whose every dim of more than one element has
-// stride 0 (an expanded scalar; another dtype is first converted to a
-// tensor of its own). Run in float32 tiles with that operand converted
-// straight from its dtype. lerp's weight given as a number likewise
-// (lerp.Scalar reads weight.to<opmath_t>()).
+}  // namespace
+
+bool IsOneValue(const bc_tensor& b, bc_dtype common) {
+  for (int d = 0; d < b.ndim; ++d)
+    if (b.shape[d] != 1 && b.strides[d] != 0) return false;
+  return Numel(b) == 1 || b.dtype == common;
+}
+
+namespace {
+
+// On half dtypes, the operand PyTorch reads at its own value (the op's
+// half_number_operand rule): run in float32 tiles with that operand
+// converted straight from its dtype, not rounded to the half type.
 // Returns the operand's index in a.in, or -1.
 int HalfScalarOperand(const OpArgs& a, const Types& t) {
-  if (!IsHalf(t.common)) return -1;
-  if (a.op == kLerp && a.in[2]->wrapped_number) return 2;
-  if (!(a.op == BC_MUL || a.op == BC_DIV || a.op == BC_DIV_TRUNC || a.op == BC_DIV_FLOOR))
-    return -1;
-  const bc_tensor& b = *a.in[1];
-  for (int d = 0; d < b.ndim; ++d)
-    if (b.shape[d] != 1 && b.strides[d] != 0) return -1;
-  return Numel(b) == 1 || b.dtype == t.common ? 1 : -1;
+  const auto f = RulesOf(a.op).half_number_operand;
+  return IsHalf(t.common) && f != nullptr ? f(a, t) : -1;
 }
 
-// PyTorch's bfloat16 fmax/fmin return the second operand on ties (+0 and
-// -0), its other dtypes (and bcast's kernels) the first: the operands swap.
 bool SwapsOperands(const OpArgs& a, const Types& t) {
-  return (a.op == BC_FMAX || a.op == BC_FMIN) && t.common == BC_BFLOAT16;
+  const auto f = RulesOf(a.op).swaps_operands;
+  return f != nullptr && f(a, t);
+}
+
+// The dtype the kernel reads operand i in: bool for the op's bool operand.
+bc_dtype OperandKernelDtype(const OpArgs& a, int i, bc_dtype common) {
+  return RulesOf(a.op).bool_operand == i ? BC_BOOL : common;
 }
 
 // A half-precision op runs on its own dtype (widened in registers, rounded
 // once: the same arithmetic as float32 tiles) when the table has its kernel
 // and no operand (nor the output, of dtype `out`) needs converting.
 // Comparisons and logical ops, and mixed dtypes, go through float32 (or
-// bool) tiles; but trunc and floor division, which round each step to the
-// half type, always run the half kernel, their operands and result
+// bool) tiles; but ops that round each step to the half type (trunc and
+// floor division) always run the half kernel, their operands and result
 // converted to and from it. Returns that kernel, or nullptr.
 RowKernel FusedHalfKernel(const OpArgs& a, bc_dtype out, const Types& t) {
   if (!IsHalf(t.common) || t.in != BC_FLOAT32 || t.out != BC_FLOAT32) return nullptr;
-  if (a.op != BC_DIV_TRUNC && a.op != BC_DIV_FLOOR) {
+  if (!RulesOf(a.op).half_steps) {
     if (t.result != t.common || out != t.common) return nullptr;
-    for (int i = 0; i < a.nin; ++i) {
-      const bc_dtype want = (a.op == kWhere && i == 0) ? BC_BOOL : t.common;
-      if (a.in[i]->dtype != want) return nullptr;
-    }
+    for (int i = 0; i < a.nin; ++i)
+      if (a.in[i]->dtype != OperandKernelDtype(a, i, t.common)) return nullptr;
   }
   return FindKernel(a.op, t.common, WantsAlpha(a));
 }
@@ -191,7 +182,8 @@ RowKernel FusedHalfKernel(const OpArgs& a, bc_dtype out, const Types& t) {
 // rows of 16-31 on AVX2, rows split between its threads) is listed in
 // docs/numerics.md.
 bool HalfAlphaScalarLoop(const OpArgs& a, const Types& t, const Plan& p) {
-  if ((a.op != BC_ADD && a.op != BC_SUB) || !WantsAlpha(a) || !IsHalf(t.common)) return false;
+  if (RulesOf(a.op).half_alpha_factor == nullptr || !WantsAlpha(a) || !IsHalf(t.common))
+    return false;
   if (p.ndim == 0) return true;  // one element
   int broadcast = 0;
   for (int k = 0; k < p.nops; ++k) {
@@ -214,16 +206,13 @@ bc_tensor* HalfAlphaProduct(const OpArgs& a, const Types& t, const bc_tensor& ot
     converted.t = NewTensor(t.common, ShapeOf(other));
     OpArgs c;
     c.ctx = a.ctx;
-    c.op = kCopy;
+    c.op = kCopy;  // converted as copy_ does
     c.nin = 1;
     c.in[0] = &other;
     RunElementwise(c, converted.t, false);
     b = converted.t;
   }
-  // KernelScalar gives sub's alpha negated back (SubAlphaF); PyTorch's sub
-  // is add with -alpha, rounded to the half type.
-  const double k = KernelScalar(a, t);
-  const StackScalar alpha(bc_scalar_float(a.op == BC_SUB ? -k : k));
+  const StackScalar alpha(bc_scalar_float(RulesOf(a.op).half_alpha_factor(a, t)));
   OpArgs m;
   m.ctx = a.ctx;
   m.op = BC_MUL;
@@ -255,7 +244,8 @@ RowKernel KernelOf(const OpArgs& a, bc_dtype d) {
 // must run.
 bc_tensor* RunSmallContiguous(const OpArgs& a, bc_tensor* out) {
   if (IsIntDivision(a.op)) return nullptr;
-  if (WantsAlpha(a) && (IsHalf(a.in[0]->dtype) || IsHalf(a.in[1]->dtype)))
+  if (RulesOf(a.op).half_alpha_factor != nullptr && WantsAlpha(a) &&
+      (IsHalf(a.in[0]->dtype) || IsHalf(a.in[1]->dtype)))
     return nullptr;  // HalfAlphaScalarLoop decides on the plan
   // The result's shape: the first dimensioned input's, which the output's
   // must be. With every input 0-dim the broadcast shape is [], and an out=
@@ -299,8 +289,8 @@ bc_tensor* RunSmallContiguous(const OpArgs& a, bc_tensor* out) {
   char* ptr[4];
   alignas(8) char values[3][8];
   for (int i = 0; i < a.nin; ++i) {
-    const bool cond = a.op == kWhere && i == 0;
-    const bc_dtype want = cond ? BC_BOOL : kd;
+    const bool cond = RulesOf(a.op).bool_operand == i;
+    const bc_dtype want = OperandKernelDtype(a, i, kd);
     if (one_value & (1u << i)) {
       ConvertStridedVia(want, values[i], 1, cond ? BC_BOOL : types.common, a.in[i]->dtype,
                         a.in[i]->data, 0, 1);
@@ -426,8 +416,8 @@ __attribute__((noinline)) bc_tensor* RunGeneral(const OpArgs& a, bc_tensor* out,
     p.ktype[i + 1] = types.in;
     p.via[i + 1] = types.common;
   }
-  if (a.op == kWhere) p.ktype[1] = p.via[1] = BC_BOOL;
-  if (a.op == kCopy) {
+  if (const int b = RulesOf(a.op).bool_operand; b >= 0) p.ktype[b + 1] = p.via[b + 1] = BC_BOOL;
+  if (RulesOf(a.op).copies) {
     p.kernel = CopyKernel(DtypeSize(types.in));
     // Same dtype: move bits, whatever they encode.
     if (a.in[0]->dtype == out->dtype) SetBitCopy(&p, out->dtype);
@@ -451,13 +441,14 @@ __attribute__((noinline)) bc_tensor* RunGeneral(const OpArgs& a, bc_tensor* out,
 bc_tensor* RunElementwise(const OpArgs& a, bc_tensor* out, bool inplace) {
   for (int i = 0; i < a.nin; ++i)
     if (a.in[i] == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "tensor argument is NULL");
-  if (a.op == kCopy && out == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "destination is NULL");
-  if (a.op == kCopy && SameView(*out, *a.in[0])) return out;
-  if (a.op == BC_POW && (a.in[0]->wrapped_number || a.in[1]->wrapped_number)) {
-    if (bc_tensor* r = RunPowScalar(a, out, inplace)) return r;
+  const OpRules& rules = RulesOf(a.op);
+  if (rules.copies && out == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "destination is NULL");
+  if (rules.copies && SameView(*out, *a.in[0])) return out;
+  if (rules.number_path != nullptr) {
+    if (bc_tensor* r = rules.number_path(a, out, inplace)) return r;
   }
   PreCheck(a, out);
-  if (a.op != kCopy) {
+  if (!rules.copies) {
     if (bc_tensor* r = RunSmallContiguous(a, out)) return r;
   }
   return RunGeneral(a, out, inplace);

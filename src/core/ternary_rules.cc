@@ -78,11 +78,16 @@ void AddcdivPreCheck(const OpArgs& a, const bc_tensor* /*out*/) {
 // arithmetic type).
 void ValueRange(const OpArgs& a, bc_dtype common) { CheckScalarRange(ComputeType(common), a.scalar); }
 
+// lerp.Scalar reads its weight as weight.to<opmath_t>(): on halves at its
+// own value, not rounded to the half type.
+int NumberWeight(const OpArgs& a, const Types& /*t*/) { return a.in[2]->wrapped_number ? 2 : -1; }
+
 constexpr OpRules kWhereRules = [] {
   OpRules r;
   r.pre_check = WherePreCheck;
   r.common = WhereCommon;
   r.checks_out_dtype = true;
+  r.bool_operand = 0;
   return r;
 }();
 constexpr OpRules kLerpRules = [] {
@@ -90,6 +95,7 @@ constexpr OpRules kLerpRules = [] {
   r.pre_check = LerpPreCheck;
   r.common = LerpCommon;
   r.kernel_name = LerpKernelName;
+  r.half_number_operand = NumberWeight;
   return r;
 }();
 constexpr OpRules kAddcmulRules = [] {

@@ -67,6 +67,8 @@ void CheckScalarRange(bc_dtype d, double v) {
                                       CheckedTypeName(d) + " without overflow");
 }
 
+bool IsIntDivision(int op) { return RulesOf(op).divides; }
+
 void PreCheck(const OpArgs& a, const bc_tensor* out) {
   if (const auto f = RulesOf(a.op).pre_check) f(a, out);
 }

@@ -39,10 +39,9 @@ Types ResolveTypes(const OpArgs& a, const bc_tensor* out);
 void CheckScalarRange(bc_dtype d, double v);
 
 
-// div_trunc, div_floor, remainder, fmod: integer division by zero is refused.
-inline bool IsIntDivision(int op) {
-  return op == BC_DIV_TRUNC || op == BC_DIV_FLOOR || op == BC_REMAINDER || op == BC_FMOD;
-}
+// Whether integer division by zero is refused (the op's `divides` rule:
+// div_trunc, div_floor, remainder, fmod).
+bool IsIntDivision(int op);
 
 }  // namespace bcast
 
