@@ -12,7 +12,9 @@
 #   readme_snippets.sh rust   <source dir> <build dir> <work dir>
 #     a cargo project of the README's [dependencies] and main.rs;
 #   readme_snippets.sh go     <source dir> <build dir> <work dir>
-#     a Go module of the README's go.mod and main.go.
+#     a Go module of the README's go.mod and main.go; without bcast for
+#     pkg-config, the message go build prints is quoted in
+#     bindings/go/README.md with its fix.
 # Only "/path/to/bcast" is replaced (by the source directory). A program's
 # expected output is the README's own: the comment on its print line.
 # Exit 77 (ctest: skipped) when cargo or go is missing and
@@ -175,6 +177,22 @@ go)
   "$go" build -o hello . 2>"$work/go.log" || { cat "$work/go.log" >&2; fail "go build with the README's go.mod"; }
   want=$(expected_output "$(cat main.go)" "fmt.Println")
   check_output "$(LD_LIBRARY_PATH=$libdir ./hello)" "$want" "go build"
+
+  # Without bcast for pkg-config, cgo prints pkg-config's message, which
+  # bindings/go/README.md must quote (a user searching for it finds the fix).
+  # (CGO_CFLAGS of its own: the go tool would take the package from its
+  # cache without running pkg-config again.)
+  if PKG_CONFIG_PATH= CGO_CFLAGS="-O2 -g -DBCAST_NO_PKG_CONFIG_CHECK" \
+     "$go" build -o hello-nobcast . >"$work/nobcast.log" 2>&1; then
+    fail "go build succeeded without bcast for pkg-config"
+  fi
+  line=$(grep -m1 '^Package bcast was not found' "$work/nobcast.log") ||
+    { cat "$work/nobcast.log" >&2; fail "go build without bcast: no pkg-config message"; }
+  grep -qxF "$line" "$src/bindings/go/README.md" ||
+    fail "bindings/go/README.md does not quote pkg-config's '$line'"
+  grep -qF "PKG_CONFIG_PATH=<prefix>/lib/pkgconfig" "$src/bindings/go/README.md" ||
+    fail "bindings/go/README.md does not say how to set PKG_CONFIG_PATH"
+  echo "go build without bcast: pkg-config's message, which bindings/go/README.md explains"
   ;;
 
 *)
