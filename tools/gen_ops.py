@@ -549,7 +549,9 @@ def ops_md(t: Table) -> str:
            "and bc_binary_alpha_()." if alpha else ".")
         + f" The Rust crate names its methods by the lower-cased op (`{last.snake}`, "
         f"`{last.snake}_out`, `{last.snake}_`), the Go module its functions in CamelCase "
-        f"(`{last.camel}`, `{last.camel}Out`, `{last.camel}InPlace`).")
+        f"(`{last.camel}`, `{last.camel}Out`, `{last.camel}InPlace`, and "
+        f"`{last.camel}Scalar` with a number second); each is also a method of a context "
+        f"(`ctx.{last.snake}(&a, &b)`, `ctx.{last.camel}(a, b)`).")
     lines += [
         "",
         "| C enum | value | name | result dtype | dtypes | kernel | doc |",
