@@ -49,7 +49,13 @@ fn shapes_are_i64_or_usize() {
     let from_vec = Tensor::zeros(DType::Float32, &vec![2usize, 3]).unwrap();
     let from_slice = Tensor::zeros(DType::Float32, &[2usize, 3][..]).unwrap();
     let from_shape = Tensor::zeros(DType::Float32, from_i64.shape()).unwrap();
-    for t in [&from_usize, &from_literals, &from_vec, &from_slice, &from_shape] {
+    for t in [
+        &from_usize,
+        &from_literals,
+        &from_vec,
+        &from_slice,
+        &from_shape,
+    ] {
         assert_eq!(t.shape(), &[2, 3]);
     }
     assert_eq!(Tensor::zeros(DType::Float32, &[]).unwrap().ndim(), 0);
@@ -61,7 +67,10 @@ fn shapes_are_i64_or_usize() {
     assert_eq!(flat.shape(), &[6]);
     assert_eq!(m.expand(&[4usize, 2, 3]).unwrap().shape(), &[4, 2, 3]);
     assert_eq!(m.sum_to_shape(&[1usize, 3]).unwrap().shape(), &[1, 3]);
-    assert_eq!(m.broadcast_to(&vec![2i64, 2, 3]).unwrap().shape(), &[2, 2, 3]);
+    assert_eq!(
+        m.broadcast_to(&vec![2i64, 2, 3]).unwrap().shape(),
+        &[2, 2, 3]
+    );
     assert_eq!(broadcast_shapes(&[3usize, 1], &[4i64]).unwrap(), [3, 4]);
 
     let e = Tensor::zeros(DType::Float32, &[usize::MAX]).unwrap_err();
