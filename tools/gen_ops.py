@@ -8,8 +8,9 @@
     python3 tools/gen_ops.py --check --diff   the same, with unified diffs
 
 Generated: the bc_op enum and BC_OP_COUNT in include/bcast/bcast.h, the Rust
-constants (bcast-sys) and BinaryOp variants, ALL and methods (bcast), the Go
-constants, names and named functions, docs/ops.md and
+constants (bcast-sys) and BinaryOp variants, ALL, tensor methods and Context
+methods (bcast), the Go constants, names and named functions (package-level
+and Context methods, tensor and number operands), docs/ops.md and
 tests/differential/ops_table.py. Files that are partly generated carry
 BEGIN/END GENERATED marker comments; only the lines between them are
 rewritten, so a marker pair is placed by hand once and then kept.
@@ -497,6 +498,16 @@ func (c *Context) {n}Out(a, b, out *Tensor) error {{ return c.BinaryOut({c}, a, 
 
 // {n}InPlace writes {call} into a, whose shape and dtype do not change, on c.
 func (c *Context) {n}InPlace(a, b *Tensor) error {{ return c.BinaryInPlace({c}, a, b) }}
+
+// {n}Scalar returns {op.name}(a, s), s a number (see BinaryScalar), on Default().
+func {n}Scalar(a *Tensor, s Scalar) (*Tensor, error) {{
+	return defaultContext.BinaryScalar({c}, a, s)
+}}
+
+// {n}Scalar returns {op.name}(a, s), s a number (see BinaryScalar), on c.
+func (c *Context) {n}Scalar(a *Tensor, s Scalar) (*Tensor, error) {{
+	return c.BinaryScalar({c}, a, s)
+}}
 """)
     return "".join(out)
 
@@ -538,7 +549,9 @@ def ops_md(t: Table) -> str:
            "and bc_binary_alpha_()." if alpha else ".")
         + f" The Rust crate names its methods by the lower-cased op (`{last.snake}`, "
         f"`{last.snake}_out`, `{last.snake}_`), the Go module its functions in CamelCase "
-        f"(`{last.camel}`, `{last.camel}Out`, `{last.camel}InPlace`).")
+        f"(`{last.camel}`, `{last.camel}Out`, `{last.camel}InPlace`, and "
+        f"`{last.camel}Scalar` with a number second); each is also a method of a context "
+        f"(`ctx.{last.snake}(&a, &b)`, `ctx.{last.camel}(a, b)`).")
     lines += [
         "",
         "| C enum | value | name | result dtype | dtypes | kernel | doc |",

@@ -84,7 +84,7 @@ func NewContext() *Context {
 }
 
 // Close frees the C contexts of c. Calls on c that are still running finish
-// normally; later ones fail with ErrInvalidArgument ("bcast: use of closed
+// normally; later ones fail with ErrInvalidArgument ("use of closed
 // Context"). Close is idempotent and always returns nil; on Default() it
 // does nothing.
 func (c *Context) Close() error {

@@ -360,7 +360,7 @@ func TestContextClose(t *testing.T) {
 	if live, _ := c.lanes(); live != 0 {
 		t.Fatalf("%d lanes left after Close", live)
 	}
-	const msg = "bcast: use of closed Context"
+	const msg = "use of closed Context"
 	_, err := c.Add(a, a)
 	wantErr(t, err, ErrInvalidArgument, msg, nil)
 	wantErr(t, c.AddInPlace(a, a), ErrInvalidArgument, msg, nil)
@@ -379,7 +379,7 @@ func TestContextClose(t *testing.T) {
 
 	var nilCtx *Context
 	_, err = nilCtx.Add(a, a)
-	wantErr(t, err, ErrInvalidArgument, "bcast: nil *Context", nil)
+	wantErr(t, err, ErrInvalidArgument, "nil *Context", nil)
 	ok(t, nilCtx.Close())
 	ok(t, Default().Close()) // does nothing
 	must(Add(a, a))(t).Close()
@@ -408,10 +408,10 @@ func TestContextCopiesOut(t *testing.T) {
 	defer e.Close()
 	wantFloats(t, must(c.Float32s(e))(t), []float32{1, -2, 3.5, 1, -2, 3.5})
 	_, err := c.Float64s(f)
-	wantErr(t, err, ErrDtype, "bcast: tensor has dtype Float, not Double", nil)
+	wantErr(t, err, ErrDtype, "tensor has dtype Float32 (torch.float32), not Float64 (torch.float64)", nil)
 	ok(t, c.Close())
 	_, err = c.Float32s(f)
-	wantErr(t, err, ErrInvalidArgument, "bcast: use of closed Context", nil)
+	wantErr(t, err, ErrInvalidArgument, "use of closed Context", nil)
 	wantFloats(t, must(f.Float32s())(t), []float32{1, -2, 3.5})
 }
 
@@ -435,7 +435,7 @@ func TestContextCloseWhileInUse(t *testing.T) {
 			for i := 0; i < 2000; i++ {
 				x, err := c.Mul(a, a)
 				if err != nil {
-					if e := checkErr(err, ErrInvalidArgument, "bcast: use of closed Context", Detail{}); e != nil {
+					if e := checkErr(err, ErrInvalidArgument, "use of closed Context", Detail{}); e != nil {
 						errs <- e
 					}
 					return

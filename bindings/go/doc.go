@@ -88,7 +88,7 @@
 //
 // Tensors do not belong to a Context: a tensor made through one may be used
 // with any other, and outlives the Context's Close. Tensor methods that can
-// fail (View, Clone, To, Expand, SumToShape, Float32s, ...) run on
+// fail (View, Clone, To, Expand, SumToShape, Float32s, ReadInto, ...) run on
 // Default(); the Context forms of the first five are ctx.View(t),
 // ctx.Clone(t), ctx.To(t, dtype), ctx.Expand(t, ...) and ctx.SumToShape(t,
 // ...). SetSIMDCap stays process-wide: it is the C library's SIMD cap.
@@ -96,7 +96,10 @@
 // # Linking
 //
 // The package finds libbcast with pkg-config (`#cgo pkg-config: bcast`;
-// set PKG_CONFIG_PATH=<prefix>/lib/pkgconfig for a custom prefix). Building
+// set PKG_CONFIG_PATH=<prefix>/lib/pkgconfig for a custom prefix). When it
+// is not found, go build stops with pkg-config's own message, "Package bcast
+// was not found in the pkg-config search path": install bcast, or point
+// PKG_CONFIG_PATH at the directory holding bcast.pc. Building
 // with -tags bcast_static links libbcast.a through bcast-static.pc instead,
 // and the binary then needs neither libbcast nor Highway at run time.
 //

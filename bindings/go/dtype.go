@@ -1,6 +1,9 @@
 package bcast
 
-import "math"
+import (
+	"math"
+	"strconv"
+)
 
 // DType is an element type, with the values of the C enum bc_dtype.
 type DType int32
@@ -20,22 +23,59 @@ const (
 )
 
 var dtypeInfo = [...]struct {
-	name string // as PyTorch prints it, and bc_dtype_name
-	size int
+	name   string // the constant's name
+	torch  string // PyTorch's Python name
+	scalar string // PyTorch's ScalarType name, in its messages and bc_dtype_name
+	size   int
 }{
-	{"Bool", 1}, {"Byte", 1}, {"Char", 1}, {"Short", 2}, {"Int", 4},
-	{"Long", 8}, {"Half", 2}, {"BFloat16", 2}, {"Float", 4}, {"Double", 8},
+	{"Bool", "torch.bool", "Bool", 1},
+	{"Uint8", "torch.uint8", "Byte", 1},
+	{"Int8", "torch.int8", "Char", 1},
+	{"Int16", "torch.int16", "Short", 2},
+	{"Int32", "torch.int32", "Int", 4},
+	{"Int64", "torch.int64", "Long", 8},
+	{"Float16", "torch.float16", "Half", 2},
+	{"BFloat16", "torch.bfloat16", "BFloat16", 2},
+	{"Float32", "torch.float32", "Float", 4},
+	{"Float64", "torch.float64", "Double", 8},
 }
 
 func (d DType) valid() bool { return d >= 0 && int(d) < len(dtypeInfo) }
 
-// String returns the name PyTorch prints ("Float", "Long", "Bool", "Half",
-// ...), or "Unknown".
+// String returns the constant's name ("Float32", "Int64", "Bool",
+// "Float16", ...), or "DType(n)" for an unknown value.
 func (d DType) String() string {
 	if d.valid() {
 		return dtypeInfo[d].name
 	}
+	return "DType(" + strconv.Itoa(int(d)) + ")"
+}
+
+// TorchName returns PyTorch's Python name ("torch.float32", "torch.int64",
+// ...), or "" for an unknown value.
+func (d DType) TorchName() string {
+	if d.valid() {
+		return dtypeInfo[d].torch
+	}
+	return ""
+}
+
+// ScalarTypeName returns the name PyTorch's error messages print, which the
+// library's messages repeat ("Float", "Long", "Half", ...; C's
+// bc_dtype_name), or "Unknown".
+func (d DType) ScalarTypeName() string {
+	if d.valid() {
+		return dtypeInfo[d].scalar
+	}
 	return "Unknown"
+}
+
+// describe names d in the binding's own messages: "Float32 (torch.float32)".
+func (d DType) describe() string {
+	if d.valid() {
+		return d.String() + " (" + d.TorchName() + ")"
+	}
+	return d.String()
 }
 
 // Size returns the size in bytes of one element, or 0 for an unknown value.

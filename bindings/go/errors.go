@@ -63,9 +63,10 @@ type Detail struct {
 }
 
 // Error is the error of every failed call. Message is the library's text,
-// byte-identical to PyTorch's where PyTorch has one; errors found by the Go
-// side before calling C (a closed tensor, a data slice of the wrong length)
-// start with "bcast: ".
+// byte-identical to PyTorch's where PyTorch has one, or the binding's for
+// errors found on the Go side before calling C (a closed tensor, a data
+// slice of the wrong length); neither has a prefix, as in the Rust binding.
+// Tell them apart, where it matters, by Code.
 type Error struct {
 	Code    Code
 	Message string
@@ -86,7 +87,7 @@ func (e *Error) Unwrap() error { return e.Code }
 
 // goError is an error found on the Go side, before any C call.
 func goError(code Code, msg string) *Error {
-	return &Error{Code: code, Message: "bcast: " + msg, Detail: Detail{Dim: -1, SizeA: -1, SizeB: -1}}
+	return &Error{Code: code, Message: msg, Detail: Detail{Dim: -1, SizeA: -1, SizeB: -1}}
 }
 
 // formatShape writes a shape as PyTorch prints sizes: "[1, 3, 1]".

@@ -22,7 +22,7 @@ func Example() {
 	defer c.Close()
 	v, _ := c.Int64s()
 	fmt.Println(c, v)
-	// Output: Tensor(Long, [3, 4]) [5 6 7 8 6 7 8 9 7 8 9 10]
+	// Output: Tensor(Int64, [3, 4]) [5 6 7 8 6 7 8 9 7 8 9 10]
 }
 
 // Errors carry PyTorch's message, a code usable with errors.Is, and the
@@ -56,8 +56,8 @@ func ExampleFromFloat32s() {
 	_, err := bcast.FromFloat32s([]float32{1, 2, 3}, 2, 2)
 	fmt.Println(err)
 	// Output:
-	// Tensor(Float, [2, 3]) Tensor(Float, [])
-	// bcast: 3 values given for shape [2, 2] (4 elements)
+	// Tensor(Float32, [2, 3]) Tensor(Float32, [])
+	// 3 values given for shape [2, 2] (4 elements)
 }
 
 func ExampleTensor_Close() {
@@ -66,7 +66,7 @@ func ExampleTensor_Close() {
 	x.Close() // idempotent
 	_, err := x.Int32s()
 	fmt.Println(err)
-	// Output: bcast: use of closed Tensor
+	// Output: use of closed Tensor
 }
 
 func ExampleAddOut() {
@@ -121,11 +121,11 @@ func ExampleBinary() {
 		c.Close()
 	}
 	// Output:
-	// div_trunc Int [-3 3]
-	// div_floor Int [-4 3]
-	// remainder Int [1 1]
-	// fmod Int [-1 1]
-	// div Float [-3.5 3.5]
+	// div_trunc Int32 [-3 3]
+	// div_floor Int32 [-4 3]
+	// remainder Int32 [1 1]
+	// fmod Int32 [-1 1]
+	// div Float32 [-3.5 3.5]
 }
 
 func ExampleBroadcastShapes() {
@@ -160,7 +160,7 @@ func ExampleTensor_Expand() {
 	_, err := x.Expand(3, 4, 5)
 	fmt.Println(err)
 	// Output:
-	// Tensor(Float, [2, 3, 2]) [0 1 0] [1 1 2 2 3 3 1 1 2 2 3 3]
+	// Tensor(Float32, [2, 3, 2]) [0 1 0] [1 1 2 2 3 3 1 1 2 2 3 3]
 	// The expanded size of the tensor (4) must match the existing size (3) at non-singleton dimension 1.  Target sizes: [3, 4, 5].  Tensor sizes: [3, 1]
 }
 
@@ -176,8 +176,8 @@ func ExampleBroadcastTensors() {
 		v.Close()
 	}
 	// Output:
-	// Tensor(Long, [2, 3]) [1 1 1 2 2 2]
-	// Tensor(Long, [2, 3]) [7 8 9 7 8 9]
+	// Tensor(Int64, [2, 3]) [1 1 1 2 2 2]
+	// Tensor(Int64, [2, 3]) [7 8 9 7 8 9]
 }
 
 // SumToShape is the gradient of broadcasting: it sums the broadcast
@@ -189,7 +189,7 @@ func ExampleTensor_SumToShape() {
 	defer s.Close()
 	v, _ := s.Float32s()
 	fmt.Println(s, v)
-	// Output: Tensor(Float, [1, 3]) [5 7 9]
+	// Output: Tensor(Float32, [1, 3]) [5 7 9]
 }
 
 func ExampleWhere() {
@@ -203,7 +203,7 @@ func ExampleWhere() {
 	defer w.Close()
 	v, _ := w.Float32s()
 	fmt.Println(w, v)
-	// Output: Tensor(Float, [2, 3]) [1 2 3 0 0 0]
+	// Output: Tensor(Float32, [2, 3]) [1 2 3 0 0 0]
 }
 
 func ExampleClamp() {
@@ -234,7 +234,7 @@ func ExampleSetWarningHandler() {
 	fmt.Println(c)
 	// Output:
 	// warning: self and other do not have the same shape, but are broadcastable, and have the same number of elements. Changing behavior in a backwards incompatible manner to broadcasting rather than viewing as 1-dimensional.
-	// Tensor(Float, [4, 4])
+	// Tensor(Float32, [4, 4])
 }
 
 func ExampleSetLegacyPointwise() {
@@ -253,7 +253,7 @@ func ExampleSetLegacyPointwise() {
 	fmt.Println(c, v)
 	// Output:
 	// warning: other is not broadcastable to self, but they have the same number of elements. Falling back to deprecated pointwise behavior.
-	// Tensor(Long, [2, 3]) [11 22 33 44 55 66]
+	// Tensor(Int64, [2, 3]) [11 22 33 44 55 66]
 }
 
 func ExampleSetBroadcastPolicy() {
@@ -273,7 +273,7 @@ func ExampleSetBroadcastPolicy() {
 	c.Close()
 	// Output:
 	// true
-	// Tensor(Float, [2, 3]) <nil>
+	// Tensor(Float32, [2, 3]) <nil>
 }
 
 func ExampleSetWarningsAsErrors() {
@@ -303,7 +303,7 @@ func ExampleResultType() {
 	d1, _ := bcast.ResultType([]*bcast.Tensor{x}, []bcast.Scalar{bcast.FloatScalar(0.5)})
 	d2, _ := bcast.ResultType([]*bcast.Tensor{x, z}, []bcast.Scalar{bcast.FloatScalar(0.5)})
 	fmt.Println(d1, d2, bcast.CanCast(bcast.Float32, bcast.Int32))
-	// Output: Float Double false
+	// Output: Float32 Float64 false
 }
 
 // Two parts of a program with their own settings, used from any goroutine.
@@ -332,8 +332,8 @@ func ExampleContext() {
 	// Output:
 	// broadcast policy is 'error': self with shape [2, 3] and other with shape [3] would be implicitly broadcast to [2, 3]
 	// warning: implicit broadcast: self with shape [2, 3] and other with shape [3] broadcast to [2, 3]
-	// Tensor(Float, [2, 3])
-	// Tensor(Float, [2, 3])
+	// Tensor(Float32, [2, 3])
+	// Tensor(Float32, [2, 3])
 }
 
 // Numbers as operands promote as Python numbers do in PyTorch.
@@ -355,7 +355,7 @@ func ExampleBinaryScalar() {
 	b, _ := s.Uint8s()
 	fmt.Println(s.DType(), b)
 	// Output:
-	// Float [0.5 1 2]
-	// Int [1 0 -2]
-	// Byte [45]
+	// Float32 [0.5 1 2]
+	// Int32 [1 0 -2]
+	// Uint8 [45]
 }

@@ -21,6 +21,16 @@ func (c *Context) AddOut(a, b, out *Tensor) error { return c.BinaryOut(OpAdd, a,
 // AddInPlace writes add(a, b) into a, whose shape and dtype do not change, on c.
 func (c *Context) AddInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpAdd, a, b) }
 
+// AddScalar returns add(a, s), s a number (see BinaryScalar), on Default().
+func AddScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return defaultContext.BinaryScalar(OpAdd, a, s)
+}
+
+// AddScalar returns add(a, s), s a number (see BinaryScalar), on c.
+func (c *Context) AddScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return c.BinaryScalar(OpAdd, a, s)
+}
+
 // Sub returns sub(a, b), broadcast, on Default().
 // a - alpha*b.
 func Sub(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpSub, a, b) }
@@ -39,6 +49,16 @@ func (c *Context) SubOut(a, b, out *Tensor) error { return c.BinaryOut(OpSub, a,
 
 // SubInPlace writes sub(a, b) into a, whose shape and dtype do not change, on c.
 func (c *Context) SubInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpSub, a, b) }
+
+// SubScalar returns sub(a, s), s a number (see BinaryScalar), on Default().
+func SubScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return defaultContext.BinaryScalar(OpSub, a, s)
+}
+
+// SubScalar returns sub(a, s), s a number (see BinaryScalar), on c.
+func (c *Context) SubScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return c.BinaryScalar(OpSub, a, s)
+}
 
 // Mul returns mul(a, b), broadcast, on Default().
 // a * b.
@@ -59,6 +79,16 @@ func (c *Context) MulOut(a, b, out *Tensor) error { return c.BinaryOut(OpMul, a,
 // MulInPlace writes mul(a, b) into a, whose shape and dtype do not change, on c.
 func (c *Context) MulInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpMul, a, b) }
 
+// MulScalar returns mul(a, s), s a number (see BinaryScalar), on Default().
+func MulScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return defaultContext.BinaryScalar(OpMul, a, s)
+}
+
+// MulScalar returns mul(a, s), s a number (see BinaryScalar), on c.
+func (c *Context) MulScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return c.BinaryScalar(OpMul, a, s)
+}
+
 // Div returns div(a, b), broadcast, on Default().
 // True division; integers give float32.
 func Div(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpDiv, a, b) }
@@ -77,6 +107,16 @@ func (c *Context) DivOut(a, b, out *Tensor) error { return c.BinaryOut(OpDiv, a,
 
 // DivInPlace writes div(a, b) into a, whose shape and dtype do not change, on c.
 func (c *Context) DivInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpDiv, a, b) }
+
+// DivScalar returns div(a, s), s a number (see BinaryScalar), on Default().
+func DivScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return defaultContext.BinaryScalar(OpDiv, a, s)
+}
+
+// DivScalar returns div(a, s), s a number (see BinaryScalar), on c.
+func (c *Context) DivScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return c.BinaryScalar(OpDiv, a, s)
+}
 
 // DivTrunc returns div_trunc(a, b), broadcast, on Default().
 // Division rounded toward zero.
@@ -97,6 +137,16 @@ func (c *Context) DivTruncOut(a, b, out *Tensor) error { return c.BinaryOut(OpDi
 // DivTruncInPlace writes div_trunc(a, b) into a, whose shape and dtype do not change, on c.
 func (c *Context) DivTruncInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpDivTrunc, a, b) }
 
+// DivTruncScalar returns div_trunc(a, s), s a number (see BinaryScalar), on Default().
+func DivTruncScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return defaultContext.BinaryScalar(OpDivTrunc, a, s)
+}
+
+// DivTruncScalar returns div_trunc(a, s), s a number (see BinaryScalar), on c.
+func (c *Context) DivTruncScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return c.BinaryScalar(OpDivTrunc, a, s)
+}
+
 // DivFloor returns div_floor(a, b), broadcast, on Default().
 // Division rounded toward -inf.
 func DivFloor(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpDivFloor, a, b) }
@@ -115,6 +165,16 @@ func (c *Context) DivFloorOut(a, b, out *Tensor) error { return c.BinaryOut(OpDi
 
 // DivFloorInPlace writes div_floor(a, b) into a, whose shape and dtype do not change, on c.
 func (c *Context) DivFloorInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpDivFloor, a, b) }
+
+// DivFloorScalar returns div_floor(a, s), s a number (see BinaryScalar), on Default().
+func DivFloorScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return defaultContext.BinaryScalar(OpDivFloor, a, s)
+}
+
+// DivFloorScalar returns div_floor(a, s), s a number (see BinaryScalar), on c.
+func (c *Context) DivFloorScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return c.BinaryScalar(OpDivFloor, a, s)
+}
 
 // Remainder returns remainder(a, b), broadcast, on Default().
 // Python-style: sign of the divisor.
@@ -135,6 +195,16 @@ func (c *Context) RemainderOut(a, b, out *Tensor) error { return c.BinaryOut(OpR
 // RemainderInPlace writes remainder(a, b) into a, whose shape and dtype do not change, on c.
 func (c *Context) RemainderInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpRemainder, a, b) }
 
+// RemainderScalar returns remainder(a, s), s a number (see BinaryScalar), on Default().
+func RemainderScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return defaultContext.BinaryScalar(OpRemainder, a, s)
+}
+
+// RemainderScalar returns remainder(a, s), s a number (see BinaryScalar), on c.
+func (c *Context) RemainderScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return c.BinaryScalar(OpRemainder, a, s)
+}
+
 // Fmod returns fmod(a, b), broadcast, on Default().
 // C-style: sign of the dividend.
 func Fmod(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpFmod, a, b) }
@@ -153,6 +223,16 @@ func (c *Context) FmodOut(a, b, out *Tensor) error { return c.BinaryOut(OpFmod, 
 
 // FmodInPlace writes fmod(a, b) into a, whose shape and dtype do not change, on c.
 func (c *Context) FmodInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpFmod, a, b) }
+
+// FmodScalar returns fmod(a, s), s a number (see BinaryScalar), on Default().
+func FmodScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return defaultContext.BinaryScalar(OpFmod, a, s)
+}
+
+// FmodScalar returns fmod(a, s), s a number (see BinaryScalar), on c.
+func (c *Context) FmodScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return c.BinaryScalar(OpFmod, a, s)
+}
 
 // Pow returns pow(a, b), broadcast, on Default().
 // a ** b.
@@ -173,6 +253,16 @@ func (c *Context) PowOut(a, b, out *Tensor) error { return c.BinaryOut(OpPow, a,
 // PowInPlace writes pow(a, b) into a, whose shape and dtype do not change, on c.
 func (c *Context) PowInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpPow, a, b) }
 
+// PowScalar returns pow(a, s), s a number (see BinaryScalar), on Default().
+func PowScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return defaultContext.BinaryScalar(OpPow, a, s)
+}
+
+// PowScalar returns pow(a, s), s a number (see BinaryScalar), on c.
+func (c *Context) PowScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return c.BinaryScalar(OpPow, a, s)
+}
+
 // Maximum returns maximum(a, b), broadcast, on Default().
 // NaN-propagating.
 func Maximum(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpMaximum, a, b) }
@@ -191,6 +281,16 @@ func (c *Context) MaximumOut(a, b, out *Tensor) error { return c.BinaryOut(OpMax
 
 // MaximumInPlace writes maximum(a, b) into a, whose shape and dtype do not change, on c.
 func (c *Context) MaximumInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpMaximum, a, b) }
+
+// MaximumScalar returns maximum(a, s), s a number (see BinaryScalar), on Default().
+func MaximumScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return defaultContext.BinaryScalar(OpMaximum, a, s)
+}
+
+// MaximumScalar returns maximum(a, s), s a number (see BinaryScalar), on c.
+func (c *Context) MaximumScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return c.BinaryScalar(OpMaximum, a, s)
+}
 
 // Minimum returns minimum(a, b), broadcast, on Default().
 // NaN-propagating.
@@ -211,6 +311,16 @@ func (c *Context) MinimumOut(a, b, out *Tensor) error { return c.BinaryOut(OpMin
 // MinimumInPlace writes minimum(a, b) into a, whose shape and dtype do not change, on c.
 func (c *Context) MinimumInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpMinimum, a, b) }
 
+// MinimumScalar returns minimum(a, s), s a number (see BinaryScalar), on Default().
+func MinimumScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return defaultContext.BinaryScalar(OpMinimum, a, s)
+}
+
+// MinimumScalar returns minimum(a, s), s a number (see BinaryScalar), on c.
+func (c *Context) MinimumScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return c.BinaryScalar(OpMinimum, a, s)
+}
+
 // Fmax returns fmax(a, b), broadcast, on Default().
 // NaN-ignoring.
 func Fmax(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpFmax, a, b) }
@@ -229,6 +339,16 @@ func (c *Context) FmaxOut(a, b, out *Tensor) error { return c.BinaryOut(OpFmax, 
 
 // FmaxInPlace writes fmax(a, b) into a, whose shape and dtype do not change, on c.
 func (c *Context) FmaxInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpFmax, a, b) }
+
+// FmaxScalar returns fmax(a, s), s a number (see BinaryScalar), on Default().
+func FmaxScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return defaultContext.BinaryScalar(OpFmax, a, s)
+}
+
+// FmaxScalar returns fmax(a, s), s a number (see BinaryScalar), on c.
+func (c *Context) FmaxScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return c.BinaryScalar(OpFmax, a, s)
+}
 
 // Fmin returns fmin(a, b), broadcast, on Default().
 // NaN-ignoring.
@@ -249,6 +369,16 @@ func (c *Context) FminOut(a, b, out *Tensor) error { return c.BinaryOut(OpFmin, 
 // FminInPlace writes fmin(a, b) into a, whose shape and dtype do not change, on c.
 func (c *Context) FminInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpFmin, a, b) }
 
+// FminScalar returns fmin(a, s), s a number (see BinaryScalar), on Default().
+func FminScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return defaultContext.BinaryScalar(OpFmin, a, s)
+}
+
+// FminScalar returns fmin(a, s), s a number (see BinaryScalar), on c.
+func (c *Context) FminScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return c.BinaryScalar(OpFmin, a, s)
+}
+
 // Atan2 returns atan2(a, b), broadcast, on Default().
 // atan2(a, b); integers give float32.
 func Atan2(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpAtan2, a, b) }
@@ -267,6 +397,16 @@ func (c *Context) Atan2Out(a, b, out *Tensor) error { return c.BinaryOut(OpAtan2
 
 // Atan2InPlace writes atan2(a, b) into a, whose shape and dtype do not change, on c.
 func (c *Context) Atan2InPlace(a, b *Tensor) error { return c.BinaryInPlace(OpAtan2, a, b) }
+
+// Atan2Scalar returns atan2(a, s), s a number (see BinaryScalar), on Default().
+func Atan2Scalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return defaultContext.BinaryScalar(OpAtan2, a, s)
+}
+
+// Atan2Scalar returns atan2(a, s), s a number (see BinaryScalar), on c.
+func (c *Context) Atan2Scalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return c.BinaryScalar(OpAtan2, a, s)
+}
 
 // Hypot returns hypot(a, b), broadcast, on Default().
 // sqrt(a*a + b*b); floating dtypes only.
@@ -287,6 +427,16 @@ func (c *Context) HypotOut(a, b, out *Tensor) error { return c.BinaryOut(OpHypot
 // HypotInPlace writes hypot(a, b) into a, whose shape and dtype do not change, on c.
 func (c *Context) HypotInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpHypot, a, b) }
 
+// HypotScalar returns hypot(a, s), s a number (see BinaryScalar), on Default().
+func HypotScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return defaultContext.BinaryScalar(OpHypot, a, s)
+}
+
+// HypotScalar returns hypot(a, s), s a number (see BinaryScalar), on c.
+func (c *Context) HypotScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return c.BinaryScalar(OpHypot, a, s)
+}
+
 // Copysign returns copysign(a, b), broadcast, on Default().
 // |a| with the sign of b; integers give float32.
 func Copysign(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpCopysign, a, b) }
@@ -305,6 +455,16 @@ func (c *Context) CopysignOut(a, b, out *Tensor) error { return c.BinaryOut(OpCo
 
 // CopysignInPlace writes copysign(a, b) into a, whose shape and dtype do not change, on c.
 func (c *Context) CopysignInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpCopysign, a, b) }
+
+// CopysignScalar returns copysign(a, s), s a number (see BinaryScalar), on Default().
+func CopysignScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return defaultContext.BinaryScalar(OpCopysign, a, s)
+}
+
+// CopysignScalar returns copysign(a, s), s a number (see BinaryScalar), on c.
+func (c *Context) CopysignScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return c.BinaryScalar(OpCopysign, a, s)
+}
 
 // Eq returns eq(a, b), broadcast, on Default().
 // Comparisons give Bool.
@@ -325,6 +485,16 @@ func (c *Context) EqOut(a, b, out *Tensor) error { return c.BinaryOut(OpEq, a, b
 // EqInPlace writes eq(a, b) into a, whose shape and dtype do not change, on c.
 func (c *Context) EqInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpEq, a, b) }
 
+// EqScalar returns eq(a, s), s a number (see BinaryScalar), on Default().
+func EqScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return defaultContext.BinaryScalar(OpEq, a, s)
+}
+
+// EqScalar returns eq(a, s), s a number (see BinaryScalar), on c.
+func (c *Context) EqScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return c.BinaryScalar(OpEq, a, s)
+}
+
 // Ne returns ne(a, b), broadcast, on Default().
 // a != b, Bool.
 func Ne(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpNe, a, b) }
@@ -343,6 +513,16 @@ func (c *Context) NeOut(a, b, out *Tensor) error { return c.BinaryOut(OpNe, a, b
 
 // NeInPlace writes ne(a, b) into a, whose shape and dtype do not change, on c.
 func (c *Context) NeInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpNe, a, b) }
+
+// NeScalar returns ne(a, s), s a number (see BinaryScalar), on Default().
+func NeScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return defaultContext.BinaryScalar(OpNe, a, s)
+}
+
+// NeScalar returns ne(a, s), s a number (see BinaryScalar), on c.
+func (c *Context) NeScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return c.BinaryScalar(OpNe, a, s)
+}
 
 // Lt returns lt(a, b), broadcast, on Default().
 // a < b, Bool.
@@ -363,6 +543,16 @@ func (c *Context) LtOut(a, b, out *Tensor) error { return c.BinaryOut(OpLt, a, b
 // LtInPlace writes lt(a, b) into a, whose shape and dtype do not change, on c.
 func (c *Context) LtInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpLt, a, b) }
 
+// LtScalar returns lt(a, s), s a number (see BinaryScalar), on Default().
+func LtScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return defaultContext.BinaryScalar(OpLt, a, s)
+}
+
+// LtScalar returns lt(a, s), s a number (see BinaryScalar), on c.
+func (c *Context) LtScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return c.BinaryScalar(OpLt, a, s)
+}
+
 // Le returns le(a, b), broadcast, on Default().
 // a <= b, Bool.
 func Le(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpLe, a, b) }
@@ -381,6 +571,16 @@ func (c *Context) LeOut(a, b, out *Tensor) error { return c.BinaryOut(OpLe, a, b
 
 // LeInPlace writes le(a, b) into a, whose shape and dtype do not change, on c.
 func (c *Context) LeInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpLe, a, b) }
+
+// LeScalar returns le(a, s), s a number (see BinaryScalar), on Default().
+func LeScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return defaultContext.BinaryScalar(OpLe, a, s)
+}
+
+// LeScalar returns le(a, s), s a number (see BinaryScalar), on c.
+func (c *Context) LeScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return c.BinaryScalar(OpLe, a, s)
+}
 
 // Gt returns gt(a, b), broadcast, on Default().
 // a > b, Bool.
@@ -401,6 +601,16 @@ func (c *Context) GtOut(a, b, out *Tensor) error { return c.BinaryOut(OpGt, a, b
 // GtInPlace writes gt(a, b) into a, whose shape and dtype do not change, on c.
 func (c *Context) GtInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpGt, a, b) }
 
+// GtScalar returns gt(a, s), s a number (see BinaryScalar), on Default().
+func GtScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return defaultContext.BinaryScalar(OpGt, a, s)
+}
+
+// GtScalar returns gt(a, s), s a number (see BinaryScalar), on c.
+func (c *Context) GtScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return c.BinaryScalar(OpGt, a, s)
+}
+
 // Ge returns ge(a, b), broadcast, on Default().
 // a >= b, Bool.
 func Ge(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpGe, a, b) }
@@ -419,6 +629,16 @@ func (c *Context) GeOut(a, b, out *Tensor) error { return c.BinaryOut(OpGe, a, b
 
 // GeInPlace writes ge(a, b) into a, whose shape and dtype do not change, on c.
 func (c *Context) GeInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpGe, a, b) }
+
+// GeScalar returns ge(a, s), s a number (see BinaryScalar), on Default().
+func GeScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return defaultContext.BinaryScalar(OpGe, a, s)
+}
+
+// GeScalar returns ge(a, s), s a number (see BinaryScalar), on c.
+func (c *Context) GeScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return c.BinaryScalar(OpGe, a, s)
+}
 
 // LogicalAnd returns logical_and(a, b), broadcast, on Default().
 // Logical ops give Bool (nonzero is true).
@@ -439,6 +659,16 @@ func (c *Context) LogicalAndOut(a, b, out *Tensor) error { return c.BinaryOut(Op
 // LogicalAndInPlace writes logical_and(a, b) into a, whose shape and dtype do not change, on c.
 func (c *Context) LogicalAndInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpLogicalAnd, a, b) }
 
+// LogicalAndScalar returns logical_and(a, s), s a number (see BinaryScalar), on Default().
+func LogicalAndScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return defaultContext.BinaryScalar(OpLogicalAnd, a, s)
+}
+
+// LogicalAndScalar returns logical_and(a, s), s a number (see BinaryScalar), on c.
+func (c *Context) LogicalAndScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return c.BinaryScalar(OpLogicalAnd, a, s)
+}
+
 // LogicalOr returns logical_or(a, b), broadcast, on Default().
 // a || b, Bool.
 func LogicalOr(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpLogicalOr, a, b) }
@@ -457,6 +687,16 @@ func (c *Context) LogicalOrOut(a, b, out *Tensor) error { return c.BinaryOut(OpL
 
 // LogicalOrInPlace writes logical_or(a, b) into a, whose shape and dtype do not change, on c.
 func (c *Context) LogicalOrInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpLogicalOr, a, b) }
+
+// LogicalOrScalar returns logical_or(a, s), s a number (see BinaryScalar), on Default().
+func LogicalOrScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return defaultContext.BinaryScalar(OpLogicalOr, a, s)
+}
+
+// LogicalOrScalar returns logical_or(a, s), s a number (see BinaryScalar), on c.
+func (c *Context) LogicalOrScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return c.BinaryScalar(OpLogicalOr, a, s)
+}
 
 // LogicalXor returns logical_xor(a, b), broadcast, on Default().
 // (a != 0) != (b != 0), Bool.
@@ -477,6 +717,16 @@ func (c *Context) LogicalXorOut(a, b, out *Tensor) error { return c.BinaryOut(Op
 // LogicalXorInPlace writes logical_xor(a, b) into a, whose shape and dtype do not change, on c.
 func (c *Context) LogicalXorInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpLogicalXor, a, b) }
 
+// LogicalXorScalar returns logical_xor(a, s), s a number (see BinaryScalar), on Default().
+func LogicalXorScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return defaultContext.BinaryScalar(OpLogicalXor, a, s)
+}
+
+// LogicalXorScalar returns logical_xor(a, s), s a number (see BinaryScalar), on c.
+func (c *Context) LogicalXorScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return c.BinaryScalar(OpLogicalXor, a, s)
+}
+
 // BitwiseAnd returns bitwise_and(a, b), broadcast, on Default().
 // Bitwise ops and shifts: integers and bool only.
 func BitwiseAnd(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpBitwiseAnd, a, b) }
@@ -495,6 +745,16 @@ func (c *Context) BitwiseAndOut(a, b, out *Tensor) error { return c.BinaryOut(Op
 
 // BitwiseAndInPlace writes bitwise_and(a, b) into a, whose shape and dtype do not change, on c.
 func (c *Context) BitwiseAndInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpBitwiseAnd, a, b) }
+
+// BitwiseAndScalar returns bitwise_and(a, s), s a number (see BinaryScalar), on Default().
+func BitwiseAndScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return defaultContext.BinaryScalar(OpBitwiseAnd, a, s)
+}
+
+// BitwiseAndScalar returns bitwise_and(a, s), s a number (see BinaryScalar), on c.
+func (c *Context) BitwiseAndScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return c.BinaryScalar(OpBitwiseAnd, a, s)
+}
 
 // BitwiseOr returns bitwise_or(a, b), broadcast, on Default().
 // a | b.
@@ -515,6 +775,16 @@ func (c *Context) BitwiseOrOut(a, b, out *Tensor) error { return c.BinaryOut(OpB
 // BitwiseOrInPlace writes bitwise_or(a, b) into a, whose shape and dtype do not change, on c.
 func (c *Context) BitwiseOrInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpBitwiseOr, a, b) }
 
+// BitwiseOrScalar returns bitwise_or(a, s), s a number (see BinaryScalar), on Default().
+func BitwiseOrScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return defaultContext.BinaryScalar(OpBitwiseOr, a, s)
+}
+
+// BitwiseOrScalar returns bitwise_or(a, s), s a number (see BinaryScalar), on c.
+func (c *Context) BitwiseOrScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return c.BinaryScalar(OpBitwiseOr, a, s)
+}
+
 // BitwiseXor returns bitwise_xor(a, b), broadcast, on Default().
 // a ^ b.
 func BitwiseXor(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpBitwiseXor, a, b) }
@@ -533,6 +803,16 @@ func (c *Context) BitwiseXorOut(a, b, out *Tensor) error { return c.BinaryOut(Op
 
 // BitwiseXorInPlace writes bitwise_xor(a, b) into a, whose shape and dtype do not change, on c.
 func (c *Context) BitwiseXorInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpBitwiseXor, a, b) }
+
+// BitwiseXorScalar returns bitwise_xor(a, s), s a number (see BinaryScalar), on Default().
+func BitwiseXorScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return defaultContext.BinaryScalar(OpBitwiseXor, a, s)
+}
+
+// BitwiseXorScalar returns bitwise_xor(a, s), s a number (see BinaryScalar), on c.
+func (c *Context) BitwiseXorScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return c.BinaryScalar(OpBitwiseXor, a, s)
+}
 
 // ShiftLeft returns bitwise_left_shift(a, b), broadcast, on Default().
 // a << b; 0 when b is negative or >= the bit width.
@@ -553,6 +833,16 @@ func (c *Context) ShiftLeftOut(a, b, out *Tensor) error { return c.BinaryOut(OpS
 // ShiftLeftInPlace writes bitwise_left_shift(a, b) into a, whose shape and dtype do not change, on c.
 func (c *Context) ShiftLeftInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpShiftLeft, a, b) }
 
+// ShiftLeftScalar returns bitwise_left_shift(a, s), s a number (see BinaryScalar), on Default().
+func ShiftLeftScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return defaultContext.BinaryScalar(OpShiftLeft, a, s)
+}
+
+// ShiftLeftScalar returns bitwise_left_shift(a, s), s a number (see BinaryScalar), on c.
+func (c *Context) ShiftLeftScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return c.BinaryScalar(OpShiftLeft, a, s)
+}
+
 // ShiftRight returns bitwise_right_shift(a, b), broadcast, on Default().
 // a >> b (arithmetic); sign fill when b is negative or >= the bit width.
 func ShiftRight(a, b *Tensor) (*Tensor, error) { return defaultContext.Binary(OpShiftRight, a, b) }
@@ -571,3 +861,13 @@ func (c *Context) ShiftRightOut(a, b, out *Tensor) error { return c.BinaryOut(Op
 
 // ShiftRightInPlace writes bitwise_right_shift(a, b) into a, whose shape and dtype do not change, on c.
 func (c *Context) ShiftRightInPlace(a, b *Tensor) error { return c.BinaryInPlace(OpShiftRight, a, b) }
+
+// ShiftRightScalar returns bitwise_right_shift(a, s), s a number (see BinaryScalar), on Default().
+func ShiftRightScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return defaultContext.BinaryScalar(OpShiftRight, a, s)
+}
+
+// ShiftRightScalar returns bitwise_right_shift(a, s), s a number (see BinaryScalar), on c.
+func (c *Context) ShiftRightScalar(a *Tensor, s Scalar) (*Tensor, error) {
+	return c.BinaryScalar(OpShiftRight, a, s)
+}

@@ -352,7 +352,7 @@ func expected(o refOp, dt DType, av, bv []float64) (DType, []float64, *Error) {
 		return 0, nil, &Error{Code: ErrDtype}
 	}
 	if !isFloat(dt) && o.noInt {
-		return 0, nil, &Error{Code: ErrDtype, Message: fmt.Sprintf("\"%s_cpu\" not implemented for '%v'", o.op, dt)}
+		return 0, nil, &Error{Code: ErrDtype, Message: fmt.Sprintf("\"%s_cpu\" not implemented for '%s'", o.op, dt.ScalarTypeName())}
 	}
 	res, _ := refBinary(av, shapeA, bv, shapeB, func(a, b float64) float64 {
 		switch {
@@ -458,7 +458,7 @@ func TestBinaryOps(t *testing.T) {
 				err = BinaryInPlace(o.op, self, b)
 				if !canCast(outDT, dt) {
 					wantErr(t, err, ErrDtype, fmt.Sprintf(
-						"result type %v can't be cast to the desired output type %v", outDT, dt), nil)
+						"result type %s can't be cast to the desired output type %s", outDT.ScalarTypeName(), dt.ScalarTypeName()), nil)
 					return
 				}
 				ok(t, err)

@@ -138,20 +138,8 @@ func RBinaryScalarOut(op Op, s Scalar, b, out *Tensor) error {
 	return defaultContext.RBinaryScalarOut(op, s, b, out)
 }
 
-// AddScalar returns a + s.
-func AddScalar(a *Tensor, s Scalar) (*Tensor, error) { return BinaryScalar(OpAdd, a, s) }
-
-// SubScalar returns a - s.
-func SubScalar(a *Tensor, s Scalar) (*Tensor, error) { return BinaryScalar(OpSub, a, s) }
-
-// MulScalar returns a * s.
-func MulScalar(a *Tensor, s Scalar) (*Tensor, error) { return BinaryScalar(OpMul, a, s) }
-
-// DivScalar returns a / s (true division).
-func DivScalar(a *Tensor, s Scalar) (*Tensor, error) { return BinaryScalar(OpDiv, a, s) }
-
-// PowScalar returns a ** s (PyTorch's pow(Tensor, Scalar)).
-func PowScalar(a *Tensor, s Scalar) (*Tensor, error) { return BinaryScalar(OpPow, a, s) }
+// The number-second shortcuts (AddScalar, MulScalar, ... for every Op) are
+// generated into ops_named.go; the number-first ones are here.
 
 // RSubScalar returns s - b.
 func RSubScalar(s Scalar, b *Tensor) (*Tensor, error) { return RBinaryScalar(OpSub, s, b) }
@@ -163,6 +151,21 @@ func RDivScalar(s Scalar, b *Tensor) (*Tensor, error) { return RBinaryScalar(OpD
 // RPowScalar returns s ** b (PyTorch's pow(Scalar, Tensor): a base of 1
 // gives ones).
 func RPowScalar(s Scalar, b *Tensor) (*Tensor, error) { return RBinaryScalar(OpPow, s, b) }
+
+// RSubScalar returns s - b, on c.
+func (c *Context) RSubScalar(s Scalar, b *Tensor) (*Tensor, error) {
+	return c.RBinaryScalar(OpSub, s, b)
+}
+
+// RDivScalar returns s / b (true division, as the package-level RDivScalar), on c.
+func (c *Context) RDivScalar(s Scalar, b *Tensor) (*Tensor, error) {
+	return c.RBinaryScalar(OpDiv, s, b)
+}
+
+// RPowScalar returns s ** b (as the package-level RPowScalar), on c.
+func (c *Context) RPowScalar(s Scalar, b *Tensor) (*Tensor, error) {
+	return c.RBinaryScalar(OpPow, s, b)
+}
 
 // bounds returns C copies of the clamp bounds and pointers to them (nil for
 // no bound); the copies hold no Go pointer, so C may read them.

@@ -125,7 +125,7 @@ func (t *Tensor) IsContiguous() bool {
 	return c != 0
 }
 
-// String describes the tensor without its values: "Tensor(Float, [3, 1, 7])".
+// String describes the tensor without its values: "Tensor(Float32, [3, 1, 7])".
 func (t *Tensor) String() string {
 	if t == nil {
 		return "Tensor(nil)"
@@ -352,31 +352,93 @@ func sliceData[T any](s []T) unsafe.Pointer {
 	return unsafe.Pointer(&s[0])
 }
 
-// copyOut copies t's elements, in row-major order, into a new []T after
-// checking that t has dtype want, on a lane of c (its threads, its errors).
-func copyOut[T any](c *Context, t *Tensor, want DType) ([]T, error) {
+// copyInto copies t's elements, in row-major order, into out[:t.NumEl()]
+// after checking that t has dtype want and that out can hold them, on a
+// lane of c (its threads, its errors). It returns the number copied.
+func copyInto[T any](c *Context, t *Tensor, want DType, out []T) (int, error) {
 	h, err := t.handle()
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	if h == nil {
-		return nil, goError(ErrInvalidArgument, "nil *Tensor")
+		return 0, goError(ErrInvalidArgument, "nil *Tensor")
 	}
 	if t.dtype != want {
-		return nil, goError(ErrDtype, fmt.Sprintf("tensor has dtype %v, not %v", t.dtype, want))
+		return 0, goError(ErrDtype, fmt.Sprintf("tensor has dtype %s, not %s", t.dtype.describe(), want.describe()))
 	}
-	out := make([]T, t.NumEl())
-	if len(out) == 0 {
-		return out, nil
+	n := int(t.NumEl())
+	if len(out) < n {
+		return 0, goError(ErrInvalidArgument, fmt.Sprintf(
+			"a slice of %d elements cannot hold a tensor of shape %s (%d elements)", len(out), formatShape(t.shape), n))
+	}
+	if n == 0 {
+		return 0, nil
 	}
 	var zero T
-	dst, nbytes := unsafe.Pointer(&out[0]), C.size_t(len(out))*C.size_t(unsafe.Sizeof(zero))
+	dst, nbytes := unsafe.Pointer(&out[0]), C.size_t(n)*C.size_t(unsafe.Sizeof(zero))
 	err = c.do(func(l *C.bc_ctx) C.bc_status { return C.bc_ctx_tensor_copy_to(l, h, dst, nbytes) })
 	runtime.KeepAlive(t)
 	if err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// copyOut copies t's elements into a new []T (see copyInto).
+func copyOut[T any](c *Context, t *Tensor, want DType) ([]T, error) {
+	var out []T
+	if t != nil && t.dtype == want {
+		out = make([]T, t.NumEl())
+	}
+	if _, err := copyInto(c, t, want, out); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// ReadInto copies t's elements in row-major order into dst, a slice of the
+// element type of t's dtype ([]float32 for Float32, []uint16 for Float16 and
+// BFloat16 bits, []bool for Bool, ...) with room for them all, and returns
+// how many it copied: the allocation-free form of Float32s and the other
+// element readers. A slice of another type, or too short, is an error and
+// leaves dst as it was. It copies on Default().
+func (t *Tensor) ReadInto(dst any) (int, error) { return defaultContext.ReadInto(t, dst) }
+
+// ReadInto is Tensor.ReadInto on c.
+func (c *Context) ReadInto(t *Tensor, dst any) (int, error) {
+	switch d := dst.(type) {
+	case []bool:
+		// The library's bytes, then made 0 or 1 before dst is read as bool.
+		b := unsafe.Slice((*uint8)(unsafe.Pointer(unsafe.SliceData(d))), len(d))
+		n, err := copyInto(c, t, Bool, b)
+		for i := range b[:n] {
+			if b[i] != 0 {
+				b[i] = 1
+			}
+		}
+		return n, err
+	case []uint8:
+		return copyInto(c, t, Uint8, d)
+	case []int8:
+		return copyInto(c, t, Int8, d)
+	case []int16:
+		return copyInto(c, t, Int16, d)
+	case []int32:
+		return copyInto(c, t, Int32, d)
+	case []int64:
+		return copyInto(c, t, Int64, d)
+	case []uint16:
+		want := Float16
+		if t != nil && t.dtype == BFloat16 {
+			want = BFloat16
+		}
+		return copyInto(c, t, want, d)
+	case []float32:
+		return copyInto(c, t, Float32, d)
+	case []float64:
+		return copyInto(c, t, Float64, d)
+	}
+	return 0, goError(ErrInvalidArgument, fmt.Sprintf("ReadInto cannot copy into a %T", dst))
 }
 
 // Bools returns a copy of the elements of a Bool tensor in row-major order

@@ -2,7 +2,8 @@
 # Tests the Rust binding against a CMake build of bcast. scripts/test.sh runs
 #   BCAST_BUILD_DIR=<abs build dir> bash bindings/rust/test.sh
 # after the C build: cargo test (with the ndarray feature), rustfmt and clippy
-# if they are installed, then the tests again linked statically (libbcast.a).
+# if they are installed, cargo doc without warnings (with and without
+# ndarray), then the tests again linked statically (libbcast.a).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -46,6 +47,12 @@ if cargo clippy --version >/dev/null 2>&1; then
 else
   echo "bindings/rust: clippy not installed; lint SKIPPED (rustup component add clippy)" >&2
 fi
+
+# The API docs build without a warning (a broken intra-doc link, say), with
+# the default features and with docs.rs's (package.metadata.docs.rs).
+echo "== bindings/rust: cargo doc"
+RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps -p bcast -p bcast-sys
+RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps -p bcast --features ndarray
 
 # Static linking gets its own target dir so that neither build invalidates the
 # other. The build dir stays off the library path; a test checks that

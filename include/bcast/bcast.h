@@ -72,7 +72,9 @@ typedef struct bc_error_detail {
   int64_t size_b; /**< Second conflicting size (tensor b / existing size), or -1. */
 } bc_error_detail;
 
-/** Static English name of a status, e.g. "BC_ERR_NOT_BROADCASTABLE".
+/** Static English name of a status, e.g. "BC_ERR_NOT_BROADCASTABLE". It
+ *  touches no error state: the strings bc_last_error() and
+ *  bc_ctx_last_error() returned stay valid and unchanged.
  *  @param[in] code  Any value; unknown codes are allowed.
  *  @return A static string (never to be freed), never NULL: unknown codes
  *          give "BC_ERR_UNKNOWN".
@@ -84,12 +86,17 @@ BC_API const char* bc_status_string(bc_status code);
  *  PyTorch has one. A successful call does not clear it.
  *  @return A borrowed string owned by bcast, never NULL ("" if no call
  *          failed on this thread yet). Valid until the next bcast call on
- *          this thread; copy it to keep it.
+ *          this thread; copy it to keep it. Reading the error does not count
+ *          as such a call: bc_last_error(), bc_last_error_detail() and
+ *          bc_status_string() may be called in any order and any number of
+ *          times, and leave the string valid and unchanged.
  *  @par Thread safety
  *  Safe from any thread; each thread sees only its own errors. */
 BC_API const char* bc_last_error(void);
 
-/** Copies this thread's last error detail into `*out`.
+/** Copies this thread's last error detail into `*out`. It only reads:
+ *  the string bc_last_error() returned stays valid and unchanged, also when
+ *  `out` is NULL.
  *  @param[out] out  Caller-owned struct that receives the detail; must not
  *                   be NULL. Not retained.
  *  @return The status of this thread's last error (BC_OK if no call failed
@@ -299,7 +306,9 @@ BC_API bc_status bc_ctx_set_scheduler(bc_ctx* ctx, const bc_scheduler* scheduler
  *                  of the default context (bc_last_error()).
  *  @return A borrowed string owned by the context, never NULL ("" if no
  *          call on it failed yet); valid until the next call on `ctx` (or,
- *          for NULL, the next bcast call on this thread).
+ *          for NULL, the next bcast call on this thread). Reading the error
+ *          (bc_ctx_last_error(), bc_ctx_last_error_detail(),
+ *          bc_status_string()) does not count as such a call.
  *  @par Thread safety
  *  As any call on `ctx`. */
 BC_API const char* bc_ctx_last_error(const bc_ctx* ctx);

@@ -21,6 +21,22 @@ use crate::settings::Policy;
 /// the op is completed on the calling thread (every chunk that `run` did not
 /// run is run there, once), and the panic is resumed on the calling thread
 /// when the op returns.
+///
+/// Over a rayon pool, in a crate that depends on rayon (this one does not):
+///
+/// ```ignore
+/// struct Rayon(rayon::ThreadPool);
+///
+/// impl bcast::Scheduler for Rayon {
+///     fn num_threads(&self) -> usize {
+///         self.0.current_num_threads()
+///     }
+///     fn run(&self, nchunks: usize, chunk: &(dyn Fn(usize) + Sync)) {
+///         use rayon::prelude::*;
+///         self.0.install(|| (0..nchunks).into_par_iter().for_each(chunk));
+///     }
+/// }
+/// ```
 pub trait Scheduler: Send + Sync {
     /// How many threads can run chunks at once, the calling thread included.
     /// Values below 1 count as 1. Asked for each op large enough to be
@@ -127,8 +143,10 @@ fn enter_callback(inner: &Inner) -> Restore<'_> {
 /// `Context` is `Send` but not `Sync`: the C library lets a context be used
 /// by one thread at a time, moving between threads. Setters take `&mut self`,
 /// so no op can be running on the context while its settings change. A scope
-/// is per thread: threads spawned inside it run on the default context
-/// unless they enter a scope of their own context.
+/// is per thread: threads spawned inside it, and thread pools such as
+/// rayon's, run on the default context (see [`Context::scope`]). The
+/// context's own op methods (`ctx.add(&a, &b)`, `ctx.binary(op, &a, &b)`,
+/// ...) run on it from whichever thread calls them.
 ///
 /// ```compile_fail
 /// fn shared<T: Sync>() {}
@@ -187,6 +205,31 @@ impl Context {
     /// scheduler apply, and its errors are recorded in it). The previous
     /// current context (or the default one) is restored afterwards, also
     /// when `f` panics. Scopes nest.
+    ///
+    /// # Only this thread
+    ///
+    /// The scope is thread-local: it does **not** reach other threads, even
+    /// ones `f` starts and joins. Ops that `f` runs on a spawned thread, in
+    /// `std::thread::scope`, or on a thread pool (rayon's `par_iter`, ...)
+    /// run on the default context, with its settings: a [`Policy::Error`]
+    /// set here does not refuse them. For work on other threads, call the
+    /// context's own methods, which run on it from any thread:
+    /// `ctx.add(&a, &b)`, `ctx.binary(op, &a, &b)`, `ctx.where_cond(..)`
+    /// (a `Context` is `Send`: move one into each thread, or share one
+    /// behind a `Mutex`), or enter a scope on each thread.
+    ///
+    /// ```
+    /// use bcast::{Context, DType, ErrorCode, Policy, Tensor};
+    /// let mut ctx = Context::new()?;
+    /// ctx.set_broadcast_policy(Policy::Error);
+    /// let (a, b) = (Tensor::zeros(DType::Float32, &[3, 1])?, Tensor::zeros(DType::Float32, &[3])?);
+    /// let on_other_thread = ctx.scope(|| std::thread::scope(|s| s.spawn(|| a.add(&b)).join().unwrap()));
+    /// assert!(on_other_thread.is_ok()); // the default context's Policy::Allow
+    /// let ctx = std::sync::Mutex::new(ctx);
+    /// let explicit = std::thread::scope(|s| s.spawn(|| ctx.lock().unwrap().add(&a, &b)).join().unwrap());
+    /// assert_eq!(explicit.unwrap_err().code, ErrorCode::Policy);
+    /// # Ok::<(), bcast::Error>(())
+    /// ```
     ///
     /// # Panics
     /// When called from inside this context's own warning handler or

@@ -75,7 +75,9 @@ impl DType {
         unsafe { sys::bc_dtype_size(self.raw()) }
     }
 
-    /// The name PyTorch prints ("Float", "Long", "Bool", "Half", ...).
+    /// The name PyTorch's error messages print, which the library's messages
+    /// repeat ("Float", "Long", "Bool", "Half", ...; C's `bc_dtype_name`).
+    /// `Display` and `Debug` print the variant's name instead ("Float32").
     ///
     /// ```
     /// assert_eq!(bcast::DType::Int64.name(), "Long");
@@ -83,6 +85,33 @@ impl DType {
     pub fn name(self) -> &'static str {
         // SAFETY: returns a static string, never NULL.
         unsafe { static_str(sys::bc_dtype_name(self.raw())) }
+    }
+
+    /// PyTorch's Python name ("torch.float32", "torch.int64", ...).
+    ///
+    /// ```
+    /// use bcast::DType;
+    /// assert_eq!(DType::Int64.torch_name(), "torch.int64");
+    /// assert_eq!(format!("{} {:?}", DType::Int64, DType::Int64), "Int64 Int64");
+    /// ```
+    pub fn torch_name(self) -> &'static str {
+        match self {
+            DType::Bool => "torch.bool",
+            DType::UInt8 => "torch.uint8",
+            DType::Int8 => "torch.int8",
+            DType::Int16 => "torch.int16",
+            DType::Int32 => "torch.int32",
+            DType::Int64 => "torch.int64",
+            DType::Float16 => "torch.float16",
+            DType::BFloat16 => "torch.bfloat16",
+            DType::Float32 => "torch.float32",
+            DType::Float64 => "torch.float64",
+        }
+    }
+
+    /// How the binding's own messages name a dtype: "Float32 (torch.float32)".
+    pub(crate) fn describe(self) -> String {
+        format!("{self:?} ({})", self.torch_name())
     }
 
     /// True for the four floating dtypes.
@@ -101,9 +130,10 @@ impl DType {
     }
 }
 
+/// The variant's name, as `Debug` prints it ("Float32", "Int64").
 impl fmt::Display for DType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        fmt::Debug::fmt(self, f)
     }
 }
 

@@ -64,13 +64,17 @@
 //!
 //! Every op, constructor and shape function runs on the calling thread's
 //! current context: the innermost [`Context::scope`] on that thread, or the
-//! default context outside any scope.
+//! default context outside any scope. A scope does not reach other threads
+//! (spawned ones, rayon's pool): there, call the context's own methods,
+//! `ctx.add(&a, &b)`, `ctx.binary(op, &a, &b)`, ..., which run on it from
+//! any thread.
 //!
 //! # Features
 //!
 //! - `static`: link `libbcast.a` instead of `libbcast.so`.
 //! - `ndarray`: conversions to and from `ndarray` arrays, zero-copy where the
-//!   layout allows (see [`TensorRef::as_array`]).
+//!   layout allows (`TensorRef::as_array`, which these docs show when built
+//!   with the feature, as docs.rs builds them).
 #![warn(
     missing_docs,
     unsafe_op_in_unsafe_fn,
@@ -78,6 +82,7 @@
 )]
 
 mod context;
+mod dims;
 mod dlpack;
 mod dtype;
 mod error;
@@ -92,6 +97,7 @@ mod types;
 
 pub use bcast_sys as sys;
 pub use context::{Context, Scheduler};
+pub use dims::Dims;
 pub use dtype::{DType, Element, BF16, F16};
 pub use error::{Error, ErrorCode, ErrorDetail, Result};
 pub use ops::{BinaryOp, Operand};

@@ -72,8 +72,8 @@ impl TensorRef {
                 ErrorCode::Dtype,
                 format!(
                     "expected a tensor of dtype {} but got {}",
-                    T::DTYPE,
-                    self.dtype()
+                    T::DTYPE.describe(),
+                    self.dtype().describe()
                 ),
             ));
         }

@@ -7,6 +7,7 @@ use std::ptr;
 
 use bcast_sys as sys;
 
+use crate::context::Context;
 use crate::dtype::{BF16, F16};
 use crate::error::{call, static_str, Result};
 use crate::tensor::{new_tensor, Tensor, TensorRef, TensorView, TensorViewMut};
@@ -373,7 +374,114 @@ macro_rules! binary_methods {
                 self.binary_(BinaryOp::$op, other)
             }
         )*}
+
+        /// Every op as a method of the context it runs on, on any thread.
+        impl Context {$(
+            #[doc = concat!("[`TensorRef::", stringify!($name), "`] on this context: [`BinaryOp::",
+                            stringify!($op), "`] of `a` and `b`, in a new tensor.")]
+            pub fn $name(&self, a: &TensorRef, b: impl Operand) -> Result<Tensor> {
+                self.binary(BinaryOp::$op, a, b)
+            }
+            #[doc = concat!("[`TensorRef::", stringify!($out), "`] on this context.")]
+            pub fn $out(&self, a: &TensorRef, b: impl Operand, out: &mut TensorRef) -> Result<()> {
+                self.binary_out(BinaryOp::$op, a, b, out)
+            }
+            #[doc = concat!("[`TensorRef::", stringify!($inplace), "`] on this context.")]
+            pub fn $inplace(&self, a: &mut TensorRef, b: impl Operand) -> Result<()> {
+                self.binary_(BinaryOp::$op, a, b)
+            }
+        )*}
     };
+}
+
+/// Explicit context forms: `ctx.add(&a, &b)` runs on `ctx` on whatever
+/// thread calls it, unlike [`Context::scope`], which reaches only the ops
+/// called on the thread that entered it.
+impl Context {
+    /// [`TensorRef::binary`] on this context.
+    ///
+    /// ```
+    /// use bcast::{BinaryOp, Context, DType, ErrorCode, Policy, Tensor};
+    /// let mut ctx = Context::new()?;
+    /// ctx.set_broadcast_policy(Policy::Error);
+    /// let a = Tensor::zeros(DType::Float32, &[3, 1])?;
+    /// let b = Tensor::zeros(DType::Float32, &[3])?;
+    /// assert_eq!(ctx.binary(BinaryOp::Add, &a, &b).unwrap_err().code, ErrorCode::Policy);
+    /// assert_eq!(ctx.add(&a, &a)?.shape(), &[3, 1]);
+    /// # Ok::<(), bcast::Error>(())
+    /// ```
+    pub fn binary(&self, op: BinaryOp, a: &TensorRef, b: impl Operand) -> Result<Tensor> {
+        self.scope(|| a.binary(op, b))
+    }
+
+    /// [`TensorRef::binary_out`] on this context.
+    pub fn binary_out(
+        &self,
+        op: BinaryOp,
+        a: &TensorRef,
+        b: impl Operand,
+        out: &mut TensorRef,
+    ) -> Result<()> {
+        self.scope(|| a.binary_out(op, b, out))
+    }
+
+    /// [`TensorRef::binary_`] on this context.
+    pub fn binary_(&self, op: BinaryOp, a: &mut TensorRef, b: impl Operand) -> Result<()> {
+        self.scope(|| a.binary_(op, b))
+    }
+
+    /// [`TensorRef::rbinary`] on this context: `op(s, b)`, the number first.
+    pub fn rbinary(&self, op: BinaryOp, s: impl Into<Scalar>, b: &TensorRef) -> Result<Tensor> {
+        self.scope(|| b.rbinary(op, s))
+    }
+
+    /// [`TensorRef::binary_alpha`] on this context.
+    pub fn binary_alpha(
+        &self,
+        op: BinaryOp,
+        a: &TensorRef,
+        b: impl Operand,
+        alpha: f64,
+    ) -> Result<Tensor> {
+        self.scope(|| a.binary_alpha(op, b, alpha))
+    }
+
+    /// [`TensorRef::where_cond`] on this context: `a` where `cond`, else `b`.
+    pub fn where_cond(&self, cond: impl Operand, a: &TensorRef, b: impl Operand) -> Result<Tensor> {
+        self.scope(|| a.where_cond(cond, b))
+    }
+
+    /// [`TensorRef::addcmul`] on this context.
+    pub fn addcmul(
+        &self,
+        a: &TensorRef,
+        t1: impl Operand,
+        t2: impl Operand,
+        value: f64,
+    ) -> Result<Tensor> {
+        self.scope(|| a.addcmul(t1, t2, value))
+    }
+
+    /// [`TensorRef::addcdiv`] on this context.
+    pub fn addcdiv(
+        &self,
+        a: &TensorRef,
+        t1: impl Operand,
+        t2: impl Operand,
+        value: f64,
+    ) -> Result<Tensor> {
+        self.scope(|| a.addcdiv(t1, t2, value))
+    }
+
+    /// [`TensorRef::lerp`] on this context.
+    pub fn lerp(&self, a: &TensorRef, end: impl Operand, weight: impl Operand) -> Result<Tensor> {
+        self.scope(|| a.lerp(end, weight))
+    }
+
+    /// [`TensorRef::clamp`] on this context.
+    pub fn clamp(&self, a: &TensorRef, lo: impl Operand, hi: impl Operand) -> Result<Tensor> {
+        self.scope(|| a.clamp(lo, hi))
+    }
 }
 
 binary_methods! {

@@ -4,6 +4,7 @@ use std::ptr;
 
 use bcast_sys as sys;
 
+use crate::dims::Dims;
 use crate::error::{call, Error, ErrorCode, Result};
 use crate::tensor::{new_tensor, Tensor, TensorRef, TensorView};
 
@@ -18,7 +19,8 @@ use crate::tensor::{new_tensor, Tensor, TensorRef, TensorView};
 /// );
 /// # Ok::<(), bcast::Error>(())
 /// ```
-pub fn broadcast_shapes(a: &[i64], b: &[i64]) -> Result<Vec<i64>> {
+pub fn broadcast_shapes(a: impl Dims, b: impl Dims) -> Result<Vec<i64>> {
+    let (a, b) = (a.dims()?, b.dims()?);
     let mut out = vec![0i64; a.len().max(b.len())];
     let mut n = 0usize;
     // SAFETY: a and b hold their lengths' sizes; out has room for the longer.
@@ -121,7 +123,8 @@ impl TensorRef {
     /// );
     /// # Ok::<(), bcast::Error>(())
     /// ```
-    pub fn expand(&self, shape: &[i64]) -> Result<TensorView<'_>> {
+    pub fn expand(&self, shape: impl Dims) -> Result<TensorView<'_>> {
+        let shape = shape.dims()?;
         let mut out = ptr::null_mut();
         // SAFETY: a live handle; shape holds shape.len() sizes.
         call(|ctx| unsafe {
@@ -147,7 +150,8 @@ impl TensorRef {
     /// assert_eq!((s.dtype(), s.to_vec::<i64>()?), (DType::Int64, vec![5, 7, 9]));
     /// # Ok::<(), bcast::Error>(())
     /// ```
-    pub fn sum_to_shape(&self, shape: &[i64]) -> Result<Tensor> {
+    pub fn sum_to_shape(&self, shape: impl Dims) -> Result<Tensor> {
+        let shape = shape.dims()?;
         let mut out = ptr::null_mut();
         // SAFETY: a live handle; shape holds shape.len() sizes; valid out.
         let result = call(|ctx| unsafe {
@@ -158,7 +162,7 @@ impl TensorRef {
 
     /// A copy of this tensor materialised at `shape` (expand, then a
     /// contiguous copy).
-    pub fn broadcast_to(&self, shape: &[i64]) -> Result<Tensor> {
+    pub fn broadcast_to(&self, shape: impl Dims) -> Result<Tensor> {
         self.expand(shape)?.to_tensor()
     }
 }

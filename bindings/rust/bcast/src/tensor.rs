@@ -12,6 +12,7 @@ use std::ptr::{self, NonNull};
 
 use bcast_sys as sys;
 
+use crate::dims::Dims;
 use crate::dtype::{DType, Element};
 use crate::error::{call, Error, ErrorCode, Result};
 
@@ -124,8 +125,8 @@ impl TensorRef {
                 ErrorCode::Dtype,
                 format!(
                     "expected a tensor of dtype {} but got {}",
-                    T::DTYPE,
-                    self.dtype()
+                    T::DTYPE.describe(),
+                    self.dtype().describe()
                 ),
             ))
         }
@@ -346,7 +347,8 @@ impl Tensor {
     /// # Safety
     /// Every element must be written (e.g. by an `_out` op or
     /// [`TensorRef::copy_from`]) before any is read.
-    pub unsafe fn empty(dtype: DType, shape: &[i64]) -> Result<Tensor> {
+    pub unsafe fn empty(dtype: DType, shape: impl Dims) -> Result<Tensor> {
+        let shape = shape.dims()?;
         let mut out = ptr::null_mut();
         // SAFETY: shape points to shape.len() sizes; out is valid.
         let result = call(|ctx| unsafe {
@@ -362,7 +364,8 @@ impl Tensor {
     /// assert_eq!((t.numel(), t.shape()), (0, &[2, 0, 3][..]));
     /// # Ok::<(), bcast::Error>(())
     /// ```
-    pub fn zeros(dtype: DType, shape: &[i64]) -> Result<Tensor> {
+    pub fn zeros(dtype: DType, shape: impl Dims) -> Result<Tensor> {
+        let shape = shape.dims()?;
         let mut out = ptr::null_mut();
         // SAFETY: shape points to shape.len() sizes; out is valid.
         let result = call(|ctx| unsafe {
@@ -372,7 +375,7 @@ impl Tensor {
     }
 
     /// A tensor with every element `value`.
-    pub fn full<T: Element>(value: T, shape: &[i64]) -> Result<Tensor> {
+    pub fn full<T: Element>(value: T, shape: impl Dims) -> Result<Tensor> {
         let mut t = Tensor::zeros(T::DTYPE, shape)?;
         t.fill(value)?;
         Ok(t)
@@ -391,7 +394,8 @@ impl Tensor {
 
     /// A contiguous tensor with a copy of `data` (row-major), which must have
     /// exactly as many elements as `shape`.
-    pub fn from_slice<T: Element>(data: &[T], shape: &[i64]) -> Result<Tensor> {
+    pub fn from_slice<T: Element>(data: &[T], shape: impl Dims) -> Result<Tensor> {
+        let shape = &shape.dims()?[..];
         check_len(data.len(), shape)?;
         let mut out = ptr::null_mut();
         // SAFETY: data holds numel(shape) elements of T's dtype; the library
@@ -417,7 +421,8 @@ impl Tensor {
     /// assert_eq!(t.as_slice::<u8>(), Some(&[1u8, 2, 3, 4][..]));
     /// # Ok::<(), bcast::Error>(())
     /// ```
-    pub fn from_vec<T: Element>(data: Vec<T>, shape: &[i64]) -> Result<Tensor> {
+    pub fn from_vec<T: Element>(data: Vec<T>, shape: impl Dims) -> Result<Tensor> {
+        let shape = &shape.dims()?[..];
         check_len(data.len(), shape)?;
         // SAFETY: the logical first element is the buffer's first, and the
         // contiguous shape covers exactly data.len() elements.
@@ -613,7 +618,8 @@ impl<'a> TensorView<'a> {
     /// assert_eq!(sum.to_vec::<i64>()?, [2, 4, 6]);
     /// # Ok::<(), bcast::Error>(())
     /// ```
-    pub fn from_slice<T: Element>(data: &'a [T], shape: &[i64]) -> Result<TensorView<'a>> {
+    pub fn from_slice<T: Element>(data: &'a [T], shape: impl Dims) -> Result<TensorView<'a>> {
+        let shape = &shape.dims()?[..];
         check_len(data.len(), shape)?;
         // SAFETY: a read-only wrap of memory borrowed for 'a; a TensorView is
         // never written through.
@@ -720,7 +726,11 @@ unsafe impl Sync for TensorViewMut<'_> {}
 impl<'a> TensorViewMut<'a> {
     /// Wraps `data` (row-major, exactly as many elements as `shape`) without
     /// copying.
-    pub fn from_slice<T: Element>(data: &'a mut [T], shape: &[i64]) -> Result<TensorViewMut<'a>> {
+    pub fn from_slice<T: Element>(
+        data: &'a mut [T],
+        shape: impl Dims,
+    ) -> Result<TensorViewMut<'a>> {
+        let shape = &shape.dims()?[..];
         check_len(data.len(), shape)?;
         // SAFETY: memory exclusively borrowed for 'a, so writes through the
         // handle race with nothing.

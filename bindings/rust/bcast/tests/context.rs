@@ -548,3 +548,76 @@ fn the_handler_is_an_fnmut_with_state_of_its_own() {
     let got: Vec<String> = rx.iter().collect();
     assert_eq!(got, ["1: self and other", "2: self and other"]);
 }
+
+/// The newcomer's case: a (1000, 8) matrix minus its column means, on eight
+/// threads, under a context whose policy refuses implicit broadcasts.
+fn centered_rows() -> (Tensor, Tensor) {
+    let x = Tensor::full(2.0f32, &[1000, 8]).unwrap();
+    let mean = Tensor::full(1.0f32, &[8]).unwrap();
+    (x, mean)
+}
+
+#[test]
+fn scope_does_not_reach_other_threads() {
+    let mut ctx = Context::new().unwrap();
+    ctx.set_broadcast_policy(Policy::Error);
+    let (x, mean) = centered_rows();
+    // The documented limit: threads started inside the scope run on the
+    // default context, whose policy lets the broadcast through.
+    let results: Vec<_> = ctx.scope(|| {
+        thread::scope(|s| {
+            let handles: Vec<_> = (0..8).map(|_| s.spawn(|| x.sub(&mean))).collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        })
+    });
+    assert!(results
+        .iter()
+        .all(|r| r.as_ref().unwrap().shape() == [1000, 8]));
+    // On the scope's own thread the policy applies.
+    assert_eq!(
+        ctx.scope(|| x.sub(&mean)).unwrap_err().code,
+        ErrorCode::Policy
+    );
+}
+
+#[test]
+fn explicit_context_methods_reach_every_thread() {
+    let mut ctx = Context::new().unwrap();
+    ctx.set_broadcast_policy(Policy::Error);
+    let (x, mean) = centered_rows();
+    let ctx = Mutex::new(ctx);
+    let results: Vec<_> = thread::scope(|s| {
+        let handles: Vec<_> = (0..8)
+            .map(|_| s.spawn(|| ctx.lock().unwrap().sub(&x, &mean)))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for r in &results {
+        let e = r.as_ref().unwrap_err();
+        assert_eq!(e.code, ErrorCode::Policy);
+    }
+    let ctx = ctx.into_inner().unwrap();
+    // A Context moved into a thread runs there; every form of an op does.
+    let moved = thread::spawn(move || {
+        let (x, mean) = centered_rows();
+        let mut out = Tensor::zeros(DType::Float32, &[1000, 8]).unwrap();
+        let mut y = x.clone();
+        let codes = [
+            ctx.binary(bcast::BinaryOp::Sub, &x, &mean)
+                .unwrap_err()
+                .code,
+            ctx.sub_out(&x, &mean, &mut out).unwrap_err().code,
+            ctx.sub_(&mut y, &mean).unwrap_err().code,
+            ctx.where_cond(Tensor::full(true, &[8]).unwrap(), &x, &mean)
+                .unwrap_err()
+                .code,
+        ];
+        // Same shapes need no broadcast: allowed, and correct.
+        let same = ctx.sub(&x, x.clone()).unwrap();
+        (codes, same.to_vec::<f32>().unwrap())
+    })
+    .join()
+    .unwrap();
+    assert_eq!(moved.0, [ErrorCode::Policy; 4]);
+    assert!(moved.1.iter().all(|&v| v == 0.0));
+}

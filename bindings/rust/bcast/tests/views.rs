@@ -43,7 +43,7 @@ fn constructors() {
     assert_err(
         f.to_vec::<f32>().unwrap_err(),
         ErrorCode::Dtype,
-        "expected a tensor of dtype Float but got Half",
+        "expected a tensor of dtype Float32 (torch.float32) but got Float16 (torch.float16)",
     );
     assert_eq!(
         f.item::<F16>().unwrap_err().code,
