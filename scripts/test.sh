@@ -10,7 +10,10 @@ bash scripts/setup.sh
 torch_python=""
 if [ "${BCAST_SKIP_TORCH:-0}" != 1 ]; then torch_python=$(bash scripts/venv.sh); fi
 build=${BCAST_BUILD_DIR:-build}
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBCAST_TORCH_PYTHON="$torch_python"
+# Every part on, whatever an earlier configure of the same directory (the
+# README's install recipe turns them off) left in its cache.
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBCAST_TORCH_PYTHON="$torch_python" \
+  -DBCAST_BUILD_TESTS=ON -DBCAST_BUILD_TOOLS=ON -DBCAST_BUILD_BENCH=ON -DBCAST_BUILD_EXAMPLES=ON
 cmake --build "$build" -j"$(nproc)"
 ctest --test-dir "$build" --output-on-failure -j"$(nproc)"
 for t in bindings/rust/test.sh bindings/go/test.sh scripts/sanitize.sh; do
