@@ -170,6 +170,11 @@ TEST(LargeLayouts, MatchReference) {
       {"short_column", {513, 7}, {513, 1}},     {"middle_long", {2, 3, 4099}, {1, 3, 1}},
       {"long_tail", {3, 100003}, {100003}},     {"scalar", {100003}, {}},
       {"outer", {300, 1}, {1, 301}},            {"same", {257, 259}, {257, 259}},
+      // Short rows laid out as long ones, across several dims and split
+      // mid-row between threads.
+      {"outer_short_side", {20001, 1}, {1, 7}}, {"points", {30001, 3}, {3}},
+      {"rgba_column", {64, 301, 4}, {64, 301, 1}}, {"six_d", {6, 1, 5, 1, 4, 1}, {1, 3, 1, 2, 1, 3}},
+      {"plane", {9, 1, 50, 3}, {1, 160, 50, 3}},  {"medium_row", {701, 100}, {100}},
   };
   const bc_op ops[] = {BC_ADD, BC_MUL, BC_DIV, BC_MAXIMUM, BC_LT, BC_BITWISE_AND, BC_REMAINDER};
   const bc_dtype dtypes[] = {BC_BOOL, BC_UINT8, BC_INT8, BC_INT32, BC_INT64, BC_FLOAT16, BC_BFLOAT16, BC_FLOAT32, BC_FLOAT64};
@@ -188,6 +193,69 @@ TEST(LargeLayouts, MatchReference) {
       CheckBinary(op, a, b, ta.get(), tb.get(), std::string(p.name) + " " + ShortName(d) + " " + OpName(op));
     }
   }
+}
+
+// Short rows into an output contiguous within each (6, 5) block but not
+// across blocks (every block starts 40 elements after the one before): the
+// tiles stop at each block, and an input laid out once per block ((50, 1, 5):
+// one row per block) is laid out again for the next, while one the same for
+// every block ((6, 1)) is not.
+TEST(LargeLayouts, ShortRowsIntoBlocksOfAnOutput) {
+  std::mt19937 rng(4322);
+  for (bc_dtype d : {BC_UINT8, BC_INT16, BC_FLOAT32, BC_FLOAT64}) {
+    Host a = RandomHost(d, {50, 1, 5}, rng), b = RandomHost(d, {6, 1}, rng), c = RandomHost(d, {6, 5}, rng);
+    Tensor ta = ToTensor(a), tb = ToTensor(b), tc = ToTensor(c);
+    const size_t es = ElemSize(d);
+    std::vector<unsigned char> raw(50 * 40 * es, 0xAB);
+    const int64_t shape[] = {50, 6, 5}, strides[] = {40, 5, 1};
+    bc_tensor* o = nullptr;
+    ASSERT_EQ(bc_tensor_wrap(d, shape, strides, 3, raw.data(), raw.size(), nullptr, nullptr, &o), BC_OK);
+    Tensor ho(o);
+    for (int form = 0; form < 2; ++form) {
+      const Host& y = form == 0 ? b : c;
+      ASSERT_EQ(bc_binary_out(BC_ADD, ta.get(), form == 0 ? tb.get() : tc.get(), o), BC_OK)
+          << bc_last_error();
+      EXPECT_TRUE(SameHost(FromTensor(o), RefBinary(BC_ADD, a, y))) << ShortName(d) << " " << form;
+    }
+    // The gaps between blocks are left alone.
+    for (size_t blk = 0; blk < 50; ++blk)
+      for (size_t i = 30 * es; i < 40 * es; ++i) EXPECT_EQ(raw[blk * 40 * es + i], 0xAB) << blk;
+  }
+}
+
+// Threaded short rows whose chunks start and end mid-row and mid-period,
+// on a host scheduler that runs the chunks one after another in reverse
+// order (so that the splits do not depend on free cores).
+TEST(LargeLayouts, ShortRowsSplitIntoChunks) {
+  struct Serial {
+    static int NumThreads(void*) { return 4; }
+    static void Run(void*, size_t nchunks, bc_chunk_fn fn, void* task) {
+      for (size_t i = nchunks; i-- > 0;) fn(task, i);
+    }
+  };
+  bc_ctx* ctx = nullptr;
+  ASSERT_EQ(bc_ctx_create(&ctx), BC_OK);
+  const bc_scheduler sched{&Serial::NumThreads, &Serial::Run, nullptr};
+  ASSERT_EQ(bc_ctx_set_scheduler(ctx, &sched), BC_OK);
+  std::mt19937 rng(4323);
+  const Pattern layouts[] = {
+      {"period_7", {5000, 7, 3}, {7, 3}},        {"outer", {20001, 1}, {1, 7}},
+      {"plane", {3001, 1, 5, 3}, {1, 9, 5, 3}}, {"points", {30001, 3}, {3}},
+      {"medium_row", {1001, 100}, {100}},
+  };
+  for (const Pattern& p : layouts) {
+    for (bc_dtype d : {BC_INT8, BC_FLOAT32, BC_FLOAT64}) {
+      Host a = RandomHost(d, p.a, rng), b = RandomHost(d, p.b, rng);
+      Tensor ta = ToTensor(a), tb = ToTensor(b);
+      Host want = RefBinary(BC_ADD, a, b);
+      bc_tensor* o = nullptr;
+      ASSERT_EQ(bc_tensor_zeros(d, want.shape.data(), want.shape.size(), &o), BC_OK);
+      Tensor ho(o);
+      ASSERT_EQ(bc_ctx_binary_out(ctx, BC_ADD, ta.get(), tb.get(), o), BC_OK) << bc_ctx_last_error(ctx);
+      EXPECT_TRUE(SameHost(FromTensor(o), want)) << p.name << " " << ShortName(d);
+    }
+  }
+  bc_ctx_free(ctx);
 }
 
 TEST(LargeLayouts, TransposedInputAndUnalignedOutput) {
