@@ -225,39 +225,54 @@ TEST(LargeLayouts, ShortRowsIntoBlocksOfAnOutput) {
 
 // Threaded short rows whose chunks start and end mid-row and mid-period,
 // on a host scheduler that runs the chunks one after another in reverse
-// order (so that the splits do not depend on free cores).
+// order (so that the splits do not depend on free cores): add on 1M+
+// elements (threaded by size), and pow on 200K (timed on its first
+// sixteenth on the caller, then threaded: pow costs far more than the 32 us
+// that two threads need on any machine).
 TEST(LargeLayouts, ShortRowsSplitIntoChunks) {
   struct Serial {
     static int NumThreads(void*) { return 4; }
-    static void Run(void*, size_t nchunks, bc_chunk_fn fn, void* task) {
+    static void Run(void* user, size_t nchunks, bc_chunk_fn fn, void* task) {
+      ++*static_cast<int*>(user);
       for (size_t i = nchunks; i-- > 0;) fn(task, i);
     }
   };
+  int runs = 0;
   bc_ctx* ctx = nullptr;
   ASSERT_EQ(bc_ctx_create(&ctx), BC_OK);
-  const bc_scheduler sched{&Serial::NumThreads, &Serial::Run, nullptr};
+  const bc_scheduler sched{&Serial::NumThreads, &Serial::Run, &runs};
   ASSERT_EQ(bc_ctx_set_scheduler(ctx, &sched), BC_OK);
   std::mt19937 rng(4323);
-  const Pattern layouts[] = {
-      {"period_7", {5000, 7, 3}, {7, 3}},        {"outer", {20001, 1}, {1, 7}},
-      {"plane", {3001, 1, 5, 3}, {1, 9, 5, 3}}, {"points", {30001, 3}, {3}},
-      {"medium_row", {1001, 100}, {100}},
+  const struct {
+    Pattern p;
+    bc_op op;
+  } cases[] = {
+      {{"period_7", {50000, 7, 3}, {7, 3}}, BC_ADD},
+      {{"outer", {150001, 1}, {1, 7}}, BC_ADD},
+      {{"plane", {7801, 1, 9, 3}, {1, 5, 9, 3}}, BC_ADD},
+      {{"points", {350001, 3}, {3}}, BC_ADD},
+      {{"medium_row", {10001, 100}, {100}}, BC_ADD},
+      {{"pow_outer", {30001, 1}, {1, 7}}, BC_POW},
+      {{"pow_period_7", {10000, 7, 3}, {7, 3}}, BC_POW},
   };
-  for (const Pattern& p : layouts) {
+  for (const auto& c : cases) {
     for (bc_dtype d : {BC_INT8, BC_FLOAT32, BC_FLOAT64}) {
-      Host a = RandomHost(d, p.a, rng), b = RandomHost(d, p.b, rng);
+      if (c.op == BC_POW && d == BC_INT8) continue;
+      Host a = RandomHost(d, c.p.a, rng), b = RandomRhs(c.op, d, c.p.b, rng);
       Tensor ta = ToTensor(a), tb = ToTensor(b);
-      Host want = RefBinary(BC_ADD, a, b);
+      Host want = RefBinary(c.op, a, b);
       bc_tensor* o = nullptr;
       ASSERT_EQ(bc_tensor_zeros(d, want.shape.data(), want.shape.size(), &o), BC_OK);
       Tensor ho(o);
-      ASSERT_EQ(bc_ctx_binary_out(ctx, BC_ADD, ta.get(), tb.get(), o), BC_OK) << bc_ctx_last_error(ctx);
-      EXPECT_TRUE(SameHost(FromTensor(o), want)) << p.name << " " << ShortName(d);
+      const int before = runs;
+      ASSERT_EQ(bc_ctx_binary_out(ctx, c.op, ta.get(), tb.get(), o), BC_OK) << bc_ctx_last_error(ctx);
+      EXPECT_EQ(runs, before + 1) << c.p.name << " " << ShortName(d) << ": threaded";
+      EXPECT_TRUE(SameHost(FromTensor(o), want, CmpFor(c.op), UlpsFor(c.op, d)))
+          << c.p.name << " " << ShortName(d);
     }
   }
   bc_ctx_free(ctx);
 }
-
 TEST(LargeLayouts, TransposedInputAndUnalignedOutput) {
   std::mt19937 rng(8765);
   for (bc_dtype d : {BC_FLOAT32, BC_FLOAT64, BC_INT16, BC_FLOAT16, BC_UINT8, BC_BFLOAT16}) {

@@ -14,6 +14,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 
 #include "core/dtype.h"
@@ -26,8 +27,14 @@ namespace bcast {
 
 namespace {
 
-// Each thread gets at least this many elements (PyTorch's grain size).
+// Threads: each gets at least kThreadNs of an op's estimated time (timed
+// on its first elements, see ChooseThreads) and kMinPerThread elements;
+// from kNoProbe elements an op takes one thread per kGrain elements
+// (PyTorch's grain size) untimed.
 constexpr int64_t kGrain = 32768;
+constexpr int64_t kMinPerThread = 8192;
+constexpr int64_t kNoProbe = int64_t{1} << 20;
+constexpr double kThreadNs = 16000;
 // Elements converted per step when an operand's dtype differs from the kernel's
 // (4 scratch rows of this many 8-byte values live on the stack: about 33 KiB).
 constexpr int64_t kTile = 1024;
@@ -111,6 +118,12 @@ void Fill(char* dst, int64_t s, const void* value, int64_t n, size_t size) {
 }
 
 size_t Size(const Plan& p, int k) { return DtypeSize(p.ktype[k]); }
+
+int64_t NowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 // How a row whose output is contiguous (`contiguous`) is stored.
 StoreMode Stores(const Plan& p, bool contiguous = true) {
@@ -383,12 +396,11 @@ __attribute__((noinline)) void RunShortRows(const Plan& p, const ShortRows& sr, 
           for (int d = 1; d < sr.depth; ++d) off += at.idx[d] * p.stride[k][d];
           const char* first = at.ptr[k] - off * es;
           if (laid_for[k] != first) {
-            // A few rows (a whole number of periods), then copies of them.
+            // One period, then copies of it.
             const int64_t want = std::min(sr.tile_rows, sr.block_rows);
-            const int64_t laid = std::min(want, sr.period[k] * std::max<int64_t>(1, 16 / sr.period[k]));
-            LayRows(buf, p, k, first, nullptr, laid);
+            LayRows(buf, p, k, first, nullptr, sr.period[k]);
             const int64_t row_bytes = n0 * es, want_bytes = want * row_bytes;
-            for (int64_t have = laid * row_bytes; have < want_bytes; have *= 2)
+            for (int64_t have = sr.period[k] * row_bytes; have < want_bytes; have *= 2)
               std::memcpy(buf + have, buf, std::min(have, want_bytes - have));
             laid_for[k] = first;
           }
@@ -607,6 +619,28 @@ __attribute__((noinline)) void RunSquareTiles(const Plan& p, const Block& b) {
 // A block whose operands are all in the kernel's dtypes.
 void RunBlock(const Plan& p, const Block& b) {
   if (WantsTiles(p, b)) return RunSquareTiles(p, b);
+  // Rows the kernel takes as they are (contiguous or repeated inputs, not
+  // all repeated): straight to it, row after row.
+  unsigned bcast = 0;
+  bool plain = b.s0[0] == 1;
+  for (int k = 1; k < p.nops; ++k) {
+    if (b.s0[k] == 0) bcast |= 1u << (k - 1);
+    plain &= b.s0[k] == 0 || b.s0[k] == 1;
+  }
+  if (plain && b.n0 > 1 && bcast != (1u << (p.nops - 1)) - 1) {
+    char* q[4];
+    int64_t step[4];
+    for (int k = 0; k < p.nops; ++k) {
+      q[k] = b.ptr[k];
+      step[k] = b.s1[k] * static_cast<int64_t>(Size(p, k));
+    }
+    const StoreMode stores = Stores(p);
+    for (int64_t r = 0; r < b.n1; ++r) {
+      p.kernel(b.n0, q, bcast, p.scalar, stores);
+      for (int k = 0; k < p.nops; ++k) q[k] += step[k];
+    }
+    return;
+  }
   for (int64_t r = 0; r < b.n1; ++r) {
     char* q[4];
     for (int k = 0; k < p.nops; ++k)
@@ -778,14 +812,40 @@ namespace {
 struct RangeTask {
   const Plan* plan;
   bool convert;
-  int64_t numel, chunk;
+  int64_t first, numel, chunk;
 };
 
 void RunChunk(void* task, size_t i) {
   const RangeTask& t = *static_cast<const RangeTask*>(task);
-  const int64_t begin = static_cast<int64_t>(i) * t.chunk;
+  const int64_t begin = t.first + static_cast<int64_t>(i) * t.chunk;
   const int64_t end = std::min(t.numel, begin + t.chunk);
   if (begin < end) RunRange(*t.plan, t.convert, begin, end);
+}
+
+
+// How many threads an op of `numel` elements runs on, from what it costs:
+// its first elements (up to the returned `done`) run on the caller, timed,
+// and each thread must get at least kThreadNs of the whole op's estimated
+// time, so that a second thread (woken, then joined) never costs more than it
+// brings, whatever the op moves and computes. Ops too small for a second
+// thread by size alone skip the probe; large ones take kGrain elements per
+// thread, as before.
+int64_t ChooseThreads(const Plan& p, const bc_ctx& ctx, bool convert, int64_t numel,
+                      int64_t* done) {
+  *done = 0;
+  const int64_t most = std::min<int64_t>(NumThreads(ctx), numel / kMinPerThread);
+  if (most < 2) return 1;
+  if (numel >= kNoProbe) return std::min<int64_t>(most, numel / kGrain);
+  // A sixteenth of the op, in whole rows on 64-element multiples where they
+  // fit (the chunks after it stay on cache-line boundaries).
+  const int64_t unit = 64 * p.shape[0] <= numel / 4 ? 64 * p.shape[0] : 64;
+  const int64_t probe = std::max(unit, numel / 16 / unit * unit);
+  const int64_t start = NowNs();
+  RunRange(p, convert, 0, probe);
+  const int64_t spent = std::max<int64_t>(1, NowNs() - start);
+  *done = probe;
+  const double whole = static_cast<double>(spent) * static_cast<double>(numel) / static_cast<double>(probe);
+  return std::min<int64_t>(most, static_cast<int64_t>(whole / kThreadNs));
 }
 
 }  // namespace
@@ -794,12 +854,13 @@ void Execute(Plan& p, const bc_ctx& ctx) {
   int64_t numel = 1;
   for (int d = 0; d < p.ndim; ++d) numel *= p.shape[d];
   if (numel == 0) return;
-  const int64_t threads = numel / kGrain < 2 ? 1 : std::min<int64_t>(NumThreads(ctx), numel / kGrain);
-  // Below the streaming size for this many threads the output stays in the
-  // cache: plain stores. A little above it the inputs are still in the
-  // cache: streaming with the inputs fetched ahead.
+  // Below the streaming size for the most threads the op may take the
+  // output stays in the cache: plain stores. A little above it the inputs
+  // are still in the cache: streaming with the inputs fetched ahead.
+  const int64_t most = std::min<int64_t>(NumThreads(ctx), std::max<int64_t>(1, numel / kMinPerThread));
   if (p.stream) {
-    const bool in_cache = p.moved < StreamingBytes(threads);
+    const int64_t grain_threads = numel / kGrain < 2 ? 1 : std::min<int64_t>(most, numel / kGrain);
+    const bool in_cache = p.moved < StreamingBytes(grain_threads);
     const bool prefetch = !in_cache && p.moved < PrefetchBytes();
     if (in_cache || prefetch) {
       p.stream = !in_cache;
@@ -807,18 +868,23 @@ void Execute(Plan& p, const bc_ctx& ctx) {
     }
   }
   const bool convert = NeedsConversion(p);
+  int64_t begin = 0;
+  const int64_t threads = ChooseThreads(p, ctx, convert, numel, &begin);
   if (threads <= 1) {
-    RunRange(p, convert, 0, numel);
+    RunRange(p, convert, begin, numel);
     return;
   }
-  // Chunk boundaries on 64-element multiples keep threads off each other's
-  // cache lines; no chunk is smaller than half a grain.
-  const int64_t nchunks =
-      std::min<int64_t>(static_cast<int64_t>(ChunkCount(static_cast<int>(threads))), numel / (kGrain / 2));
-  int64_t chunk = (numel + nchunks - 1) / nchunks;
+  // The rest in chunks on 64-element multiples (threads stay off each
+  // other's cache lines), several per thread, none smaller than half of
+  // kMinPerThread.
+  const int64_t rest = numel - begin;
+  const int64_t nchunks = std::max<int64_t>(
+      1, std::min<int64_t>(static_cast<int64_t>(ChunkCount(static_cast<int>(threads))),
+                           rest / (kMinPerThread / 2)));
+  int64_t chunk = (rest + nchunks - 1) / nchunks;
   chunk = (chunk + 63) / 64 * 64;
-  RangeTask task{&p, convert, numel, chunk};
-  ParallelChunks(ctx, static_cast<int>(threads), static_cast<size_t>((numel + chunk - 1) / chunk),
+  RangeTask task{&p, convert, begin, numel, chunk};
+  ParallelChunks(ctx, static_cast<int>(threads), static_cast<size_t>((rest + chunk - 1) / chunk),
                  RunChunk, &task);
 }
 
