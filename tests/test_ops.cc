@@ -273,6 +273,23 @@ TEST(LargeLayouts, ShortRowsSplitIntoChunks) {
   }
   bc_ctx_free(ctx);
 }
+// Broadcast shapes whose element count overflows int64 are refused, even
+// where the product wraps around to a small number ((2^32+1) x (2^32-1) is
+// -1 modulo 2^64): the small-op path must not take them.
+TEST(SmallBroadcast, ElementCountThatWrapsIsRefused) {
+  Tensor one = ToTensor(Iota(BC_FLOAT32, {1, 1}, 1));
+  const int64_t tall[] = {(int64_t{1} << 32) + 1, 1}, wide[] = {1, (int64_t{1} << 32) - 1};
+  bc_tensor *a = nullptr, *b = nullptr;
+  ASSERT_EQ(bc_expand(one.get(), tall, 2, &a), BC_OK) << bc_last_error();
+  Tensor ta(a);
+  ASSERT_EQ(bc_expand(one.get(), wide, 2, &b), BC_OK) << bc_last_error();
+  Tensor tb(b);
+  bc_tensor* out = kPoison;
+  EXPECT_TRUE(Fails(bc_binary(BC_ADD, a, b, &out), BC_ERR_OVERFLOW,
+                    "number of elements of shape [4294967297, 4294967295] overflows int64"));
+  EXPECT_EQ(out, nullptr);
+}
+
 TEST(LargeLayouts, TransposedInputAndUnalignedOutput) {
   std::mt19937 rng(8765);
   for (bc_dtype d : {BC_FLOAT32, BC_FLOAT64, BC_INT16, BC_FLOAT16, BC_UINT8, BC_BFLOAT16}) {

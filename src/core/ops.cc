@@ -228,7 +228,8 @@ __attribute__((noinline)) bc_tensor* RunSmallBroadcast(const OpArgs& a, bc_tenso
       size = t.shape[j];
     }
     result.d[d] = size;
-    numel *= size;
+    // (capped on the way: a product of huge sizes must not wrap around)
+    numel = std::min(numel, kSmallOp) * std::min(size, kSmallOp);
   }
   if (numel >= kSmallOp || numel == 0) return nullptr;
   // The broadcast warning and a policy other than allow are left to the
