@@ -369,6 +369,72 @@ def sweep(bc, runs, threads, out_lines):
         p("           " + " ".join(f"{cell_ceiling(bc, 12 * n):13.1f}" for n in sizes))
 
 
+# Short rows and medium sizes (issue 23 items 10 and 11): inner dims of 3 to
+# 16 elements (points, RGBA, small channel counts, outer sums with a short
+# side), several broadcast dims, and ops of 10K-300K elements where a second
+# thread must not cost more than it brings. (name, op, dtype, shapes).
+SHAPES = [
+    ("outer, 7-wide side", "add", "f32", [(10000, 1), (1, 7)]),
+    ("outer, 7-tall side", "add", "f32", [(7, 1), (1, 10000)]),
+    ("points + (3,)", "add", "f32", [(100000, 3), (3,)]),
+    ("points * (N,1)", "mul", "f32", [(100000, 3), (100000, 1)]),
+    ("RGBA u8 * (4,)", "mul", "u8", [(256, 256, 4), (4,)]),
+    ("RGBA + (H,W,1)", "add", "f32", [(256, 256, 4), (256, 256, 1)]),
+    ("16 channels + (16,)", "add", "f32", [(8192, 16), (16,)]),
+    ("6-D product", "mul", "f32", [(16, 1, 8, 1, 6, 1), (1, 9, 1, 5, 1, 4)]),
+    ("6-D product, small", "mul", "f32", [(8, 1, 3, 1, 5, 1), (1, 6, 1, 4, 1, 3)]),
+    ("(300,300)-(300,1)", "sub", "f64", [(300, 300), (300, 1)]),
+    ("(100,100)+(100,)", "add", "f32", [(100, 100), (100,)]),
+    ("(16,1,512)+(16,512,1)", "add", "f32", [(16, 1, 512), (16, 512, 1)]),
+    ("(512,512)+(512,)", "add", "f32", [(512, 512), (512,)]),
+    ("same (65536,)", "add", "f32", [(65536,), (65536,)]),
+    ("same (262144,)", "add", "f32", [(262144,), (262144,)]),
+]
+
+
+def shapes_table(bc, runs, thread_counts, out_lines):
+    """SHAPES at each thread count: x PyTorch, x NumPy, x a copy of the
+    cell's working set, and (from the second count on) bcast's time at the
+    first count over its time at this one (below 1: more threads were
+    slower)."""
+    gen = np.random.default_rng(2)
+    p = out_lines.append
+    first = {}
+    for threads in thread_counts:
+        torch.set_num_threads(threads)
+        bc.lib.bc_set_num_threads(threads)
+        p(f"\n## short rows and medium ops, {threads} thread(s), out=")
+        p(f"  {'case':<24} {'dtype':>5} {'elements':>9} {'bcast us':>9} {'x PyTorch':>9} "
+          f"{'x NumPy':>8} {'x copy':>7}" + (f" {'vs ' + str(thread_counts[0]) + 't':>7}"
+                                              if threads != thread_counts[0] else ""))
+        for name, opname, dt, shp in SHAPES:
+            value = next((o["value"] for o in ops_table.BINARY_OPS if o["name"] == opname), None)
+            ins = [make(s, dt, i, opname, gen) for i, s in enumerate(shp)]
+            res = torch.broadcast_shapes(*shp)
+            out = torch.empty(res, dtype=DTYPES[dt][1])
+            hs = [bc.wrap(t, dt) for t in ins]
+            ho = bc.wrap(out, dt)
+            fb = bc.call(opname, value, hs, ho)
+            tf = torch_fn(opname)
+            nf = numpy_fn(opname, dt)
+            nins = [t.numpy() for t in ins]
+            nout = out.numpy()
+            tb, tt, tn = measure([fb, lambda: tf(*ins, out),
+                                  (lambda: nf(*nins, nout)) if nf else None], runs)
+            for h in hs + [ho]:
+                bc.lib.bc_tensor_free(h)
+            nbytes = sum(t.numel() * t.element_size() for t in ins) + out.numel() * out.element_size()
+            cc = cell_ceiling(bc, nbytes)
+            line = (f"  {name:<24} {dt:>5} {out.numel():>9} {tb * 1e6:9.2f} {tt / tb:8.2f}x "
+                    f"{(tn / tb if tn else float('nan')):7.2f}x {nbytes / tb / 1e9 / cc:7.2f}")
+            if threads == thread_counts[0]:
+                first[name] = tb
+            else:
+                line += f" {first[name] / tb:6.2f}x"
+            p(line)
+            print(line, flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lib", required=True, help="path to libbcast.so")
@@ -380,6 +446,8 @@ def main():
     ap.add_argument("--json", help="write every cell's times to this file")
     ap.add_argument("--ops", help="only these ops (comma-separated PyTorch names)")
     ap.add_argument("--dtypes", help="only these dtypes (comma-separated: f32,bf16,...)")
+    ap.add_argument("--shapes", action="store_true",
+                    help="only the short-row and medium-size cases (SHAPES), at each thread count")
     args = ap.parse_args()
     runs = 3 if args.quick else args.runs
 
@@ -404,6 +472,12 @@ def main():
 
     results = []
     thread_counts = [ncpu if t == "all" else int(t) for t in args.threads.split(",")]
+    if args.shapes:
+        shapes_table(bc, runs, list(dict.fromkeys(thread_counts)), lines)
+        if args.markdown:
+            with open(args.markdown, "w") as f:
+                f.write("\n".join(lines) + "\n")
+        return
     for threads in dict.fromkeys(thread_counts):
         torch.set_num_threads(threads)
         bc.lib.bc_set_num_threads(threads)

@@ -344,7 +344,9 @@ TEST(Context, HostSchedulerRunsTheChunksOfLargeOps) {
   ASSERT_EQ(bc_ctx_set_option(c.get(), BC_OPT_NUM_THREADS, 8), BC_OK);
   EXPECT_EQ(Option(c.get(), BC_OPT_NUM_THREADS), 3) << "capped by the pool's count";
 
-  Tensor x = Filled({512, 1024}, 0), y = Filled({1024}, 0.5f);
+  // 1M elements: threaded by size alone (smaller ops are timed on their
+  // first elements first, and may stay on the caller on a fast machine).
+  Tensor x = Filled({1024, 1024}, 0), y = Filled({1024}, 0.5f);
   bc_tensor* r = nullptr;
   ASSERT_EQ(bc_ctx_binary(c.get(), BC_MUL, x.get(), y.get(), &r), BC_OK);
   Tensor result(r);

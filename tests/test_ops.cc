@@ -170,6 +170,11 @@ TEST(LargeLayouts, MatchReference) {
       {"short_column", {513, 7}, {513, 1}},     {"middle_long", {2, 3, 4099}, {1, 3, 1}},
       {"long_tail", {3, 100003}, {100003}},     {"scalar", {100003}, {}},
       {"outer", {300, 1}, {1, 301}},            {"same", {257, 259}, {257, 259}},
+      // Short rows laid out as long ones, across several dims and split
+      // mid-row between threads.
+      {"outer_short_side", {20001, 1}, {1, 7}}, {"points", {30001, 3}, {3}},
+      {"rgba_column", {64, 301, 4}, {64, 301, 1}}, {"six_d", {6, 1, 5, 1, 4, 1}, {1, 3, 1, 2, 1, 3}},
+      {"plane", {9, 1, 50, 3}, {1, 160, 50, 3}},  {"medium_row", {701, 100}, {100}},
   };
   const bc_op ops[] = {BC_ADD, BC_MUL, BC_DIV, BC_MAXIMUM, BC_LT, BC_BITWISE_AND, BC_REMAINDER};
   const bc_dtype dtypes[] = {BC_BOOL, BC_UINT8, BC_INT8, BC_INT32, BC_INT64, BC_FLOAT16, BC_BFLOAT16, BC_FLOAT32, BC_FLOAT64};
@@ -188,6 +193,101 @@ TEST(LargeLayouts, MatchReference) {
       CheckBinary(op, a, b, ta.get(), tb.get(), std::string(p.name) + " " + ShortName(d) + " " + OpName(op));
     }
   }
+}
+
+// Short rows into an output contiguous within each (6, 5) block but not
+// across blocks (every block starts 40 elements after the one before): the
+// tiles stop at each block, and an input laid out once per block ((50, 1, 5):
+// one row per block) is laid out again for the next, while one the same for
+// every block ((6, 1)) is not.
+TEST(LargeLayouts, ShortRowsIntoBlocksOfAnOutput) {
+  std::mt19937 rng(4322);
+  for (bc_dtype d : {BC_UINT8, BC_INT16, BC_FLOAT32, BC_FLOAT64}) {
+    Host a = RandomHost(d, {50, 1, 5}, rng), b = RandomHost(d, {6, 1}, rng), c = RandomHost(d, {6, 5}, rng);
+    Tensor ta = ToTensor(a), tb = ToTensor(b), tc = ToTensor(c);
+    const size_t es = ElemSize(d);
+    std::vector<unsigned char> raw(50 * 40 * es, 0xAB);
+    const int64_t shape[] = {50, 6, 5}, strides[] = {40, 5, 1};
+    bc_tensor* o = nullptr;
+    ASSERT_EQ(bc_tensor_wrap(d, shape, strides, 3, raw.data(), raw.size(), nullptr, nullptr, &o), BC_OK);
+    Tensor ho(o);
+    for (int form = 0; form < 2; ++form) {
+      const Host& y = form == 0 ? b : c;
+      ASSERT_EQ(bc_binary_out(BC_ADD, ta.get(), form == 0 ? tb.get() : tc.get(), o), BC_OK)
+          << bc_last_error();
+      EXPECT_TRUE(SameHost(FromTensor(o), RefBinary(BC_ADD, a, y))) << ShortName(d) << " " << form;
+    }
+    // The gaps between blocks are left alone.
+    for (size_t blk = 0; blk < 50; ++blk)
+      for (size_t i = 30 * es; i < 40 * es; ++i) EXPECT_EQ(raw[blk * 40 * es + i], 0xAB) << blk;
+  }
+}
+
+// Threaded short rows whose chunks start and end mid-row and mid-period,
+// on a host scheduler that runs the chunks one after another in reverse
+// order (so that the splits do not depend on free cores): add on 1M+
+// elements (threaded by size), and pow on 200K (timed on its first
+// sixteenth on the caller, then threaded: pow costs far more than the 32 us
+// that two threads need on any machine).
+TEST(LargeLayouts, ShortRowsSplitIntoChunks) {
+  struct Serial {
+    static int NumThreads(void*) { return 4; }
+    static void Run(void* user, size_t nchunks, bc_chunk_fn fn, void* task) {
+      ++*static_cast<int*>(user);
+      for (size_t i = nchunks; i-- > 0;) fn(task, i);
+    }
+  };
+  int runs = 0;
+  bc_ctx* ctx = nullptr;
+  ASSERT_EQ(bc_ctx_create(&ctx), BC_OK);
+  const bc_scheduler sched{&Serial::NumThreads, &Serial::Run, &runs};
+  ASSERT_EQ(bc_ctx_set_scheduler(ctx, &sched), BC_OK);
+  std::mt19937 rng(4323);
+  const struct {
+    Pattern p;
+    bc_op op;
+  } cases[] = {
+      {{"period_7", {50000, 7, 3}, {7, 3}}, BC_ADD},
+      {{"outer", {150001, 1}, {1, 7}}, BC_ADD},
+      {{"plane", {7801, 1, 9, 3}, {1, 5, 9, 3}}, BC_ADD},
+      {{"points", {350001, 3}, {3}}, BC_ADD},
+      {{"medium_row", {10001, 100}, {100}}, BC_ADD},
+      {{"pow_outer", {30001, 1}, {1, 7}}, BC_POW},
+      {{"pow_period_7", {10000, 7, 3}, {7, 3}}, BC_POW},
+  };
+  for (const auto& c : cases) {
+    for (bc_dtype d : {BC_INT8, BC_FLOAT32, BC_FLOAT64}) {
+      if (c.op == BC_POW && d == BC_INT8) continue;
+      Host a = RandomHost(d, c.p.a, rng), b = RandomRhs(c.op, d, c.p.b, rng);
+      Tensor ta = ToTensor(a), tb = ToTensor(b);
+      Host want = RefBinary(c.op, a, b);
+      bc_tensor* o = nullptr;
+      ASSERT_EQ(bc_tensor_zeros(d, want.shape.data(), want.shape.size(), &o), BC_OK);
+      Tensor ho(o);
+      const int before = runs;
+      ASSERT_EQ(bc_ctx_binary_out(ctx, c.op, ta.get(), tb.get(), o), BC_OK) << bc_ctx_last_error(ctx);
+      EXPECT_EQ(runs, before + 1) << c.p.name << " " << ShortName(d) << ": threaded";
+      EXPECT_TRUE(SameHost(FromTensor(o), want, CmpFor(c.op), UlpsFor(c.op, d)))
+          << c.p.name << " " << ShortName(d);
+    }
+  }
+  bc_ctx_free(ctx);
+}
+// Broadcast shapes whose element count overflows int64 are refused, even
+// where the product wraps around to a small number ((2^32+1) x (2^32-1) is
+// -1 modulo 2^64): the small-op path must not take them.
+TEST(SmallBroadcast, ElementCountThatWrapsIsRefused) {
+  Tensor one = ToTensor(Iota(BC_FLOAT32, {1, 1}, 1));
+  const int64_t tall[] = {(int64_t{1} << 32) + 1, 1}, wide[] = {1, (int64_t{1} << 32) - 1};
+  bc_tensor *a = nullptr, *b = nullptr;
+  ASSERT_EQ(bc_expand(one.get(), tall, 2, &a), BC_OK) << bc_last_error();
+  Tensor ta(a);
+  ASSERT_EQ(bc_expand(one.get(), wide, 2, &b), BC_OK) << bc_last_error();
+  Tensor tb(b);
+  bc_tensor* out = kPoison;
+  EXPECT_TRUE(Fails(bc_binary(BC_ADD, a, b, &out), BC_ERR_OVERFLOW,
+                    "number of elements of shape [4294967297, 4294967295] overflows int64"));
+  EXPECT_EQ(out, nullptr);
 }
 
 TEST(LargeLayouts, TransposedInputAndUnalignedOutput) {

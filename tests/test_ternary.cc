@@ -497,6 +497,26 @@ TEST(Ternary, VectorFormsOnEveryTarget) {
   CheckFormsOnEveryTarget(forms, {BC_FLOAT32, BC_INT32, BC_FLOAT64, BC_BFLOAT16, BC_INT8}, 77);
 }
 
+// Short rows laid out as long ones (src/core/execute.cc, ShortRows) on every
+// SIMD target: a (5, 6, 7) result, rows of 7, from operands that run through
+// it as the output does, repeat a row or a plane with a period (a (7,) row,
+// a (1, 6, 7) plane), give one value per row (a (5, 6, 1) column) or are
+// one value for a whole block (5, 1, 1), in every combination; and rows of
+// 100 (kMediumRow), which are laid out only when no input changes per tile.
+TEST(ShortRows, EveryInputKindOnEveryTarget) {
+  const std::vector<Form> forms = {{"full", {5, 6, 7}, ToTensor},
+                                   {"plane", {1, 6, 7}, ToTensor},
+                                   {"column", {5, 6, 1}, ToTensor},
+                                   {"outer", {5, 1, 7}, ToTensor},
+                                   {"block", {5, 1, 1}, ToTensor}};
+  CheckFormsOnEveryTarget(forms, {BC_FLOAT32, BC_FLOAT64, BC_INT8, BC_BFLOAT16}, 79);
+  const std::vector<Form> medium = {{"full", {3, 5, 100}, ToTensor},
+                                    {"row", {1, 1, 100}, ToTensor},
+                                    {"plane", {1, 5, 100}, ToTensor},
+                                    {"column", {3, 5, 1}, ToTensor}};
+  CheckFormsOnEveryTarget(medium, {BC_FLOAT32, BC_INT16}, 80);
+}
+
 // `h` (2-D) stored column-major: a transposed operand.
 Tensor ColumnMajor(const Host& h) {
   const int64_t rows = h.shape[0], cols = h.shape[1];

@@ -14,6 +14,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 
 #include "core/dtype.h"
@@ -26,17 +27,27 @@ namespace bcast {
 
 namespace {
 
-// Each thread gets at least this many elements (PyTorch's grain size).
+// Threads: each gets at least kThreadNs of an op's estimated time (timed
+// on its first elements, see ChooseThreads) and kMinPerThread elements;
+// from kNoProbe elements an op takes one thread per kGrain elements
+// (PyTorch's grain size) untimed.
 constexpr int64_t kGrain = 32768;
+constexpr int64_t kMinPerThread = 8192;
+constexpr int64_t kNoProbe = int64_t{1} << 20;
+constexpr double kThreadNs = 16000;
 // Elements converted per step when an operand's dtype differs from the kernel's
 // (4 scratch rows of this many 8-byte values live on the stack: about 33 KiB).
 constexpr int64_t kTile = 1024;
 // Bytes of each operand gathered per step from a strided row: 512 8-byte
 // values, 4096 1-byte ones.
 constexpr int64_t kChunkBytes = 4096;
-// Rows shorter than this are laid out kRunTile elements at a time.
+// Rows shorter than kShortRow are laid out as rows of up to kRunTile
+// elements; rows shorter than kMediumRow too where no input must be laid
+// out again for each tile (see ShortRows).
 constexpr int64_t kShortRow = 64;
+constexpr int64_t kMediumRow = 256;
 constexpr int64_t kRunTile = 1024;
+constexpr int64_t kLaySlack = 16;
 // Stack for gathered tiles: 48 KiB, one 32 KiB tile or up to three of 16 KiB
 // (64 x 64 4-byte or 32 x 32 8-byte values).
 constexpr int64_t kTileBytes = 16384;
@@ -108,6 +119,12 @@ void Fill(char* dst, int64_t s, const void* value, int64_t n, size_t size) {
 
 size_t Size(const Plan& p, int k) { return DtypeSize(p.ktype[k]); }
 
+int64_t NowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
 // How a row whose output is contiguous (`contiguous`) is stored.
 StoreMode Stores(const Plan& p, bool contiguous = true) {
   if (!p.stream || !contiguous) return kPlainStores;
@@ -172,53 +189,237 @@ void RunRow(const Plan& p, int64_t n, char* const* ptr, const int64_t* s, StoreM
 
 // ---- short rows ----
 
-// Short rows (a few elements): a tile of many rows is laid out contiguously
-// for every input that does not already run on across rows, so that one long
-// row replaces many short ones. An input that repeats the same row (stride 0
-// between rows) is laid out once; one that changes from row to row is
-// refilled for each tile.
-bool WantsRunTile(const Plan& p, const Block& b) {
-  if (b.n0 >= kShortRow || b.n1 < 4 || b.s0[0] != 1 || b.s1[0] != b.n0) return false;
+// Short rows of an output contiguous over dims 0..depth-1 are laid out as
+// long ones: a tile of whole rows, across as many dims as it spans, becomes
+// one row of up to kRunTile elements. Each input is read in place when it
+// runs through the tile as the output does; passed as one value when it is
+// one value for a whole block of rows; laid out once when its rows repeat
+// with a period that divides the tile's rows (a (C,) row under (R,C), a
+// (1,B,C) plane under (A,B,C)), later tiles reusing it; else laid out row by
+// row for each tile. Rows of kShortRow elements or more are laid out only
+// when no input needs the last (a row repeated under (R,C) saves R kernel
+// calls for one layout, a column (R,1) would cost a copy of each row).
+enum class RowInput { kInPlace, kOneValue, kOnce, kEachTile };
+
+struct ShortRows {
+  int depth = 0;  // dims 0..depth-1 over which the output is contiguous
+  int64_t block_rows = 1;  // rows over dims 1..depth-1
+  int64_t tile_rows = 0;
+  RowInput kind[4];
+  int64_t period[4];  // kOnce: rows after which the input's rows repeat
+};
+
+int64_t Gcd(int64_t a, int64_t b) {
+  while (b != 0) {
+    const int64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+// Whether the plan's rows are laid out as long ones, and how (else false).
+// Inputs strided along the rows are left to the square tiles.
+bool PlanShortRows(const Plan& p, ShortRows* s) {
+  const int64_t n0 = p.shape[0];
+  if (p.ndim < 2 || n0 >= kMediumRow || p.stride[0][0] != 1) return false;
   for (int k = 1; k < p.nops; ++k)
-    if (StridedAlongRow(b, k)) return false;
+    if (p.stride[k][0] != 0 && p.stride[k][0] != 1) return false;
+  int depth = 1;
+  int64_t run = n0;
+  while (depth < p.ndim && p.stride[0][depth] == run) {
+    run *= p.shape[depth];
+    s->block_rows *= p.shape[depth];
+    ++depth;
+  }
+  if (depth < 2 || s->block_rows < 4) return false;
+  s->depth = depth;
+  const int64_t max_rows = kRunTile / n0;
+  for (int k = 1; k < p.nops; ++k) {
+    bool same = true;
+    for (int d = 0; d < depth; ++d) same &= p.stride[k][d] == p.stride[0][d];
+    int m = depth;  // the input is the same for every index of dims m..depth-1
+    while (m > 1 && p.stride[k][m - 1] == 0) --m;
+    s->period[k] = 1;
+    for (int d = 1; d < m; ++d) s->period[k] *= p.shape[d];
+    s->kind[k] = same                                       ? RowInput::kInPlace
+                 : s->period[k] == 1 && p.stride[k][0] == 0 ? RowInput::kOneValue
+                 : s->period[k] <= max_rows                 ? RowInput::kOnce
+                                                            : RowInput::kEachTile;
+  }
+  // Rows per tile: a multiple of every laid-once input's period (the
+  // longest periods are laid out per tile instead until they fit).
+  int64_t lcm;
+  for (;;) {
+    lcm = 1;
+    int longest = 0;
+    for (int k = 1; k < p.nops; ++k) {
+      if (s->kind[k] != RowInput::kOnce) continue;
+      lcm = std::min(max_rows + 1, lcm / Gcd(lcm, s->period[k]) * s->period[k]);
+      if (longest == 0 || s->period[k] > s->period[longest]) longest = k;
+    }
+    if (lcm <= max_rows) break;
+    s->kind[longest] = RowInput::kEachTile;
+  }
+  if (n0 >= kShortRow) {
+    for (int k = 1; k < p.nops; ++k)
+      if (s->kind[k] == RowInput::kEachTile) return false;
+  }
+  s->tile_rows = max_rows / lcm * lcm;
   return true;
 }
 
-__attribute__((noinline)) void RunTiled(const Plan& p, const Block& b) {
-  const int64_t per = kRunTile / b.n0;  // rows per tile
-  alignas(64) char tile[3][kRunTile * 8];
-  bool in_place[4] = {}, refill[4] = {};
-  for (int k = 1; k < p.nops; ++k) {
-    const size_t size = Size(p, k);
-    in_place[k] = b.s0[k] == 1 && b.s1[k] == b.n0;
-    if (in_place[k]) continue;
-    if (b.s1[k] == 0) {
-      const int64_t rows = std::min(per, b.n1);
-      for (int64_t r = 0; r < rows; ++r)
-        Gather(tile[k - 1] + r * b.n0 * size, b.ptr[k], b.s0[k], b.n0, size);
-    } else {
-      refill[k] = true;
+// Where row j of the plan starts: its index over dims 1..ndim-1 and each
+// operand's pointer.
+struct RowCursor {
+  int64_t idx[BC_MAX_DIMS];
+  char* ptr[4];
+  void Seek(const Plan& p, int64_t j) {
+    for (int d = 1; d < p.ndim; ++d) {
+      idx[d] = j == 0 ? 0 : j % p.shape[d];
+      j = j == 0 ? 0 : j / p.shape[d];
+    }
+    Point(p);
+  }
+  // Moves on by `rows` rows.
+  void Advance(const Plan& p, int64_t rows) {
+    idx[1] += rows;
+    for (int d = 1; d + 1 < p.ndim && idx[d] >= p.shape[d]; ++d) {
+      idx[d + 1] += idx[d] / p.shape[d];
+      idx[d] %= p.shape[d];
+    }
+    Point(p);
+  }
+  void Point(const Plan& p) {
+    for (int k = 0; k < p.nops; ++k) {
+      int64_t off = 0;
+      for (int d = 1; d < p.ndim; ++d) off += idx[d] * p.stride[k][d];
+      ptr[k] = p.base[k] + off * static_cast<int64_t>(DtypeSize(p.dtype[k]));
     }
   }
-  const int64_t ones[4] = {1, 1, 1, 1};
-  for (int64_t r = 0; r < b.n1; r += per) {
-    const int64_t rows = std::min(per, b.n1 - r);
-    char* q[4];
-    q[0] = b.ptr[0] + r * b.n0 * static_cast<int64_t>(Size(p, 0));
-    for (int k = 1; k < p.nops; ++k) {
-      const int64_t size = static_cast<int64_t>(Size(p, k));
-      if (in_place[k]) {
-        q[k] = b.ptr[k] + r * b.n0 * size;
-        continue;
+};
+
+// Copies `bytes` bytes: whole 16-byte blocks, the last overlapping the one
+// before (compiled to vector moves even for the baseline target); short
+// runs through 8- or 4-byte words likewise, or bytes.
+inline void CopyRun(char* __restrict o, const char* __restrict in, int64_t bytes) {
+  auto words = [&](auto w) {
+    constexpr int64_t kW = sizeof(w);
+    for (int64_t i = 0; i + kW < bytes; i += kW) std::memcpy(o + i, in + i, kW);
+    std::memcpy(o + bytes - kW, in + bytes - kW, kW);
+  };
+  if (bytes >= 16) {
+    struct Block16 {
+      char b[16];
+    };
+    words(Block16{});
+  } else if (bytes >= 8) {
+    words(uint64_t{});
+  } else if (bytes >= 4) {
+    words(uint32_t{});
+  } else {
+    for (int64_t i = 0; i < bytes; ++i) o[i] = in[i];
+  }
+}
+
+// `rows` rows of n0 elements of operand k into contiguous dst, from the row
+// at `from` whose index over dims 1..ndim-1 is `start` (nullptr: all 0). A
+// row of one value (s0 == 0) is written 16 bytes at a time, up to 15 bytes
+// past its end, which the next row overwrites: dst needs kLaySlack bytes
+// beyond the rows.
+template <typename U>
+void LayRowsAs(char* dst, const Plan& p, int k, const char* from, const int64_t* start,
+               int64_t rows) {
+  const int64_t n0 = p.shape[0], bytes = n0 * static_cast<int64_t>(sizeof(U));
+  int64_t idx[BC_MAX_DIMS];
+  for (int d = 1; d < p.ndim; ++d) idx[d] = start != nullptr ? start[d] : 0;
+  const char* in = from;
+  const int64_t* st = p.stride[k];
+  const int64_t step = st[1] * static_cast<int64_t>(sizeof(U));
+  // Rows along dim 1 at a time, then the carry into the outer dims.
+  auto each_row = [&](auto row) {
+    for (int64_t r = 0; r < rows;) {
+      const int64_t run = std::min(rows - r, p.shape[1] - idx[1]);
+      for (int64_t i = 0; i < run; ++i, dst += bytes, in += step) row(dst, in);
+      r += run;
+      idx[1] += run;
+      for (int d = 1; idx[d] == p.shape[d] && d + 1 < p.ndim; ++d) {
+        in += (st[d + 1] - p.shape[d] * st[d]) * static_cast<int64_t>(sizeof(U));
+        idx[d] = 0;
+        ++idx[d + 1];
       }
-      if (refill[k]) {
-        for (int64_t j = 0; j < rows; ++j)
-          Gather(tile[k - 1] + j * b.n0 * size, b.ptr[k] + (r + j) * b.s1[k] * size, b.s0[k],
-                 b.n0, static_cast<size_t>(size));
-      }
-      q[k] = tile[k - 1];
     }
-    RunRow(p, rows * b.n0, q, ones, kPlainStores);
+  };
+  if (st[0] == 0) {
+    each_row([bytes](char* o, const char* x) {
+      U v;
+      std::memcpy(&v, x, sizeof(U));
+      U pattern[16 / sizeof(U)];
+      for (U& e : pattern) e = v;
+      for (int64_t i = 0; i < bytes; i += 16) std::memcpy(o + i, pattern, 16);
+    });
+  } else {
+    each_row([bytes](char* o, const char* x) { CopyRun(o, x, bytes); });
+  }
+}
+
+void LayRows(char* dst, const Plan& p, int k, const char* from, const int64_t* start, int64_t rows) {
+  BySize(Size(p, k), [&](auto u) { LayRowsAs<decltype(u)>(dst, p, k, from, start, rows); });
+}
+
+// Whole rows [j0, j1) of a plan with short rows.
+__attribute__((noinline)) void RunShortRows(const Plan& p, const ShortRows& sr, int64_t j0,
+                                            int64_t j1) {
+  const int64_t n0 = p.shape[0];
+  alignas(64) char tile[3][kRunTile * 8 + kLaySlack];
+  const char* laid_for[4] = {};  // the block whose rows an input's tile holds
+  const StoreMode stores = Stores(p);
+  RowCursor at;
+  at.Seek(p, j0);
+  int64_t rb = j0 % sr.block_rows;  // row within the block
+  int64_t phase = rb % sr.tile_rows;  // row within the tile
+  for (int64_t j = j0; j < j1;) {
+    const int64_t rows = std::min({sr.tile_rows - phase, sr.block_rows - rb, j1 - j});
+    char* q[4] = {at.ptr[0]};
+    int64_t s[4] = {1, 1, 1, 1};
+    for (int k = 1; k < p.nops; ++k) {
+      const int64_t es = static_cast<int64_t>(Size(p, k));
+      char* buf = tile[k - 1];
+      switch (sr.kind[k]) {
+        case RowInput::kInPlace: q[k] = at.ptr[k]; break;
+        case RowInput::kOneValue:
+          q[k] = at.ptr[k];
+          s[k] = 0;
+          break;
+        case RowInput::kOnce: {
+          int64_t off = 0;  // from the block's first row
+          for (int d = 1; d < sr.depth; ++d) off += at.idx[d] * p.stride[k][d];
+          const char* first = at.ptr[k] - off * es;
+          if (laid_for[k] != first) {
+            // One period, then copies of it.
+            const int64_t want = std::min(sr.tile_rows, sr.block_rows);
+            LayRows(buf, p, k, first, nullptr, sr.period[k]);
+            const int64_t row_bytes = n0 * es, want_bytes = want * row_bytes;
+            for (int64_t have = sr.period[k] * row_bytes; have < want_bytes; have *= 2)
+              std::memcpy(buf + have, buf, std::min(have, want_bytes - have));
+            laid_for[k] = first;
+          }
+          q[k] = buf + phase * n0 * es;
+          break;
+        }
+        case RowInput::kEachTile:
+          LayRows(buf, p, k, at.ptr[k], at.idx, rows);
+          q[k] = buf;
+          break;
+      }
+    }
+    RunRow(p, rows * n0, q, s, stores);
+    j += rows;
+    rb += rows;
+    phase += rows;
+    if (rb == sr.block_rows) rb = 0;
+    if (phase == sr.tile_rows || rb == 0) phase = 0;
+    if (j < j1) at.Advance(p, rows);
   }
 }
 
@@ -417,8 +618,29 @@ __attribute__((noinline)) void RunSquareTiles(const Plan& p, const Block& b) {
 
 // A block whose operands are all in the kernel's dtypes.
 void RunBlock(const Plan& p, const Block& b) {
-  if (WantsRunTile(p, b)) return RunTiled(p, b);
   if (WantsTiles(p, b)) return RunSquareTiles(p, b);
+  // Rows the kernel takes as they are (contiguous or repeated inputs, not
+  // all repeated): straight to it, row after row.
+  unsigned bcast = 0;
+  bool plain = b.s0[0] == 1;
+  for (int k = 1; k < p.nops; ++k) {
+    if (b.s0[k] == 0) bcast |= 1u << (k - 1);
+    plain &= b.s0[k] == 0 || b.s0[k] == 1;
+  }
+  if (plain && b.n0 > 1 && bcast != (1u << (p.nops - 1)) - 1) {
+    char* q[4];
+    int64_t step[4];
+    for (int k = 0; k < p.nops; ++k) {
+      q[k] = b.ptr[k];
+      step[k] = b.s1[k] * static_cast<int64_t>(Size(p, k));
+    }
+    const StoreMode stores = Stores(p);
+    for (int64_t r = 0; r < b.n1; ++r) {
+      p.kernel(b.n0, q, bcast, p.scalar, stores);
+      for (int k = 0; k < p.nops; ++k) q[k] += step[k];
+    }
+    return;
+  }
   for (int64_t r = 0; r < b.n1; ++r) {
     char* q[4];
     for (int k = 0; k < p.nops; ++k)
@@ -498,8 +720,9 @@ void RunConverted(const Plan& p, const Block& b) {
 
 // ---- the iteration space ----
 
-// Runs linear elements [begin, end) of the plan's iteration space.
-void RunRange(const Plan& p, bool convert, int64_t begin, int64_t end) {
+// Linear elements [begin, end) of the plan's iteration space, block by block.
+void RunBlocks(const Plan& p, bool convert, int64_t begin, int64_t end) {
+  if (begin >= end) return;
   int64_t idx[BC_MAX_DIMS] = {};
   int64_t rest = begin;
   for (int d = 0; d < p.ndim; ++d) {
@@ -542,6 +765,22 @@ void RunRange(const Plan& p, bool convert, int64_t begin, int64_t end) {
       }
     }
   }
+}
+
+// Runs linear elements [begin, end) of the plan's iteration space: short
+// rows as long ones (a range's partial first and last rows on their own).
+void RunRange(const Plan& p, bool convert, int64_t begin, int64_t end) {
+  ShortRows sr;
+  if (!convert && PlanShortRows(p, &sr)) {
+    const int64_t n0 = p.shape[0];
+    const int64_t head = std::min(end, (begin + n0 - 1) / n0 * n0);
+    const int64_t tail = std::max(head, end / n0 * n0);
+    RunBlocks(p, false, begin, head);
+    if (head < tail) RunShortRows(p, sr, head / n0, tail / n0);
+    RunBlocks(p, false, tail, end);
+  } else {
+    RunBlocks(p, convert, begin, end);
+  }
   if (p.stream) hwy::FlushStream();
 }
 
@@ -573,52 +812,79 @@ namespace {
 struct RangeTask {
   const Plan* plan;
   bool convert;
-  int64_t numel, chunk;
+  int64_t first, numel, chunk;
 };
 
 void RunChunk(void* task, size_t i) {
   const RangeTask& t = *static_cast<const RangeTask*>(task);
-  const int64_t begin = static_cast<int64_t>(i) * t.chunk;
+  const int64_t begin = t.first + static_cast<int64_t>(i) * t.chunk;
   const int64_t end = std::min(t.numel, begin + t.chunk);
   if (begin < end) RunRange(*t.plan, t.convert, begin, end);
 }
 
+
+// How many threads an op of `numel` elements runs on, from what it costs:
+// its first elements (up to the returned `done`) run on the caller, timed,
+// and each thread must get at least kThreadNs of the whole op's estimated
+// time, so that a second thread (woken, then joined) never costs more than it
+// brings, whatever the op moves and computes. Ops too small for a second
+// thread by size alone skip the probe; large ones take kGrain elements per
+// thread, as before.
+int64_t ChooseThreads(const Plan& p, const bc_ctx& ctx, bool convert, int64_t numel,
+                      int64_t* done) {
+  *done = 0;
+  const int64_t most = std::min<int64_t>(NumThreads(ctx), numel / kMinPerThread);
+  if (most < 2) return 1;
+  if (numel >= kNoProbe) return std::min<int64_t>(most, numel / kGrain);
+  // A sixteenth of the op, in whole rows on 64-element multiples where they
+  // fit (the chunks after it stay on cache-line boundaries).
+  const int64_t unit = 64 * p.shape[0] <= numel / 4 ? 64 * p.shape[0] : 64;
+  const int64_t probe = std::max(unit, numel / 16 / unit * unit);
+  const int64_t start = NowNs();
+  RunRange(p, convert, 0, probe);
+  const int64_t spent = std::max<int64_t>(1, NowNs() - start);
+  *done = probe;
+  const double whole = static_cast<double>(spent) * static_cast<double>(numel) / static_cast<double>(probe);
+  return std::min<int64_t>(most, static_cast<int64_t>(whole / kThreadNs));
+}
+
 }  // namespace
 
-void Execute(const Plan& plan, const bc_ctx& ctx) {
+void Execute(Plan& p, const bc_ctx& ctx) {
   int64_t numel = 1;
-  for (int d = 0; d < plan.ndim; ++d) numel *= plan.shape[d];
+  for (int d = 0; d < p.ndim; ++d) numel *= p.shape[d];
   if (numel == 0) return;
-  const int64_t threads = numel / kGrain < 2 ? 1 : std::min<int64_t>(NumThreads(ctx), numel / kGrain);
-  // Below the streaming size for this many threads the output stays in the
-  // cache: plain stores. A little above it the inputs are still in the
-  // cache: streaming with the inputs fetched ahead.
-  Plan tuned;
-  const Plan* run = &plan;
-  if (plan.stream) {
-    const bool in_cache = plan.moved < StreamingBytes(threads);
-    const bool prefetch = !in_cache && plan.moved < PrefetchBytes();
+  // Below the streaming size for the most threads the op may take the
+  // output stays in the cache: plain stores. A little above it the inputs
+  // are still in the cache: streaming with the inputs fetched ahead.
+  const int64_t most = std::min<int64_t>(NumThreads(ctx), std::max<int64_t>(1, numel / kMinPerThread));
+  if (p.stream) {
+    const int64_t grain_threads = numel / kGrain < 2 ? 1 : std::min<int64_t>(most, numel / kGrain);
+    const bool in_cache = p.moved < StreamingBytes(grain_threads);
+    const bool prefetch = !in_cache && p.moved < PrefetchBytes();
     if (in_cache || prefetch) {
-      tuned = plan;
-      tuned.stream = !in_cache;
-      tuned.prefetch = prefetch;
-      run = &tuned;
+      p.stream = !in_cache;
+      p.prefetch = prefetch;
     }
   }
-  const Plan& p = *run;
   const bool convert = NeedsConversion(p);
+  int64_t begin = 0;
+  const int64_t threads = ChooseThreads(p, ctx, convert, numel, &begin);
   if (threads <= 1) {
-    RunRange(p, convert, 0, numel);
+    RunRange(p, convert, begin, numel);
     return;
   }
-  // Chunk boundaries on 64-element multiples keep threads off each other's
-  // cache lines; no chunk is smaller than half a grain.
-  const int64_t nchunks =
-      std::min<int64_t>(static_cast<int64_t>(ChunkCount(static_cast<int>(threads))), numel / (kGrain / 2));
-  int64_t chunk = (numel + nchunks - 1) / nchunks;
+  // The rest in chunks on 64-element multiples (threads stay off each
+  // other's cache lines), several per thread, none smaller than half of
+  // kMinPerThread.
+  const int64_t rest = numel - begin;
+  const int64_t nchunks = std::max<int64_t>(
+      1, std::min<int64_t>(static_cast<int64_t>(ChunkCount(static_cast<int>(threads))),
+                           rest / (kMinPerThread / 2)));
+  int64_t chunk = (rest + nchunks - 1) / nchunks;
   chunk = (chunk + 63) / 64 * 64;
-  RangeTask task{&p, convert, numel, chunk};
-  ParallelChunks(ctx, static_cast<int>(threads), static_cast<size_t>((numel + chunk - 1) / chunk),
+  RangeTask task{&p, convert, begin, numel, chunk};
+  ParallelChunks(ctx, static_cast<int>(threads), static_cast<size_t>((rest + chunk - 1) / chunk),
                  RunChunk, &task);
 }
 

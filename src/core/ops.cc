@@ -231,6 +231,130 @@ RowKernel KernelOf(const OpArgs& a, bc_dtype d) {
   return k;
 }
 
+// Bytes [lo, hi) that the elements of a non-empty tensor cover.
+void SpanOf(const bc_tensor& t, const char** lo, const char** hi) {
+  int64_t mn = 0, mx = 0;
+  for (int d = 0; d < t.ndim; ++d) {
+    const int64_t e = (t.shape[d] - 1) * t.strides[d];
+    (e < 0 ? mn : mx) += e;
+  }
+  const int64_t es = static_cast<int64_t>(DtypeSize(t.dtype));
+  *lo = t.data + mn * es;
+  *hi = t.data + (mx + 1) * es;
+}
+
+bool SameView(const bc_tensor& x, const bc_tensor& y);
+
+// Small ops (under kSmallOp elements) whose checks can only pass skip them:
+// the shapes broadcast, the broadcast warning is off and the policy allows
+// broadcasting (else those apply in the general path); out= has the broadcast shape, is contiguous and shares no
+// byte with an input unless it is that very input (in place); and every
+// operand is already in the kernel's dtype. Then only dtype errors remain
+// possible, and they come now, as in the general path. A 0-dim operand (a
+// number, `x + 2`) joins as one value, converted here as the executor would
+// (through the common dtype); half dtypes with a number, whose numbers
+// PyTorch reads unrounded, are left to the general path, as is anything
+// else unusual (no elements, integer division, another dtype to convert
+// from): there every check runs and says what PyTorch says. The executor
+// runs the op on a plan; without `out`, the result is allocated here.
+// Returns the output, or nullptr (nothing done) when the general path must run.
+__attribute__((noinline)) bc_tensor* RunSmallBroadcast(const OpArgs& a, bc_tensor* out) {
+  if (IsIntDivision(a.op)) return nullptr;
+  // The broadcast shape, and what the broadcast warning and policy look at.
+  Shape result;
+  result.ndim = 0;
+  for (int i = 0; i < a.nin; ++i) result.ndim = std::max(result.ndim, a.in[i]->ndim);
+  int64_t numel = 1;
+  for (int d = 0; d < result.ndim; ++d) {
+    int64_t size = 1;
+    for (int i = 0; i < a.nin; ++i) {
+      const bc_tensor& t = *a.in[i];
+      const int j = d - (result.ndim - t.ndim);
+      if (j < 0 || t.shape[j] == 1) continue;
+      if (size != 1 && t.shape[j] != size) return nullptr;  // the general path's error
+      size = t.shape[j];
+    }
+    result.d[d] = size;
+    // (capped on the way: a product of huge sizes must not wrap around)
+    numel = std::min(numel, kSmallOp) * std::min(size, kSmallOp);
+  }
+  if (numel >= kSmallOp || numel == 0) return nullptr;
+  // The broadcast warning and a policy other than allow are left to the
+  // general path.
+  const bc_ctx& ctx = *a.ctx;
+  if (BroadcastWarningOn(ctx) || Policy(ctx) != BC_POLICY_ALLOW) return nullptr;
+  if (out != nullptr) {
+    if (out->ndim != result.ndim || !IsContiguous(*out)) return nullptr;
+    for (int d = 0; d < result.ndim; ++d)
+      if (out->shape[d] != result.d[d]) return nullptr;
+    const char *olo = out->data, *ohi = out->data + numel * DtypeSize(out->dtype);
+    for (int i = 0; i < a.nin; ++i) {
+      const bc_tensor& t = *a.in[i];
+      const char *lo, *hi;
+      SpanOf(t, &lo, &hi);
+      if (lo < ohi && olo < hi && !SameView(t, *out)) return nullptr;
+    }
+  }
+  const Types types = ResolveTypes(a, out);
+  bool one_value = false;
+  for (int i = 0; i < a.nin; ++i) one_value |= a.in[i]->ndim == 0;
+  if (one_value && IsHalf(types.common)) return nullptr;
+  if (HalfScalarOperand(a, types) >= 0) return nullptr;
+  const bc_dtype out_dtype = out != nullptr ? out->dtype : types.result;
+  const RowKernel fused = FusedHalfKernel(a, out_dtype, types);
+  const bc_dtype kd = fused != nullptr ? types.common : types.in;
+  if (out_dtype != (kd == types.in ? types.out : kd)) return nullptr;
+  // Operands, strides (elements, over the result's dims) and the values of
+  // 0-dim ones, converted.
+  bc_tensor* ts[4] = {out};
+  char* base[4];
+  alignas(8) char value[3][8];
+  for (int i = 0; i < a.nin; ++i) {
+    const bool cond = RulesOf(a.op).bool_operand == i;
+    const bc_dtype want = cond ? BC_BOOL : kd;
+    bc_tensor* t = const_cast<bc_tensor*>(a.in[i]);
+    ts[i + 1] = t;
+    base[i + 1] = t->data;
+    if (t->ndim == 0) {
+      ConvertStridedVia(want, value[i], 1, cond ? BC_BOOL : types.common, t->dtype, t->data, 0, 1);
+      base[i + 1] = value[i];
+    } else if (t->dtype != want) {
+      return nullptr;
+    }
+  }
+  const RowKernel kernel = fused != nullptr ? fused : KernelOf(a, kd);
+  const double scalar = KernelScalar(a, types);
+  const bool swap = SwapsOperands(a, types);
+  int64_t strides[4][BC_MAX_DIMS];
+  for (int i = 0; i < a.nin; ++i) {
+    const bc_tensor& t = *a.in[i];
+    const int lead = result.ndim - t.ndim;
+    for (int d = 0; d < result.ndim; ++d)
+      strides[i + 1][d] = d < lead || t.shape[d - lead] == 1 ? 0 : t.strides[d - lead];
+  }
+  if (swap) {
+    std::swap(ts[1], ts[2]);
+    std::swap(base[1], base[2]);
+    std::swap(strides[1], strides[2]);
+  }
+  TensorGuard fresh;
+  if (out == nullptr) out = fresh.t = NewTensor(types.result, result);
+  RowMajorStrides(result.d, result.ndim, strides[0]);
+  ts[0] = out;
+  Plan p;
+  BuildPlan(result, a.nin + 1, ts, strides, &p);
+  for (int k = 0; k <= a.nin; ++k) {
+    p.base[k] = k == 0 ? out->data : base[k];
+    p.dtype[k] = p.ktype[k] = p.via[k] =
+        k == 0 ? out_dtype : RulesOf(a.op).bool_operand == k - 1 ? BC_BOOL : kd;
+  }
+  p.kernel = kernel;
+  p.scalar = scalar;
+  Execute(p, ctx);
+  fresh.release();
+  return out;
+}
+
 // Small ops on operands of one shape, contiguous and already in the kernel's
 // dtypes, need no plan: nothing broadcasts, so no warning or policy applies,
 // no overlap or shape error can arise, and the whole op is one row. A 0-dim
@@ -240,8 +364,8 @@ RowKernel KernelOf(const OpArgs& a, bc_dtype d) {
 // one-element tensor (numel 1 is left to the general path, as are half
 // dtypes, whose numbers PyTorch reads unrounded, and a 0-dim operand that
 // shares memory with the output). Without `out`, the result is allocated
-// here. Returns the output, or nullptr (nothing done) when the general path
-// must run.
+// here. Other layouts try RunSmallBroadcast. Returns the output, or nullptr
+// (nothing done) when the general path must run.
 bc_tensor* RunSmallContiguous(const OpArgs& a, bc_tensor* out) {
   if (IsIntDivision(a.op)) return nullptr;
   if (RulesOf(a.op).half_alpha_factor != nullptr && WantsAlpha(a) &&
@@ -259,7 +383,8 @@ bc_tensor* RunSmallContiguous(const OpArgs& a, bc_tensor* out) {
   } else if (out != nullptr) {
     shape = out;  // compared with every dimensioned input below
   }
-  if (shape == nullptr || !IsContiguous(*shape)) return nullptr;
+  if (shape == nullptr) return nullptr;
+  if (!IsContiguous(*shape)) return RunSmallBroadcast(a, out);
   const int64_t numel = Numel(*shape);
   if (numel >= kSmallOp || numel == 0) return nullptr;
   const size_t nbytes = out != nullptr ? static_cast<size_t>(numel) * DtypeSize(out->dtype) : 0;
@@ -273,9 +398,9 @@ bc_tensor* RunSmallContiguous(const OpArgs& a, bc_tensor* out) {
       one_value |= 1u << i;
       continue;
     }
-    if (t.ndim != shape->ndim || !IsContiguous(t)) return nullptr;
+    if (t.ndim != shape->ndim || !IsContiguous(t)) return RunSmallBroadcast(a, out);
     for (int d = 0; d < t.ndim; ++d)
-      if (t.shape[d] != shape->shape[d]) return nullptr;
+      if (t.shape[d] != shape->shape[d]) return RunSmallBroadcast(a, out);
     // Exact aliasing is fine; any other shared byte needs the general checks.
     if (overlaps && (t.data != out->data || t.dtype != out->dtype)) return nullptr;
   }

@@ -65,8 +65,18 @@ void BuildPlan(const Shape& shape, int nops, bc_tensor* const* tensors,
 
 namespace {
 
-// The last level cache's size, at most 16 MiB: virtual machines report the
-// host's whole L3 (hundreds of MiB) although a guest gets a slice of it.
+// The cache an op's bytes must fit in for plain stores to beat streaming
+// ones, from the CPU's reported sizes: the L3 where it is a core complex's
+// own (at most 64 MiB), taken at most as 16 MiB since virtual machines get a
+// slice of it; but the L2 where the reported L3 is a whole server's mesh
+// (more than 64 MiB), which fed one core no faster than memory takes
+// streamed stores. Measured (a + b into a third buffer, 1 thread): on the
+// AMD EPYC Zen 4 (32 MiB L3, 1 MiB L2) plain stores won up to 16 MiB moved
+// (docs/performance.md); on the Intel Xeon VM (300 MiB L3 reported, 2 MiB
+// L2 per core), a plain-store loop ran at 21-23 GB/s from 3 to 48 MiB
+// moved, as from memory, and streaming won from 2.25 MiB (float32 (192,1024)
+// + same 66 -> 58 us, (512,1024) 250 -> 200 us, int16 (1024,4096) +
+// (4096,) 708 -> 565 us) while plain stores won at 1.5 MiB (19 vs 37 us).
 // Cached in an atomic, not a function-local static: a static's
 // initialisation guard held by one thread when another forks would block the
 // child forever.
@@ -74,9 +84,10 @@ int64_t CacheBytes() {
   static std::atomic<int64_t> cached{0};
   int64_t bytes = cached.load(std::memory_order_relaxed);
   if (bytes == 0) {
-    const int64_t cap = int64_t{16} << 20;
-    const long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
-    bytes = llc > 0 && llc < cap ? static_cast<int64_t>(llc) : cap;
+    const int64_t cap = int64_t{16} << 20, server = int64_t{64} << 20;
+    const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE), l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    if (l3 > server && l2 > 0) bytes = l2;
+    else bytes = l3 > 0 && l3 < cap ? static_cast<int64_t>(l3) : cap;
     cached.store(bytes, std::memory_order_relaxed);
   }
   return bytes;
@@ -86,7 +97,7 @@ int64_t CacheBytes() {
 
 int64_t StreamingBytes(int64_t threads) {
   const int64_t bytes = CacheBytes();
-  // Measured on the 2-core AMD EPYC VM (32 MiB L3), plain vs non-temporal
+  // Measured on the 2-core AMD EPYC VM (32 MiB L3, so 16 MiB here), plain vs non-temporal
   // stores (docs/performance.md). One thread: a + b into a third buffer,
   // streaming +40% at 18 MiB moved on one day, a tie to +16% on another;
   // but 2-byte (1024,4096) op (4096,) cells, 16 MiB + 8 KiB moved, half of

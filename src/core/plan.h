@@ -39,8 +39,9 @@ struct Plan {
 // `shape` (strides 0 on broadcast dims).
 void BuildPlan(const Shape& shape, int nops, bc_tensor* const* tensors, const int64_t (*strides)[BC_MAX_DIMS],
                Plan* plan);
-// Runs the plan on up to the context's thread count (see ParallelChunks).
-void Execute(const Plan& plan, const bc_ctx& ctx);
+// Runs the plan on up to the context's thread count (see ParallelChunks),
+// first settling its stores for that count (stream, prefetch).
+void Execute(Plan& plan, const bc_ctx& ctx);
 
 // The row kernel that copies elements of `size` bytes (the engine's kCopy).
 RowKernel CopyKernel(size_t size);
