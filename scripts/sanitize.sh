@@ -48,8 +48,8 @@ common=(-G Ninja -DCMAKE_C_COMPILER=$CC -DCMAKE_CXX_COMPILER=$CXX
 
 # Tests that cannot run under sanitizers: Python loads the instrumented
 # libbcast.so into an uninstrumented interpreter (differential.numpy,
-# packaging_dlpack_numpy), and packaging_install_consume and
-# packaging_fresh_* build outside projects (C, cargo, Go) without the
+# packaging_dlpack_numpy), and packaging_install_consume, packaging_fresh_*
+# and packaging_readme_* build outside projects (C, cargo, Go) without the
 # sanitizer runtime.
 # Embedding.ForkFromAThreadWhileAnotherThreadRunsOps forks while another
 # thread allocates: clang 14's ASan allocator takes no lock around fork, so
@@ -57,7 +57,7 @@ common=(-G Ninja -DCMAKE_C_COMPILER=$CC -DCMAKE_CXX_COMPILER=$CXX
 # held (seen once in CI, in the test's own std::vector, not in bcast; about
 # 1 run in 10 under load in one session, 0 in 100 in another). glibc's
 # malloc is fork-safe: the test runs in the plain build.
-asan_exclude='differential\.|_numpy$|_numpy2$|packaging_install_consume|packaging_fresh_|ForkFromAThreadWhileAnotherThreadRunsOps'
+asan_exclude='differential\.|_numpy$|_numpy2$|packaging_install_consume|packaging_fresh_|packaging_readme_|ForkFromAThreadWhileAnotherThreadRunsOps'
 
 run_asan() {
   local dir=${BCAST_ASAN_DIR:-build-asan}
