@@ -55,11 +55,25 @@ const char* DtypeName(bc_dtype d);        // "Float", as PyTorch prints ScalarTy
 const char* DtypeTensorName(bc_dtype d);  // "torch.FloatTensor"
 const char* CppTypeName(bc_dtype d);      // "long int", as PyTorch's TypeMeta prints it
 const char* CheckedTypeName(bc_dtype d);  // "int64_t", as c10::checked_convert names it
-constexpr bool IsFloating(bc_dtype d) { return ValidDtype(d) && KindOf(d) == kFloatKind; }
-constexpr bool IsIntegral(bc_dtype d) {
-  return ValidDtype(d) && (KindOf(d) == kUnsignedKind || KindOf(d) == kSignedKind);
+// Predicates from the table's kinds and widths, one bit each per dtype (the
+// small-op path asks them several times a call).
+namespace dtype_table {
+enum : uint8_t { kFloatingBit = 1, kIntegralBit = 2, kHalfBit = 4 };
+constexpr uint8_t Flags(int d) {
+  return static_cast<uint8_t>((kKind[d] == kFloatKind ? kFloatingBit : 0) |
+                              (kKind[d] == kUnsignedKind || kKind[d] == kSignedKind ? kIntegralBit : 0) |
+                              (kKind[d] == kFloatKind && kSize[d] == 2 ? kHalfBit : 0));
 }
-constexpr bool IsHalf(bc_dtype d) { return IsFloating(d) && DtypeSize(d) == 2; }
+constexpr uint8_t kFlags[] = {Flags(0), Flags(1), Flags(2), Flags(3), Flags(4),
+                              Flags(5), Flags(6), Flags(7), Flags(8), Flags(9)};
+static_assert(sizeof kFlags == kCount, "one flag set per dtype");
+}  // namespace dtype_table
+constexpr bool HasFlag(bc_dtype d, uint8_t bit) {
+  return static_cast<unsigned>(d) < static_cast<unsigned>(kNumDtypes) && (dtype_table::kFlags[d] & bit);
+}
+constexpr bool IsFloating(bc_dtype d) { return HasFlag(d, dtype_table::kFloatingBit); }
+constexpr bool IsIntegral(bc_dtype d) { return HasFlag(d, dtype_table::kIntegralBit); }
+constexpr bool IsHalf(bc_dtype d) { return HasFlag(d, dtype_table::kHalfBit); }
 // 0 bool, 1 integer, 2 floating.
 constexpr int Category(bc_dtype d) { return KindOf(d) == kBoolKind ? 0 : IsFloating(d) ? 2 : 1; }
 

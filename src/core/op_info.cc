@@ -26,10 +26,24 @@ constexpr OpInfo kInfo[kNumTableOps + 1] = {
 
 const OpInfo& InfoOf(int op) { return kInfo[op]; }
 
-const OpRules& RulesOf(int op) {
+const OpRules& FamilyRules(int op) {
   static constexpr OpRules kNone{};
   const OpRules* r = op == kCopy ? CopyRules() : op < BC_OP_COUNT ? BinaryRules(op) : TernaryRules(op);
   return r != nullptr ? *r : kNone;
 }
+
+const OpRules* g_op_rules[kNumTableOps + 1];
+
+namespace {
+
+// Fills g_op_rules when the library loads (the rules themselves are
+// constants, so this may run before any other initialiser).
+struct FillRules {
+  FillRules() {
+    for (int op = 0; op <= kNumTableOps; ++op) g_op_rules[op] = &FamilyRules(op);
+  }
+} fill_rules;
+
+}  // namespace
 
 }  // namespace bcast

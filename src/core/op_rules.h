@@ -9,6 +9,7 @@
 
 #include "core/ops.h"
 #include "core/types.h"
+#include "kernels/kernels.h"
 
 namespace bcast {
 
@@ -67,8 +68,15 @@ struct OpRules {
 // more than one element has stride 0 (PyTorch's TensorIterator::is_scalar).
 bool IsOneValue(const bc_tensor& b, bc_dtype common);
 
-// The rules of a kernel op (bc_op values, ternary ops, kCopy).
-const OpRules& RulesOf(int op);
+// The rules of a kernel op (bc_op values, ternary ops, kCopy): looked up
+// on every call's path, so a table filled when the library loads (a null
+// entry, before that, asks the families).
+const OpRules& FamilyRules(int op);
+extern const OpRules* g_op_rules[kNumTableOps + 1];
+inline const OpRules& RulesOf(int op) {
+  const OpRules* r = g_op_rules[op];
+  return r != nullptr ? *r : FamilyRules(op);
+}
 
 // Each family's rules (null: none for that op).
 const OpRules* BinaryRules(int op);
