@@ -95,7 +95,10 @@ recipe)
   for t in bcast_shared bcast_static bcast_cli; do
     grep -qw "$t" <<<"$targets" || fail "the install recipe does not build $t"
   done
-  extra=$(grep -Eo '(test_|bench_|bcast_bench|example_|packaging_|docs)[A-Za-z0-9_]*' <<<"$targets" | sort -u || true)
+  # Target names only (the help also lists outputs by their paths, which
+  # may contain anything).
+  extra=$(sed -n 's/^\([^/: ]*\): .*/\1/p' <<<"$targets" |
+          grep -Eo '^(test_|bench_|bcast_bench|example_|packaging_|docs)[A-Za-z0-9_]*' | sort -u || true)
   [ -z "$extra" ] || fail "the install recipe builds more than the library and the tool: $(echo $extra)"
   echo "install recipe: configures only the libraries and the bcast tool"
   ;;
