@@ -181,9 +181,12 @@ RowKernel FusedHalfKernel(const OpArgs& a, bc_dtype out, const Types& t) {
 // path-dependent in PyTorch (the last `n % 32` elements of a longer row,
 // rows of 16-31 on AVX2, rows split between its threads) is listed in
 // docs/numerics.md.
-bool HalfAlphaScalarLoop(const OpArgs& a, const Types& t, const Plan& p) {
-  if (RulesOf(a.op).half_alpha_factor == nullptr || !WantsAlpha(a) || !IsHalf(t.common))
-    return false;
+bool HalfAlphaApplies(const OpArgs& a, const Types& t) {
+  return RulesOf(a.op).half_alpha_factor != nullptr && WantsAlpha(a) && IsHalf(t.common);
+}
+
+// Whether PyTorch takes its scalar loop on plan `p` (HalfAlphaApplies).
+bool HalfAlphaScalarLoop(const Plan& p) {
   if (p.ndim == 0) return true;  // one element
   int broadcast = 0;
   for (int k = 0; k < p.nops; ++k) {
@@ -231,18 +234,6 @@ RowKernel KernelOf(const OpArgs& a, bc_dtype d) {
   return k;
 }
 
-// Bytes [lo, hi) that the elements of a non-empty tensor cover.
-void SpanOf(const bc_tensor& t, const char** lo, const char** hi) {
-  int64_t mn = 0, mx = 0;
-  for (int d = 0; d < t.ndim; ++d) {
-    const int64_t e = (t.shape[d] - 1) * t.strides[d];
-    (e < 0 ? mn : mx) += e;
-  }
-  const int64_t es = static_cast<int64_t>(DtypeSize(t.dtype));
-  *lo = t.data + mn * es;
-  *hi = t.data + (mx + 1) * es;
-}
-
 bool SameView(const bc_tensor& x, const bc_tensor& y);
 
 // Small ops (under kSmallOp elements) whose checks can only pass skip them:
@@ -287,11 +278,12 @@ __attribute__((noinline)) bc_tensor* RunSmallBroadcast(const OpArgs& a, bc_tenso
     if (out->ndim != result.ndim || !IsContiguous(*out)) return nullptr;
     for (int d = 0; d < result.ndim; ++d)
       if (out->shape[d] != result.d[d]) return nullptr;
-    const char *olo = out->data, *ohi = out->data + numel * DtypeSize(out->dtype);
+    uintptr_t olo, ohi;
+    ByteRange(*out, &olo, &ohi);
     for (int i = 0; i < a.nin; ++i) {
       const bc_tensor& t = *a.in[i];
-      const char *lo, *hi;
-      SpanOf(t, &lo, &hi);
+      uintptr_t lo, hi;
+      ByteRange(t, &lo, &hi);
       if (lo < ohi && olo < hi && !SameView(t, *out)) return nullptr;
     }
   }
@@ -311,7 +303,7 @@ __attribute__((noinline)) bc_tensor* RunSmallBroadcast(const OpArgs& a, bc_tenso
   alignas(8) char value[3][8];
   for (int i = 0; i < a.nin; ++i) {
     const bool cond = RulesOf(a.op).bool_operand == i;
-    const bc_dtype want = cond ? BC_BOOL : kd;
+    const bc_dtype want = OperandKernelDtype(a, i, kd);
     bc_tensor* t = const_cast<bc_tensor*>(a.in[i]);
     ts[i + 1] = t;
     base[i + 1] = t->data;
@@ -345,8 +337,7 @@ __attribute__((noinline)) bc_tensor* RunSmallBroadcast(const OpArgs& a, bc_tenso
   BuildPlan(result, a.nin + 1, ts, strides, &p);
   for (int k = 0; k <= a.nin; ++k) {
     p.base[k] = k == 0 ? out->data : base[k];
-    p.dtype[k] = p.ktype[k] = p.via[k] =
-        k == 0 ? out_dtype : RulesOf(a.op).bool_operand == k - 1 ? BC_BOOL : kd;
+    p.dtype[k] = p.ktype[k] = p.via[k] = k == 0 ? out_dtype : OperandKernelDtype(a, k - 1, kd);
   }
   p.kernel = kernel;
   p.scalar = scalar;
@@ -377,12 +368,8 @@ bc_tensor* RunSmallContiguous(const OpArgs& a, bc_tensor* out) {
   const bc_tensor* shape = nullptr;
   for (int i = 0; i < a.nin && shape == nullptr; ++i)
     if (a.in[i]->ndim > 0) shape = a.in[i];
-  if (shape == nullptr) {
-    if (out != nullptr && out->ndim > 0) return nullptr;
-    shape = out;
-  } else if (out != nullptr) {
-    shape = out;  // compared with every dimensioned input below
-  }
+  if (shape == nullptr && out != nullptr && out->ndim > 0) return nullptr;
+  if (out != nullptr) shape = out;  // compared with every dimensioned input below
   if (shape == nullptr) return nullptr;
   if (!IsContiguous(*shape)) return RunSmallBroadcast(a, out);
   const int64_t numel = Numel(*shape);
@@ -507,10 +494,10 @@ __attribute__((noinline)) bc_tensor* RunGeneral(const OpArgs& a, bc_tensor* out,
   Plan p;
   OpArgs run = a;  // the op the kernel computes
   TensorGuard product;
-  {
+  if (HalfAlphaApplies(a, types)) {
     Plan probe;
     BuildPlan(result, a.nin + 1, ts, strides, &probe);
-    if (HalfAlphaScalarLoop(a, types, probe)) {
+    if (HalfAlphaScalarLoop(probe)) {
       // self + (alpha*other rounded): a plain add of the rounded product.
       product.t = HalfAlphaProduct(a, types, *ins[1]);
       moved += Numel(*product.t) * static_cast<int64_t>(DtypeSize(product.t->dtype)) -

@@ -10,9 +10,6 @@
 
 namespace bcast {
 
-namespace {
-
-// Byte range [lo, hi) covered by the elements of a non-empty tensor.
 void ByteRange(const bc_tensor& t, uintptr_t* lo, uintptr_t* hi) {
   int64_t mn = 0, mx = 0;
   for (int d = 0; d < t.ndim; ++d) {
@@ -24,8 +21,6 @@ void ByteRange(const bc_tensor& t, uintptr_t* lo, uintptr_t* hi) {
   *lo = reinterpret_cast<uintptr_t>(t.data) + mn * es;
   *hi = reinterpret_cast<uintptr_t>(t.data) + (mx + 1) * es;
 }
-
-}  // namespace
 
 namespace {
 

@@ -10,6 +10,8 @@
 
 namespace bcast {
 
+// Byte range [lo, hi) covered by the elements of a non-empty tensor.
+void ByteRange(const bc_tensor& t, uintptr_t* lo, uintptr_t* hi);
 // True when two elements of `t` may share memory: any broadcast (stride 0)
 // dim, or strides too small to keep the dims apart.
 bool HasInternalOverlap(const bc_tensor& t);
