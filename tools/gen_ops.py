@@ -105,9 +105,52 @@ class TernaryOp:
 
 
 @dataclasses.dataclass(frozen=True)
+class UnaryOp:
+    """One BCAST_UNARY_OP entry; fields in the macro's argument order."""
+
+    id: str
+    value: int
+    name: str
+    promotion: str
+    dtypes: str
+    kernel: str
+    functor: str
+    params: str
+    doc: str
+    line: int
+
+    @property
+    def c_enum(self) -> str:
+        return "BC_" + self.id
+
+    @property
+    def snake(self) -> str:
+        return self.id.lower()
+
+    @property
+    def camel(self) -> str:
+        return "".join(w.capitalize() for w in self.id.split("_"))
+
+    @property
+    def param_names(self) -> Tuple[str, ...]:
+        """PyTorch's parameter names, in its order: ('beta', 'threshold')."""
+        return tuple(p.split("=")[0].strip() for p in self.params.split(",")) if self.params else ()
+
+    @property
+    def param_defaults(self) -> Tuple[Optional[float], ...]:
+        """Each parameter's default (None where PyTorch's is None)."""
+        out: List[Optional[float]] = []
+        for p in self.params.split(",") if self.params else ():
+            v = p.split("=")[1].strip()
+            out.append(None if v == "None" else float(v))
+        return tuple(out)
+
+
+@dataclasses.dataclass(frozen=True)
 class Table:
     binary: Tuple[BinaryOp, ...]
     ternary: Tuple[TernaryOp, ...]
+    unary: Tuple[UnaryOp, ...] = ()
 
 
 # ---------------------------------------------------------------- parsing
@@ -259,14 +302,33 @@ def parse(text: str, where: str = DEF_PATH) -> Table:
     toks = _tokens(text, where)
     binary: List[BinaryOp] = []
     ternary: List[TernaryOp] = []
+    unary: List[UnaryOp] = []
     i = 0
     while i < len(toks):
         kind, macro, line = toks[i]
-        if macro not in ("BCAST_BINARY_OP", "BCAST_TERNARY_OP") or i + 1 == len(toks) \
+        if macro not in ("BCAST_BINARY_OP", "BCAST_TERNARY_OP", "BCAST_UNARY_OP") or i + 1 == len(toks) \
                 or toks[i + 1][1] != "(":
             raise TableError(f"{where}:{line}: expected an op entry, found {macro!r}")
         args, i = _parse_args(toks, i + 1, where)
-        if macro == "BCAST_BINARY_OP":
+        if macro == "BCAST_UNARY_OP":
+            if len(args) != 9:
+                raise TableError(f"{where}:{line}: BCAST_UNARY_OP takes 9 arguments, got {len(args)}")
+            params = _want(args[7], "string", "params", where,
+                           r"|[a-z_]+=(None|-?[0-9.]+)(, [a-z_]+=(None|-?[0-9.]+))*")
+            if len(params.split(",")) > 3:
+                raise TableError(f"{where}:{line}: at most 3 params (kMaxScalars)")
+            unary.append(UnaryOp(
+                id=_want(args[0], "ident", "Id", where, r"[A-Z][A-Z0-9]*(_[A-Z0-9]+)*"),
+                value=_want(args[1], "number", "value", where),
+                name=_want(args[2], "ident", "name", where, r"[a-z][a-z0-9_]*"),
+                promotion=_want_in(args[3], PROMOTIONS, "promotion", where),
+                dtypes=_want_in(args[4], DTYPE_SETS, "dtypes", where),
+                kernel=_want(args[5], "string", "kernel", where, r"[A-Za-z_][A-Za-z0-9_]*"),
+                functor=_want(args[6], "ident", "Functor", where),
+                params=params,
+                doc=_want_doc(args[8], where),
+                line=line))
+        elif macro == "BCAST_BINARY_OP":
             if len(args) != 9:
                 raise TableError(f"{where}:{line}: BCAST_BINARY_OP takes 9 arguments, got {len(args)}")
             binary.append(BinaryOp(
@@ -297,7 +359,16 @@ def parse(text: str, where: str = DEF_PATH) -> Table:
                 doc=_want_doc(args[6], where),
                 line=line))
     _validate(binary, ternary, where)
-    return Table(tuple(binary), tuple(ternary))
+    for k, op in enumerate(unary):
+        if op.value != k:
+            raise TableError(f"{where}:{op.line}: BC_{op.id} = {op.value}, but unary entries must "
+                             f"be in bc_unary_op order with values 0, 1, 2, ... (expected {k})")
+    seen = {o.id: o.line for o in binary}
+    for op in unary:
+        if op.id in seen:
+            raise TableError(f"{where}:{op.line}: Id {op.id!r} already used on line {seen[op.id]}")
+        seen[op.id] = op.line
+    return Table(tuple(binary), tuple(ternary), tuple(unary))
 
 
 def _validate(binary: Sequence[BinaryOp], ternary: Sequence[TernaryOp], where: str) -> None:
@@ -407,6 +478,21 @@ def c_header_block(t: Table) -> str:
         lines += wrap(op.doc.split(), head, " " * len(head), 80, last=" */")
     lines += ["} bc_op;", "", "/** Number of ::bc_op values. */",
               f"#define BC_OP_COUNT {len(t.binary)}"]
+    return "\n".join(lines) + "\n"
+
+
+def c_unary_block(t: Table) -> str:
+    entries = [f"{op.c_enum} = {op.value}" + ("," if k < len(t.unary) - 1 else " ")
+               for k, op in enumerate(t.unary)]
+    col = 2 + max(len(e) for e in entries) + 1
+    lines = ["/** Unary ops, PyTorch's names upper-cased. Values are pinned forever. */",
+             "typedef enum bc_unary_op {"]
+    for entry, op in zip(entries, t.unary):
+        doc = op.doc + (f" Params: {op.params}." if op.params else "")
+        head = f"  {entry}".ljust(col) + "/**< "
+        lines += wrap(doc.split(), head, " " * len(head), 80, last=" */")
+    lines += ["} bc_unary_op;", "", "/** Number of ::bc_unary_op values. */",
+              f"#define BC_UNARY_OP_COUNT {len(t.unary)}"]
     return "\n".join(lines) + "\n"
 
 
@@ -635,7 +721,7 @@ def outputs(t: Table) -> List[Tuple[str, Callable[[Optional[str], str], str]]]:
         return make
 
     def header(old: Optional[str], path: str) -> str:
-        new = partial(C_BEGIN, C_END, c_header_block)(old, path)
+        new = partial(C_BEGIN, C_END, c_header_block, c_unary_block)(old, path)
         _check_ternary_functions(t, new)
         return new
 

@@ -35,14 +35,20 @@ constexpr bool InDtypeSet(DtypeSet s, bc_dtype d) {
 }
 
 // Kernel ops: bc_op values, then the ternary ops of the op table, then the
-// engine's own copy.
+// unary ops (kFirstUnary + bc_unary_op), then the engine's own copy.
 enum KernelOp : int {
   kBeforeTernary = BC_OP_COUNT - 1,
 #define BCAST_TERNARY_OP(Id, name, dtypes, kernel, Functor, operands, doc) k##Id,
 #include "op_table.def"
-  kNumTableOps,
+  kFirstUnary,
+  kNumTableOps = kFirstUnary + BC_UNARY_OP_COUNT,
   kCopy = kNumTableOps,  // out = in0, bits moved as they are (no kernel table entry)
 };
+constexpr int UnaryKernelOp(int unary_op) { return kFirstUnary + unary_op; }
+constexpr bool IsUnaryOp(int op) { return op >= kFirstUnary && op < kNumTableOps; }
+
+// The most numbers a kernel takes (alpha or value; a unary op's parameters).
+constexpr int kMaxScalars = 3;
 
 // How a row kernel writes its output: through the cache; streaming
 // (non-temporal) stores, which the caller flushes; or streaming stores with
@@ -53,10 +59,11 @@ enum StoreMode : int { kPlainStores = 0, kStreamStores = 1, kStreamAndPrefetch =
 
 // A row kernel: n elements. ptr[0] is the output, contiguous; ptr[1..] the
 // inputs, each contiguous unless bit (k-1) of `bcast` is set, when it is one
-// value repeated (binary kernels: not both). `scalar` is alpha (add/sub) or value
-// (addcmul/addcdiv). `stores`: how the output is written (StoreMode). Types
+// value repeated (binary kernels: not both). `scalar` points to kMaxScalars
+// numbers: alpha (add/sub) or value (addcmul/addcdiv) first, or a unary
+// op's parameters as its rules resolved them. `stores`: how the output is written (StoreMode). Types
 // are the kernel dtype's, bool for comparison outputs and where's condition.
-using RowKernel = void (*)(int64_t n, char* const* ptr, unsigned bcast, double scalar,
+using RowKernel = void (*)(int64_t n, char* const* ptr, unsigned bcast, const double* scalar,
                            StoreMode stores);
 
 // The kernel of `op` on kernel dtype `dtype` (inputs; for where, the values)
