@@ -660,6 +660,23 @@ def ops_md(t: Table) -> str:
         lines.append(f"| {f}(), {f}_out(), {f}_() | `{op.name}` | "
                      f"{', '.join(f'`{o}`' for o in op.operands)} | {DTYPE_SETS[op.dtypes]} | "
                      f"`{op.kernel}` | {md_cell(op.doc)} |")
+    if t.unary:
+        lines += ["", "## Unary ops", ""]
+        lines += paragraph(
+            "Values of ::bc_unary_op, run by bc_unary(), bc_unary_out() and bc_unary_(), and "
+            "with parameters (PyTorch's, in its order, as ::bc_unary_params holds them) by "
+            "bc_unary_ex(), bc_unary_ex_out() and bc_unary_ex_(). For unary ops the result "
+            "dtype is the input's (common dtype), float32 for integers and bool (kToFloat), "
+            "or bool (predicates).")
+        lines += [
+            "",
+            "| C enum | value | name | result dtype | dtypes | kernel | params | doc |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        for op in t.unary:
+            params = md_cell(op.params) if op.params else "-"
+            lines.append(f"| {op.c_enum} | {op.value} | `{op.name}` | {PROMOTIONS[op.promotion]} | "
+                         f"{DTYPE_SETS[op.dtypes]} | `{op.kernel}` | {params} | {md_cell(op.doc)} |")
     return "\n".join(lines) + "\n"
 
 
