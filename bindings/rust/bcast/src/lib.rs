@@ -94,6 +94,7 @@ mod settings;
 mod shapes;
 mod tensor;
 mod types;
+mod unary;
 
 pub use bcast_sys as sys;
 pub use context::{Context, Scheduler};
@@ -110,6 +111,7 @@ pub use settings::{
 pub use shapes::{broadcast_shapes, broadcast_shapes_n, broadcast_tensors};
 pub use tensor::{Tensor, TensorRef, TensorView, TensorViewMut};
 pub use types::{result_type, Scalar};
+pub use unary::UnaryOp;
 
 /// The README's examples, run as doc tests.
 #[cfg(doctest)]
