@@ -31,6 +31,11 @@
 //! borrowed or owned, and scalars. Operators (`+`, `-=`, ...) are in
 //! [`operators`], and panic where the methods return an error.
 //!
+//! Unary ops ([`UnaryOp`]: `neg`, `exp`, `sigmoid`, `isnan`, ...) are methods
+//! as well, `x.exp()`, `x.exp_out(&mut out)`, `x.exp_()`, with PyTorch's
+//! defaults for an op's parameters; [`TensorRef::unary_with`] gives them
+//! (`x.unary_with(UnaryOp::LeakyRelu, &[Some(0.2)])`).
+//!
 //! # Threads
 //!
 //! The C library allows a `const` handle to be used from many threads at
