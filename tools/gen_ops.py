@@ -776,6 +776,12 @@ def ops_table_py(t: Table) -> str:
     for op in t.ternary:
         lines.append(row({"id": op.id, "name": op.name, "dtypes": op.dtypes, "kernel": op.kernel,
                           "operands": op.operands, "doc": op.doc}))
+    lines += ["]", "", "UNARY_OPS = ["]
+    for op in t.unary:
+        lines.append(row({"id": op.id, "value": op.value, "name": op.name,
+                          "promotion": op.promotion, "dtypes": op.dtypes, "kernel": op.kernel,
+                          "params": op.param_names, "defaults": op.param_defaults,
+                          "doc": op.doc}))
     lines += [
         "]",
         "",
@@ -783,6 +789,8 @@ def ops_table_py(t: Table) -> str:
         "",
         "# bc_op value by bc_op_name() name: BC_OP['bitwise_left_shift'] == 28.",
         "BC_OP = {op['name']: op['value'] for op in BINARY_OPS}",
+        "# bc_unary_op value by name: BC_UNARY_OP['exp'] == 16.",
+        "BC_UNARY_OP = {op['name']: op['value'] for op in UNARY_OPS}",
     ]
     return "\n".join(lines) + "\n"
 

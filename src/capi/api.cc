@@ -78,6 +78,34 @@ bc_status Binary(bc_ctx* ctx, int op, const bc_tensor* a, const bc_tensor* b, bo
   });
 }
 
+// A unary op; `params` may be NULL (PyTorch's defaults).
+bc_status Unary(bc_ctx* ctx, int op, const bc_tensor* x, const bc_unary_params* params,
+                bc_tensor** out_new, bc_tensor* out, bool inplace) {
+  if (out_new) *out_new = nullptr;
+  return Guarded(ctx, [&] {
+    if (static_cast<unsigned>(op) >= BC_UNARY_OP_COUNT)
+      Fail(BC_ERR_INVALID_ARGUMENT, "unknown unary op " + std::to_string(op));
+    if (!out_new) NotNull(out, inplace ? "self" : "out");
+    if (out != nullptr) bcast::CheckWritable(*out, inplace ? "self" : "out");
+    bcast::OpArgs args;
+    args.ctx = &bcast::Resolve(ctx);
+    args.op = bcast::UnaryKernelOp(op);
+    args.nin = 1;
+    args.in[0] = x;
+    if (params != nullptr) {
+      const int n = bcast::InfoOf(args.op).nparams;
+      if ((params->given >> n) != 0)
+        Fail(BC_ERR_INVALID_ARGUMENT, std::string(bcast::InfoOf(args.op).name) + " takes " +
+                                          std::to_string(n) + " parameter(s); bc_unary_params.given is " +
+                                          std::to_string(params->given));
+      for (int k = 0; k < 3; ++k) args.params[k] = params->value[k];
+      args.given = params->given;
+    }
+    bc_tensor* r = bcast::RunElementwise(args, out, inplace);
+    if (out_new) *out_new = r;
+  });
+}
+
 bc_status Ternary(bc_ctx* ctx, int op, const bc_tensor* x, const bc_tensor* y, const bc_tensor* z, double value,
                   bc_tensor** out_new, bc_tensor* out, bool inplace) {
   if (out_new) *out_new = nullptr;
@@ -236,6 +264,12 @@ BC_API const char* bc_dtype_name(bc_dtype dtype) {
 BC_API const char* bc_op_name(bc_op op) {
   const int raw = RawEnum(op);
   return static_cast<unsigned>(raw) < BC_OP_COUNT ? bcast::InfoOf(raw).name : "unknown";
+}
+
+BC_API const char* bc_unary_op_name(bc_unary_op op) {
+  const int raw = RawEnum(op);
+  return static_cast<unsigned>(raw) < BC_UNARY_OP_COUNT ? bcast::InfoOf(bcast::UnaryKernelOp(raw)).name
+                                                         : "unknown";
 }
 
 // ---- tensors ----
@@ -460,6 +494,49 @@ static bc_status Do_sum_to_shape(bc_ctx* ctx, const bc_tensor* t, const int64_t*
 
 // ---- ops ----
 
+static bc_status Do_unary(bc_ctx* ctx, const bc_unary_op& op, const bc_tensor* x, bc_tensor** out) {
+  return Unary(ctx, RawEnum(op), x, nullptr, out, nullptr, false);
+}
+static bc_status Do_unary_out(bc_ctx* ctx, const bc_unary_op& op, const bc_tensor* x, bc_tensor* out) {
+  return Unary(ctx, RawEnum(op), x, nullptr, nullptr, out, false);
+}
+static bc_status Do_unary_(bc_ctx* ctx, const bc_unary_op& op, bc_tensor* self) {
+  return Unary(ctx, RawEnum(op), self, nullptr, nullptr, self, true);
+}
+static bc_status Do_unary_ex(bc_ctx* ctx, const bc_unary_op& op, const bc_tensor* x,
+                             const bc_unary_params* params, bc_tensor** out) {
+  return Unary(ctx, RawEnum(op), x, params, out, nullptr, false);
+}
+static bc_status Do_unary_ex_out(bc_ctx* ctx, const bc_unary_op& op, const bc_tensor* x,
+                                 const bc_unary_params* params, bc_tensor* out) {
+  return Unary(ctx, RawEnum(op), x, params, nullptr, out, false);
+}
+static bc_status Do_unary_ex_(bc_ctx* ctx, const bc_unary_op& op, bc_tensor* self,
+                              const bc_unary_params* params) {
+  return Unary(ctx, RawEnum(op), self, params, nullptr, self, true);
+}
+// x.to(dtype): a view when the dtype is x's, else a converted contiguous copy.
+static bc_status Do_to(bc_ctx* ctx, const bc_tensor* x, const bc_dtype& dtype, bc_tensor** out) {
+  if (out) *out = nullptr;
+  return Guarded(ctx, [&] {
+    NotNull(x, "x");
+    NotNull(out, "out");
+    CheckDtype(dtype);
+    const bc_dtype d = static_cast<bc_dtype>(RawEnum(dtype));
+    if (d == x->dtype) {
+      *out = NewView(*x, x->shape, x->strides, x->ndim);
+      return;
+    }
+    bcast::TensorGuard r(bcast::NewTensor(d, bcast::ShapeOf(*x)));
+    bcast::OpArgs args;
+    args.ctx = &bcast::Resolve(ctx);
+    args.op = bcast::kCopy;
+    args.nin = 1;
+    args.in[0] = x;
+    bcast::RunElementwise(args, r.t, false);
+    *out = r.release();
+  });
+}
 static bc_status Do_binary(bc_ctx* ctx, const bc_op& op, const bc_tensor* a, const bc_tensor* b, bc_tensor** out) {
   return Binary(ctx, RawEnum(op), a, b, false, 1, out, nullptr, false);
 }
@@ -756,6 +833,28 @@ BC_FORMS(lerp_scalar_out,
 BC_FORMS(lerp_scalar_,
          (bc_tensor* self, const bc_tensor* end, bc_scalar weight),
          (self, end, weight))
+
+BC_FORMS(unary,
+         (bc_unary_op op, const bc_tensor* x, bc_tensor** out),
+         (op, x, out))
+BC_FORMS(unary_out,
+         (bc_unary_op op, const bc_tensor* x, bc_tensor* out),
+         (op, x, out))
+BC_FORMS(unary_,
+         (bc_unary_op op, bc_tensor* self),
+         (op, self))
+BC_FORMS(unary_ex,
+         (bc_unary_op op, const bc_tensor* x, const bc_unary_params* params, bc_tensor** out),
+         (op, x, params, out))
+BC_FORMS(unary_ex_out,
+         (bc_unary_op op, const bc_tensor* x, const bc_unary_params* params, bc_tensor* out),
+         (op, x, params, out))
+BC_FORMS(unary_ex_,
+         (bc_unary_op op, bc_tensor* self, const bc_unary_params* params),
+         (op, self, params))
+BC_FORMS(to,
+         (const bc_tensor* x, bc_dtype dtype, bc_tensor** out),
+         (x, dtype, out))
 
 #undef BC_FORMS
 #undef BC_UNPAREN

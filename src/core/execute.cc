@@ -785,7 +785,7 @@ void RunRange(const Plan& p, bool convert, int64_t begin, int64_t end) {
 }
 
 template <typename U>
-void CopyRow(int64_t n, char* const* ptr, unsigned bcast, double, StoreMode) {
+void CopyRow(int64_t n, char* const* ptr, unsigned bcast, const double*, StoreMode) {
   U* o = reinterpret_cast<U*>(ptr[0]);
   const U* a = reinterpret_cast<const U*>(ptr[1]);
   if (bcast & 1) {

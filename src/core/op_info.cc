@@ -10,6 +10,14 @@ constexpr bool SameText(const char* a, const char* b) {
   return *a == *b && (*a == '\0' || SameText(a + 1, b + 1));
 }
 
+// The number of parameters in a params column: "" 0, "a=1, b=2" 2.
+constexpr int CountParams(const char* p) {
+  if (*p == '\0') return 0;
+  int n = 1;
+  for (; *p != '\0'; ++p) n += *p == ',';
+  return n;
+}
+
 #define BCAST_OPERANDS(a, b, c) \
   { a, b, c }
 constexpr OpInfo kInfo[kNumTableOps + 1] = {
@@ -17,6 +25,8 @@ constexpr OpInfo kInfo[kNumTableOps + 1] = {
   {#name, promotion, dtypes, kernel, 2, !SameText(#AlphaFunctor, "NoAlpha"), {"self", "other", nullptr}},
 #define BCAST_TERNARY_OP(Id, name, dtypes, kernel, Functor, operands, doc) \
   {#name, kPromote, dtypes, kernel, 3, false, operands},
+#define BCAST_UNARY_OP(Id, value, name, promotion, dtypes, kernel, Functor, params, doc) \
+  {#name, promotion, dtypes, kernel, 1, false, {"self", nullptr, nullptr}, CountParams(params)},
 #include "op_table.def"
     {"copy", kPromote, kAnyDtype, "copy_", 1, false, {"src", nullptr, nullptr}},
 };
@@ -28,7 +38,10 @@ const OpInfo& InfoOf(int op) { return kInfo[op]; }
 
 const OpRules& FamilyRules(int op) {
   static constexpr OpRules kNone{};
-  const OpRules* r = op == kCopy ? CopyRules() : op < BC_OP_COUNT ? BinaryRules(op) : TernaryRules(op);
+  const OpRules* r = op == kCopy          ? CopyRules()
+                     : op < BC_OP_COUNT   ? BinaryRules(op)
+                     : IsUnaryOp(op)      ? UnaryRules(op)
+                                          : TernaryRules(op);
   return r != nullptr ? *r : kNone;
 }
 

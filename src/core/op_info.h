@@ -16,6 +16,7 @@ struct OpInfo {
   int nin;                  // inputs
   bool alpha;               // takes alpha (add, sub)
   const char* operands[3];  // PyTorch's argument names, for warnings
+  int nparams = 0;          // a unary op's parameters (bc_unary_params)
 };
 
 // The table entry of a kernel op (bc_op values, ternary ops, kCopy);

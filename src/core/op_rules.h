@@ -39,6 +39,9 @@ struct OpRules {
   // The scalar the kernel takes when it is not the op's number as given
   // (add/sub: alpha negated and rounded as PyTorch does).
   double (*kernel_scalar)(const OpArgs& a, const Types& t) = nullptr;
+  // A unary op's parameters as its kernel takes them (defaults resolved,
+  // rounded as PyTorch rounds them): fills s[0..kMaxScalars).
+  void (*kernel_params)(const OpArgs& a, const Types& t, double* s) = nullptr;
   // On half dtypes, the operand PyTorch reads as one number at its own
   // value, not rounded to the half type, or -1 (mul and division: a
   // one-value second operand; lerp: a number weight).
@@ -82,6 +85,7 @@ inline const OpRules& RulesOf(int op) {
 const OpRules* BinaryRules(int op);
 const OpRules* TernaryRules(int op);
 const OpRules* CopyRules();
+const OpRules* UnaryRules(int op);  // op: the kernel op (UnaryKernelOp)
 
 }  // namespace bcast
 

@@ -114,10 +114,13 @@ bc_tensor* ContiguousCopy(const bc_ctx& ctx, const bc_tensor& t) {
 
 bool WantsAlpha(const OpArgs& a) { return InfoOf(a.op).alpha && a.scalar != 1; }
 
-// The scalar the kernel takes: alpha or value, as the op's rule gives it.
-double KernelScalar(const OpArgs& a, const Types& t) {
-  const auto f = RulesOf(a.op).kernel_scalar;
-  return f != nullptr ? f(a, t) : a.scalar;
+// The numbers the kernel takes: alpha or value, as the op's rule gives it,
+// or a unary op's parameters, resolved by its rules.
+void KernelScalars(const OpArgs& a, const Types& t, double* s) {
+  const OpRules& rules = RulesOf(a.op);
+  s[0] = rules.kernel_scalar != nullptr ? rules.kernel_scalar(a, t) : a.scalar;
+  s[1] = s[2] = 0;
+  if (rules.kernel_params != nullptr) rules.kernel_params(a, t, s);
 }
 
 }  // namespace
@@ -315,7 +318,8 @@ __attribute__((noinline)) bc_tensor* RunSmallBroadcast(const OpArgs& a, bc_tenso
     }
   }
   const RowKernel kernel = fused != nullptr ? fused : KernelOf(a, kd);
-  const double scalar = KernelScalar(a, types);
+  double scalar[kMaxScalars];
+  KernelScalars(a, types, scalar);
   const bool swap = SwapsOperands(a, types);
   int64_t strides[4][BC_MAX_DIMS];
   for (int i = 0; i < a.nin; ++i) {
@@ -340,7 +344,7 @@ __attribute__((noinline)) bc_tensor* RunSmallBroadcast(const OpArgs& a, bc_tenso
     p.dtype[k] = p.ktype[k] = p.via[k] = k == 0 ? out_dtype : OperandKernelDtype(a, k - 1, kd);
   }
   p.kernel = kernel;
-  p.scalar = scalar;
+  for (int k = 0; k < kMaxScalars; ++k) p.scalar[k] = scalar[k];
   Execute(p, ctx);
   fresh.release();
   return out;
@@ -419,7 +423,9 @@ bc_tensor* RunSmallContiguous(const OpArgs& a, bc_tensor* out) {
   const RowKernel kernel = fused != nullptr ? fused : KernelOf(a, kd);
   if (out == nullptr) out = NewTensor(types.result, ShapeOf(*shape));
   ptr[0] = out->data;
-  kernel(numel, ptr, one_value, KernelScalar(a, types), kPlainStores);
+  double scalar[kMaxScalars];
+  KernelScalars(a, types, scalar);
+  kernel(numel, ptr, one_value, scalar, kPlainStores);
   return out;
 }
 
@@ -511,7 +517,7 @@ __attribute__((noinline)) bc_tensor* RunGeneral(const OpArgs& a, bc_tensor* out,
       run.has_alpha = false;
     }
   }
-  p.scalar = KernelScalar(run, types);
+  KernelScalars(run, types, p.scalar);
   // Streaming stores once the operands together outgrow the cache (Execute
   // decides, by thread count): also when the output alone is smaller (int16
   // (1024,4096) + (1024,4096) on one thread: 8 MiB out, 24 MiB moved, 27-30

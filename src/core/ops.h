@@ -15,6 +15,10 @@ struct OpArgs {
   const bc_tensor* in[3] = {};
   double scalar = 1;  // alpha of add/sub, value of addcmul/addcdiv
   bool has_alpha = false;
+  // A unary op's parameters (bc_unary_params): value[k] is given when bit
+  // k of `given` is set; the op's rules resolve the rest to its defaults.
+  double params[3] = {0, 0, 0};
+  unsigned given = 0;
 };
 
 // out == nullptr: allocates and returns the result. Otherwise writes into

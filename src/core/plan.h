@@ -25,7 +25,7 @@ struct Plan {
   bc_dtype ktype[4];  // dtype the kernel reads or writes for each operand
   bc_dtype via[4];    // dtype each value is rounded through on conversion (else ktype)
   RowKernel kernel = nullptr;  // the op on the kernel dtypes (ktype)
-  double scalar = 1;           // alpha or value
+  double scalar[kMaxScalars] = {1, 0, 0};  // alpha or value; a unary op's parameters
   // Whether the output may bypass the cache (it aliases no input), and the
   // bytes the op moves (output plus each input's own elements): Execute
   // streams when moved reaches StreamingBytes() for its thread count, and

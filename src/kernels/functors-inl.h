@@ -90,11 +90,14 @@ HWY_INLINE T CastScalar(double v) {
   else return static_cast<T>(v);
 }
 
-// The functor for a kernel call: built from alpha/value when it takes one.
+// The functor for a kernel call: built from the kernel's numbers (a unary
+// op's parameters) or from the first (alpha/value) when it takes one.
 template <class F>
-HWY_INLINE F MakeFunctor(double s) {
-  if constexpr (std::is_constructible_v<F, double>) {
+HWY_INLINE F MakeFunctor(const double* s) {
+  if constexpr (std::is_constructible_v<F, const double*>) {
     return F(s);
+  } else if constexpr (std::is_constructible_v<F, double>) {
+    return F(s[0]);
   } else {
     (void)s;
     return F{};
@@ -1314,7 +1317,7 @@ template <class F0, class Fmt>
 struct HalfOf {
   using F = typename HalfFunctor<F0, Fmt>::type;
   F f;
-  explicit HalfOf(double s) : f(MakeFunctor<F>(s)) {}
+  explicit HalfOf(const double* s) : f(MakeFunctor<F>(s)) {}
   // Functors without a vector form still get vector conversions: their
   // float32 lanes go through the scalar form one by one.
   static constexpr bool kVec = Fmt::kVec;

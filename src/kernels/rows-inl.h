@@ -122,7 +122,7 @@ HWY_INLINE void Loop2(int64_t n, TO* o, const TI* a, const TI* b, const F& f, St
 
 // A binary op's row kernel (RowKernel): either input may be one value.
 template <class F, typename TO, typename TI>
-HWY_NOINLINE void BinaryRow(int64_t n, char* const* p, unsigned bcast, double scalar,
+HWY_NOINLINE void BinaryRow(int64_t n, char* const* p, unsigned bcast, const double* scalar,
                             StoreMode stores) {
   const F f = MakeFunctor<F>(scalar);
   TO* o = reinterpret_cast<TO*>(p[0]);
@@ -137,6 +137,50 @@ HWY_NOINLINE void BinaryRow(int64_t n, char* const* p, unsigned bcast, double sc
       for (int64_t i = 0; i < n; ++i) o[i] = v;
     }
   }
+}
+
+// A unary op's row kernel: the input contiguous, or one value (bit 0 of
+// `bcast`). TO is bool for predicates, whose vector form gives a mask.
+template <class F, typename TO, typename TI>
+HWY_NOINLINE void UnaryRow(int64_t n, char* const* p, unsigned bcast, const double* scalar,
+                           StoreMode stores) {
+  const F f = MakeFunctor<F>(scalar);
+  TO* o = reinterpret_cast<TO*>(p[0]);
+  const TI* a = reinterpret_cast<const TI*>(p[1]);
+  if (bcast & 1) {
+    const TO v = f(a[0]);
+    for (int64_t i = 0; i < n; ++i) o[i] = v;
+    return;
+  }
+  int64_t i = 0;
+  const bool prefetch = Prefetches<F>(stores);
+  if constexpr (F::kVec && std::is_same_v<TO, TI>) {
+    const hn::ScalableTag<TI> d;
+    const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+    if (stores != kPlainStores) {
+      for (; i < n && !Aligned(o + i, N * sizeof(TO)); ++i) o[i] = f(a[i]);
+      for (; i + N <= n; i += N) {
+        if (prefetch) PrefetchAhead(a + i);
+        hn::Stream(f.Vec(d, hn::LoadU(d, a + i)), d, o + i);
+      }
+    }
+    for (; i + N <= n; i += N) hn::StoreU(f.Vec(d, hn::LoadU(d, a + i)), d, o + i);
+  } else if constexpr (F::kVec && std::is_same_v<TO, bool>) {
+    const hn::ScalableTag<TI> d;
+    const hn::RebindToSigned<decltype(d)> di;
+    const hn::Rebind<uint8_t, decltype(d)> d8;
+    const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+    const auto one = hn::Set(di, 1);
+    uint8_t* o8 = reinterpret_cast<uint8_t*>(o);
+    for (; i + N <= n; i += N) {
+      const auto v = hn::And(hn::BitCast(di, hn::VecFromMask(d, f.Vec(d, hn::LoadU(d, a + i)))), one);
+      if constexpr (sizeof(TI) == 1) hn::StoreU(hn::BitCast(d8, v), d8, o8 + i);
+      else if constexpr (sizeof(TI) == 8)
+        hn::StoreU(hn::TruncateTo(d8, hn::BitCast(hn::RebindToUnsigned<decltype(d)>(), v)), d8, o8 + i);
+      else hn::StoreU(hn::DemoteTo(d8, v), d8, o8 + i);
+    }
+  }
+  for (; i < n; ++i) o[i] = f(a[i]);
 }
 
 // An input of a ternary row: contiguous, or one value repeated, which is
@@ -207,7 +251,7 @@ HWY_INLINE void TernaryVecRow(int64_t n, char* const* p, unsigned bcast, const F
 // A ternary op's row kernel; any input may be one repeated value. The first
 // input may have its own type (where's condition).
 template <class F, typename TO, typename TC, typename TI>
-HWY_NOINLINE void TernaryRow(int64_t n, char* const* p, unsigned bcast, double scalar,
+HWY_NOINLINE void TernaryRow(int64_t n, char* const* p, unsigned bcast, const double* scalar,
                              StoreMode stores) {
   const F f = MakeFunctor<F>(scalar);
   if constexpr (!F::kVec || !std::is_same_v<TO, TI>) {

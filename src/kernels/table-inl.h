@@ -24,6 +24,7 @@
 #include "kernels/kernel_table.h"
 #include "kernels/kernels.h"
 #include "kernels/rows-inl.h"
+#include "kernels/unary_functors-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace bcast {
@@ -108,6 +109,21 @@ constexpr RowKernel TernaryEntry() {
   }
 }
 
+template <template <typename> class F, Promotion P, DtypeSet S, bc_dtype D>
+constexpr RowKernel UnaryEntry() {
+  if constexpr (!NeedsKernel(P, S, D)) {
+    return nullptr;
+  } else if constexpr (P == kCompare || P == kLogical) {  // predicates: bool out
+    using T = std::conditional_t<D == BC_BOOL, uint8_t, ValueOf<D>>;
+    return &UnaryRow<F<T>, bool, T>;
+  } else if constexpr (kHalf<D>) {  // a float32 functor, rounded once
+    return &UnaryRow<UnaryHalfOf<F<float>, HalfFormat<D>>, uint16_t, uint16_t>;
+  } else {
+    using T = ValueOf<D>;
+    return &UnaryRow<F<T>, T, T>;
+  }
+}
+
 template <bc_dtype D>
 constexpr void FillKernels(KernelTable* t) {
 #define BCAST_BINARY_OP(Id, value, name, promotion, dtypes, kernel, Functor, AlphaFunctor, doc) \
@@ -115,6 +131,8 @@ constexpr void FillKernels(KernelTable* t) {
   t->fn[value][1][D] = BinaryEntry<AlphaFunctor, promotion, dtypes, D>();
 #define BCAST_TERNARY_OP(Id, name, dtypes, kernel, Functor, operands, doc) \
   t->fn[k##Id][0][D] = TernaryEntry<Functor, dtypes, D, k##Id == kWhere>();
+#define BCAST_UNARY_OP(Id, value, name, promotion, dtypes, kernel, Functor, params, doc) \
+  t->fn[UnaryKernelOp(value)][0][D] = UnaryEntry<Functor, promotion, dtypes, D>();
 #include "op_table.def"
 }
 

@@ -53,7 +53,7 @@ import warnings
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ops_table import BC_OP  # noqa: E402  (bc_op values by name, generated)
+from ops_table import BC_OP, BC_UNARY_OP, UNARY_OPS  # noqa: E402  (generated)
 
 torch.set_num_threads(1)
 
@@ -95,6 +95,26 @@ DELIBERATE = {
 FUSED = {"add_alpha", "sub_alpha", "addcmul", "addcdiv", "lerp"}
 CLOSE = {"pow", "atan2", "hypot"}
 
+# Unary ops: the torch function and its parameters' names (the op table's
+# params). Exact ops must match PyTorch's bits; the transcendentals (bcast:
+# within 1 ulp of the correctly rounded result; PyTorch: SLEEF/VML, 1 to 3.5
+# ulp by op and CPU) within UNARY_ULPS of PyTorch in the result's dtype.
+F = torch.nn.functional
+UNARY = {
+    "relu": torch.relu, "hardtanh": F.hardtanh, "gelu": F.gelu, "silu": F.silu, "mish": F.mish,
+    "softplus": F.softplus, "hardsigmoid": F.hardsigmoid, "hardswish": F.hardswish,
+    "elu": F.elu, "leaky_relu": F.leaky_relu,
+}
+UNARY_EXACT = {"neg", "abs", "sign", "square", "relu", "hardtanh", "floor", "ceil", "round",
+               "trunc", "frac", "nan_to_num", "bitwise_not", "sqrt", "rsqrt", "reciprocal",
+               "hardsigmoid", "hardswish", "leaky_relu", "isnan", "isinf", "isposinf",
+               "isneginf", "isfinite", "signbit", "logical_not"}
+UNARY_ULPS = 4  # float32/float64; halves: 1 ulp of the half type
+UNARY_INPLACE = {"relu": "relu_", "hardtanh": None, "gelu": None, "silu": None, "mish": None,
+                 "softplus": None, "hardsigmoid": None, "hardswish": None, "elu": None,
+                 "leaky_relu": None, "isnan": None, "isinf": None, "isposinf": None,
+                 "isneginf": None, "isfinite": None, "signbit": None}
+
 BINARY = {  # bc name: (torch function, in-place method or None, extra kwargs)
     "add": (torch.add, "add_", {}), "sub": (torch.sub, "sub_", {}),
     "mul": (torch.mul, "mul_", {}), "div": (torch.div, "div_", {}),
@@ -127,6 +147,10 @@ def number(v):
 
 
 # ---------------------------------------------------------------- the library
+
+class UnaryParams(ctypes.Structure):
+    _fields_ = [("value", ctypes.c_double * 3), ("given", ctypes.c_uint)]
+
 
 class Lib:
     def __init__(self, path):
@@ -172,6 +196,9 @@ class Lib:
                                        ctypes.POINTER(sz)], ctypes.c_int),
             "bc_sum_to_shape": ([P, i64p, sz, PP], ctypes.c_int),
             "bc_set_num_threads": ([ctypes.c_int], ctypes.c_int),
+            "bc_unary_ex": ([ctypes.c_int, P, P, PP], ctypes.c_int),
+            "bc_unary_ex_out": ([ctypes.c_int, P, P, P], ctypes.c_int),
+            "bc_unary_ex_": ([ctypes.c_int, P, P], ctypes.c_int),
         }
         for name in ("addcmul", "addcdiv"):
             sig[f"bc_{name}"] = ([P, P, P, dbl, PP], ctypes.c_int)
@@ -431,7 +458,7 @@ def bad_elements(got, want, close=False, alts=(), close_dtype=None):
             if close_dtype is not None and close_dtype != got.dtype and close_dtype.is_floating_point:
                 g2, w2 = got.to(close_dtype), w.to(close_dtype)
             d = (ordered(g2) - ordered(w2)).abs()
-            eq |= (d <= 1) & (torch.isfinite(got) | torch.isfinite(w))
+            eq |= (d <= int(close)) & (torch.isfinite(got) | torch.isfinite(w))
         return eq
 
     ok = same(want)
@@ -578,6 +605,51 @@ def make_ternary(rng, c, op):
     return dict(kind="ternary", op=op, alpha=value, form=form, ins=ins, out=o)
 
 
+def unary_params(rng, op):
+    """Random parameters for a unary op: (values, given bits) in the table's order."""
+    names = op["params"]
+    vals, given = [0.0, 0.0, 0.0], 0
+    for k, name in enumerate(names):
+        if rng.random() < 0.5:
+            continue
+        given |= 1 << k
+        if name == "approximate":
+            v = rng.choice([0.0, 1.0])
+        elif name in ("min_val", "max_val"):
+            v = rng.choice([-2.5, -1.0, -0.5, 0.0, 0.25, 1.0, 3.0])
+        elif name == "eps":
+            v = rng.choice([0.0, 1e-6, 0.1, 0.25, -0.5])
+        elif name in ("posinf", "neginf", "nan"):
+            v = rng.choice([0.0, -1.5, 7.0, 1e10, 1e300])
+        elif name == "threshold":
+            v = rng.choice([0.0, 1.0, 20.0, 5.5])
+        else:
+            v = rng.choice([0.01, 0.2, 1.0, 2.0, -0.5, 0.5])
+        vals[k] = v
+    if "min_val" in names and vals[0] > vals[1] and given == 3:
+        vals[0], vals[1] = vals[1], vals[0]
+    return vals, given
+
+
+def make_unary(rng, c):
+    op = rng.choice(UNARY_OPS)
+    full = random_shape(rng)
+    d = rng.choice(DT)
+    form = rng.choice(["alloc", "alloc", "out", "inplace"])
+    a = c.view(d, derive(rng, full, 0.0) if rng.random() < 0.3 else list(full),
+               writable=form == "inplace")
+    params = unary_params(rng, op) if op["params"] else ([0.0] * 3, 0)
+    o = None
+    if form == "out":
+        rs = wrong_out_shape(rng, list(c.views[a][1]), 0.05)
+        od = rng.choice(DT) if rng.random() < 0.4 else None
+        if rng.random() < 0.06:
+            o = c.alias(a, rng.choice([0, 0, 1]))
+        else:
+            o = c.view(od or d, rs, writable=rng.random() > 0.05)
+    return dict(kind="unary", op=op["name"], params=params, form=form, ins=[a], out=o)
+
+
 def make_copy(rng, c):
     full = random_shape(rng)
     sd = list(full)
@@ -655,6 +727,8 @@ def make_case(seed, i):
             spec = make_binary(rng, c, op, scalar_choice(rng))
         else:
             spec = make_binary(rng, c, op)
+    elif r < 0.67:
+        spec = make_unary(rng, c)
     elif r < 0.82:
         spec = make_ternary(rng, c, rng.choice(["where", "addcmul", "addcdiv", "lerp", "clamp"]))
     elif r < 0.87:
@@ -724,6 +798,35 @@ def torch_call(spec, views, layout=None):
         if form == "out":
             return fn(x, y, z, value=number(val), out=out)
         return getattr(x, op + "_")(y, z, value=number(val))
+    if kind == "unary":
+        x = ins[0]
+        info = next(u for u in UNARY_OPS if u["name"] == op)
+        vals, given = spec["params"]
+        for k, name in enumerate(info["params"]):
+            if given >> k & 1:
+                v = vals[k]
+                kw[name] = ("none", "tanh")[int(v)] if name == "approximate" else v
+        fn = UNARY.get(op) or getattr(torch, op)
+        if form == "alloc":
+            return fn(x, **kw)
+        if form == "out":
+            if op in UNARY:  # torch.nn.functional has no out=: its ATen op
+                return getattr(torch._C._nn, op)(x, **kw, out=out) if op != "relu" \
+                    else torch.clamp_min(x, 0, out=out)
+            if op in ("isnan", "isinf", "isfinite"):  # no out= in PyTorch: bool only in bcast
+                if out.dtype != torch.bool:
+                    raise RuntimeError(f"{op} does not support non-boolean outputs.")
+                return out.copy_(fn(x))
+            return fn(x, **kw, out=out)
+        m = UNARY_INPLACE.get(op, op + "_")
+        if m is None:  # through out=x, as PyTorch's functional inplace=True does
+            if op in UNARY:
+                return getattr(torch._C._nn, op)(x, **kw, out=x) if op != "relu" \
+                    else torch.clamp_min(x, 0, out=x)
+            if x.dtype != torch.bool:
+                raise RuntimeError(f"{op} does not support non-boolean outputs.")
+            return x.copy_(fn(x))
+        return getattr(x, m)(**kw)
     if kind == "copy":
         return out.copy_(ins[0])
     if kind == "expand":
@@ -775,6 +878,15 @@ def bcast_call(lib, spec, handles, views):
         if form == "out":
             return getattr(L, f"bc_{op}_out")(x, y, z, val, out), None
         return getattr(L, f"bc_{op}_")(x, y, z, val), None
+    if kind == "unary":
+        code = BC_UNARY_OP[op]
+        vals, given = spec["params"]
+        p = UnaryParams((ctypes.c_double * 3)(*vals), given)
+        if form == "alloc":
+            return L.bc_unary_ex(code, ins[0], ctypes.byref(p), ctypes.byref(res)), res
+        if form == "out":
+            return L.bc_unary_ex_out(code, ins[0], ctypes.byref(p), out), None
+        return L.bc_unary_ex_(code, ins[0], ctypes.byref(p)), None
     if kind == "copy":
         return L.bc_copy_(out, ins[0]), None
     if kind == "expand":
@@ -976,6 +1088,12 @@ def compare(lib, spec, tbases, tviews, tres, terr, twarn, bbases, bviews, st, br
                                     for i in spec["ins"]])
         if not close_dtype.is_floating_point and op == "atan2":
             close_dtype = torch.get_default_dtype()
+    if kind == "unary":  # tolerances are in the op's result dtype, whatever out='s
+        x0 = torch.zeros((), dtype=c.bases[c.views[spec["ins"][0]][0]].dtype)
+        try:
+            close_dtype = (UNARY.get(op) or getattr(torch, op))(x0).dtype
+        except RuntimeError:
+            close_dtype = None
     other_path = False
     noted = None
     for got, want, written in pairs:
@@ -983,7 +1101,11 @@ def compare(lib, spec, tbases, tviews, tres, terr, twarn, bbases, bviews, st, br
             if check_sum(spec, got, want):
                 noted = "deliberate:sum-accumulation"
             continue
-        bad = bad_elements(got, want, close=op in CLOSE, close_dtype=close_dtype)
+        if kind == "unary" and op not in UNARY_EXACT:
+            ulps = 1 if want.dtype in (torch.float16, torch.bfloat16) else UNARY_ULPS
+            bad = bad_elements(got, want, close=ulps, close_dtype=close_dtype)
+        else:
+            bad = bad_elements(got, want, close=op in CLOSE, close_dtype=close_dtype)
         if kind == "copy" and bad.any():
             undefined = undefined_conversions(spec, tviews, want, written)
             if (bad & undefined).any():
@@ -1249,6 +1371,14 @@ def reproducer(spec):
                     "inplace": f"{ins[0]}.{op}_({', '.join(ins[1:])}, value={number(val)!r})"}[form]
     elif kind == "copy":
         call = f"out.copy_({ins[0]})"
+    elif kind == "unary":
+        info = next(u for u in UNARY_OPS if u["name"] == op)
+        vals, given = spec["params"]
+        kw = "".join(f", {n}={(('none', 'tanh')[int(vals[k])] if n == 'approximate' else vals[k])!r}"
+                     for k, n in enumerate(info["params"]) if given >> k & 1)
+        fn = f"F.{op}" if op in UNARY else f"torch.{op}"
+        call = {"alloc": f"{fn}({ins[0]}{kw})", "out": f"{fn}({ins[0]}{kw}, out=out)",
+                "inplace": f"{fn}({ins[0]}{kw}, out={ins[0]})"}[form]
     elif kind == "expand":
         call = f"{ins[0]}.expand({', '.join(map(str, spec['target']))})"
     elif kind == "broadcast_tensors":

@@ -1,0 +1,550 @@
+// The unary ops' functors (the op table's BCAST_UNARY_OP rows): a scalar
+// form, operator()(T), and where kVec a Highway vector form, Vec(d, v), that
+// gives the same bits. Predicates return bool (vector form: a mask).
+// Functors with parameters are built from the kernel's numbers (the op's
+// rules resolved PyTorch's defaults and rounding: src/core/unary_rules.cc).
+//
+// The transcendental functors compute in float64 (src/kernels/math_*-inl.h,
+// basic IEEE operations only, so every target gives the same bits): float32
+// lanes are widened, computed and rounded once; their scalar form runs the
+// vector form on one lane.
+
+#if defined(BCAST_KERNELS_UNARY_FUNCTORS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef BCAST_KERNELS_UNARY_FUNCTORS_INL_H_
+#undef BCAST_KERNELS_UNARY_FUNCTORS_INL_H_
+#else
+#define BCAST_KERNELS_UNARY_FUNCTORS_INL_H_
+#endif
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "hwy/highway.h"
+#include "kernels/functors-inl.h"
+#include "kernels/math_interim-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace bcast {
+namespace HWY_NAMESPACE {
+
+template <typename T>
+constexpr bool kVecLanes = !std::is_same_v<T, bool> && HWY_TARGET != HWY_SCALAR;
+
+// Two's-complement wrap for integer negation and abs (no UB at the minimum).
+template <typename T>
+HWY_INLINE T WrapNeg(T x) {
+  using U = std::make_unsigned_t<T>;
+  return static_cast<T>(static_cast<U>(U{0} - static_cast<U>(x)));
+}
+
+template <typename T>
+struct NegF {
+  static constexpr bool kVec = kVecLanes<T>;
+  HWY_INLINE T operator()(T x) const {
+    if constexpr (kFloat<T>) return -x;
+    else return WrapNeg(x);
+  }
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V x) const {
+    if constexpr (kFloat<T> || std::is_signed_v<T>) return hn::Neg(x);
+    else return hn::Sub(hn::Zero(d), x);
+  }
+};
+
+template <typename T>
+struct AbsF {
+  static constexpr bool kVec = kVecLanes<T>;
+  HWY_INLINE T operator()(T x) const {
+    if constexpr (kFloat<T>) return std::fabs(x);
+    else if constexpr (std::is_signed_v<T>) return x < 0 ? WrapNeg(x) : x;
+    else return x;
+  }
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V x) const {
+    if constexpr (kFloat<T>) {
+      return hn::Abs(x);
+    } else if constexpr (std::is_signed_v<T>) {
+      return hn::IfThenElse(hn::Lt(x, hn::Zero(d)), hn::Sub(hn::Zero(d), x), x);
+    } else {
+      return x;
+    }
+  }
+};
+
+// (0 < x) - (x < 0): NaN and both zeros give +0.
+template <typename T>
+struct SignF {
+  static constexpr bool kVec = kVecLanes<T>;
+  HWY_INLINE T operator()(T x) const {
+    if constexpr (std::is_same_v<T, bool>) return x;
+    else return static_cast<T>(static_cast<int>(T{0} < x) - static_cast<int>(x < T{0}));
+  }
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V x) const {
+    const V zero = hn::Zero(d), one = hn::Set(d, T{1});
+    if constexpr (std::is_unsigned_v<T>) {
+      return hn::IfThenElseZero(hn::Gt(x, zero), one);
+    } else {
+      return hn::IfThenElse(hn::Gt(x, zero), one,
+                            hn::IfThenElseZero(hn::Lt(x, zero), hn::Set(d, T(-1))));
+    }
+  }
+};
+
+template <typename T>
+struct SquareF {
+  static constexpr bool kVec = kFloat<T> ? kVecLanes<T> : kMulWrapLanes<T>;
+  HWY_INLINE T operator()(T x) const {
+    if constexpr (std::is_same_v<T, bool>) {
+      return x;
+    } else if constexpr (kFloat<T>) {
+      return x * x;
+    } else {
+      using U = std::make_unsigned_t<T>;
+      return static_cast<T>(static_cast<U>(static_cast<U>(x) * static_cast<U>(x)));
+    }
+  }
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V x) const {
+    if constexpr (kFloat<T>) {
+      return hn::Mul(x, x);
+    } else {
+#if HWY_TARGET != HWY_SCALAR
+      return MulWrap(d, x, x);
+#else
+      (void)d;
+      return x;
+#endif
+    }
+  }
+};
+
+// max(x, 0) as PyTorch's clamp_min: x unless x < 0, so -0.0 and NaN stay.
+template <typename T>
+struct ReluF {
+  static constexpr bool kVec = kVecLanes<T>;
+  HWY_INLINE T operator()(T x) const { return x < T{0} ? T{0} : x; }
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V x) const {
+    if constexpr (std::is_unsigned_v<T>) return x;
+    else return hn::IfThenZeroElse(hn::Lt(x, hn::Zero(d)), x);
+  }
+};
+
+// clamp(x, lo, hi): x unless strictly outside; NaN stays. The bounds come in
+// the kernel's type (integers: truncated, as PyTorch's toLong()).
+template <typename T>
+struct HardtanhF {
+  static constexpr bool kVec = kVecLanes<T>;
+  T lo, hi;
+  bool lo_below, hi_above;  // integers: a bound outside T's range clamps nothing
+  explicit HardtanhF(const double* s) {
+    if constexpr (kFloat<T>) {
+      lo = static_cast<T>(s[0]);
+      hi = static_cast<T>(s[1]);
+      lo_below = hi_above = false;
+    } else {
+      const double tlo = static_cast<double>(std::numeric_limits<T>::lowest());
+      const double thi = static_cast<double>(std::numeric_limits<T>::max());
+      lo_below = s[0] < tlo;
+      hi_above = s[1] > thi;
+      lo = lo_below ? std::numeric_limits<T>::lowest()
+                    : (s[0] > thi ? std::numeric_limits<T>::max() : static_cast<T>(s[0]));
+      hi = hi_above ? std::numeric_limits<T>::max()
+                    : (s[1] < tlo ? std::numeric_limits<T>::lowest() : static_cast<T>(s[1]));
+    }
+  }
+  HWY_INLINE T operator()(T x) const {
+    const T m = x < lo ? lo : x;
+    return hi < m ? hi : m;
+  }
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V x) const {
+    const V l = hn::Set(d, lo), h = hn::Set(d, hi);
+    const V m = hn::IfThenElse(hn::Lt(x, l), l, x);
+    return hn::IfThenElse(hn::Lt(h, m), h, m);
+  }
+};
+
+// floor, ceil, round (half to even), trunc: integers are copied.
+enum class Rounding { kFloor, kCeil, kRound, kTrunc };
+template <typename T, Rounding kR>
+struct RoundingF {
+  static constexpr bool kVec = kVecLanes<T>;
+  HWY_INLINE T operator()(T x) const {
+    if constexpr (!kFloat<T>) {
+      return x;
+    } else {
+      switch (kR) {
+        case Rounding::kFloor: return std::floor(x);
+        case Rounding::kCeil: return std::ceil(x);
+        case Rounding::kRound: return std::nearbyint(x);
+        default: return std::trunc(x);
+      }
+    }
+  }
+  template <class D, class V>
+  HWY_INLINE V Vec(D /*d*/, V x) const {
+    if constexpr (!kFloat<T>) {
+      return x;
+    } else {
+      switch (kR) {
+        case Rounding::kFloor: return hn::Floor(x);
+        case Rounding::kCeil: return hn::Ceil(x);
+        case Rounding::kRound: return hn::Round(x);
+        default: return hn::Trunc(x);
+      }
+    }
+  }
+};
+template <typename T>
+using FloorF = RoundingF<T, Rounding::kFloor>;
+template <typename T>
+using CeilF = RoundingF<T, Rounding::kCeil>;
+template <typename T>
+using RoundF = RoundingF<T, Rounding::kRound>;
+template <typename T>
+using TruncF = RoundingF<T, Rounding::kTrunc>;
+
+// x - trunc(x) (PyTorch's formula: frac(-0.0) is +0.0, frac(inf) NaN).
+template <typename T>
+struct FracF {
+  static constexpr bool kVec = kVecLanes<T>;
+  HWY_INLINE T operator()(T x) const { return x - std::trunc(x); }
+  template <class D, class V>
+  HWY_INLINE V Vec(D /*d*/, V x) const { return hn::Sub(x, hn::Trunc(x)); }
+};
+
+// NaN, +inf, -inf replaced by the resolved numbers (in T); integers copied.
+template <typename T>
+struct NanToNumF {
+  static constexpr bool kVec = kVecLanes<T>;
+  T nan, posinf, neginf;
+  explicit NanToNumF(const double* s)
+      : nan(static_cast<T>(kFloat<T> ? s[0] : 0)),
+        posinf(static_cast<T>(kFloat<T> ? s[1] : 0)),
+        neginf(static_cast<T>(kFloat<T> ? s[2] : 0)) {}
+  HWY_INLINE T operator()(T x) const {
+    if constexpr (!kFloat<T>) {
+      return x;
+    } else {
+      if (x != x) return nan;
+      if (x == std::numeric_limits<T>::infinity()) return posinf;
+      if (x == -std::numeric_limits<T>::infinity()) return neginf;
+      return x;
+    }
+  }
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V x) const {
+    if constexpr (!kFloat<T>) {
+      return x;
+    } else {
+      const V inf = hn::Set(d, std::numeric_limits<T>::infinity());
+      V r = hn::IfThenElse(hn::Eq(x, inf), hn::Set(d, posinf), x);
+      r = hn::IfThenElse(hn::Eq(x, hn::Neg(inf)), hn::Set(d, neginf), r);
+      return hn::IfThenElse(hn::Ne(x, x), hn::Set(d, nan), r);
+    }
+  }
+};
+
+template <typename T>
+struct BitNotF {
+  static constexpr bool kVec = kVecLanes<T> && kIntT<T>;
+  HWY_INLINE T operator()(T x) const {
+    if constexpr (std::is_same_v<T, bool>) return !x;
+    else if constexpr (kIntT<T>) return static_cast<T>(~x);
+    else return x;  // (no kernel: integers and bool only)
+  }
+  template <class D, class V>
+  HWY_INLINE V Vec(D /*d*/, V x) const { return hn::Not(x); }
+};
+
+template <typename T>
+struct SqrtF {
+  static constexpr bool kVec = kVecLanes<T> && kFloat<T>;
+  HWY_INLINE T operator()(T x) const { return std::sqrt(x); }
+  template <class D, class V>
+  HWY_INLINE V Vec(D /*d*/, V x) const { return hn::Sqrt(x); }
+};
+
+// 1 / sqrt(x), two roundings, as PyTorch's kernel.
+template <typename T>
+struct RsqrtF {
+  static constexpr bool kVec = kVecLanes<T> && kFloat<T>;
+  HWY_INLINE T operator()(T x) const { return T{1} / std::sqrt(x); }
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V x) const { return hn::Div(hn::Set(d, T{1}), hn::Sqrt(x)); }
+};
+
+template <typename T>
+struct ReciprocalF {
+  static constexpr bool kVec = kVecLanes<T> && kFloat<T>;
+  HWY_INLINE T operator()(T x) const { return T{1} / x; }
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V x) const { return hn::Div(hn::Set(d, T{1}), x); }
+};
+
+// min(max(x + 3, 0), 6) / 6, PyTorch's order (NaN stays NaN).
+template <typename T>
+struct HardsigmoidF {
+  static constexpr bool kVec = kVecLanes<T> && kFloat<T>;
+  HWY_INLINE T operator()(T x) const {
+    T m = x + T{3};
+    m = m < T{0} ? T{0} : m;
+    m = m > T{6} ? T{6} : m;
+    return m / T{6};
+  }
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V x) const {
+    V m = hn::Add(x, hn::Set(d, T{3}));
+    m = hn::IfThenZeroElse(hn::Lt(m, hn::Zero(d)), m);
+    m = hn::IfThenElse(hn::Gt(m, hn::Set(d, T{6})), hn::Set(d, T{6}), m);
+    return hn::Div(m, hn::Set(d, T{6}));
+  }
+};
+
+// x * min(max(x + 3, 0), 6) / 6.
+template <typename T>
+struct HardswishF {
+  static constexpr bool kVec = kVecLanes<T> && kFloat<T>;
+  HWY_INLINE T operator()(T x) const {
+    T m = x + T{3};
+    m = m < T{0} ? T{0} : m;
+    m = m > T{6} ? T{6} : m;
+    return x * m / T{6};
+  }
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V x) const {
+    V m = hn::Add(x, hn::Set(d, T{3}));
+    m = hn::IfThenZeroElse(hn::Lt(m, hn::Zero(d)), m);
+    m = hn::IfThenElse(hn::Gt(m, hn::Set(d, T{6})), hn::Set(d, T{6}), m);
+    return hn::Div(hn::Mul(x, m), hn::Set(d, T{6}));
+  }
+};
+
+// x > 0 ? x : x * slope.
+template <typename T>
+struct LeakyReluF {
+  static constexpr bool kVec = kVecLanes<T> && kFloat<T>;
+  T slope;
+  explicit LeakyReluF(const double* s) : slope(static_cast<T>(s[0])) {}
+  HWY_INLINE T operator()(T x) const { return x > T{0} ? x : x * slope; }
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V x) const {
+    return hn::IfThenElse(hn::Gt(x, hn::Zero(d)), x, hn::Mul(x, hn::Set(d, slope)));
+  }
+};
+
+// ---------------------------------------------------------------- predicates
+// On integers and bool: isnan/isinf false, isfinite true, signbit x < 0.
+
+template <typename T>
+HWY_INLINE bool SignBitOf(T x) {
+  if constexpr (kFloat<T>) return std::signbit(x);
+  else if constexpr (std::is_signed_v<T>) return x < 0;
+  else return false;
+}
+
+enum class Pred { kNan, kInf, kPosInf, kNegInf, kFinite, kSignbit, kZero };
+template <typename T, Pred kP>
+struct PredicateF {
+  static constexpr bool kVec = kVecLanes<T>;
+  HWY_INLINE bool operator()(T x) const {
+    constexpr T inf = std::numeric_limits<T>::infinity();
+    switch (kP) {
+      case Pred::kNan: return kFloat<T> && x != x;
+      case Pred::kInf: return kFloat<T> && (x == inf || x == -inf);
+      case Pred::kPosInf: return kFloat<T> && x == inf;
+      case Pred::kNegInf: return kFloat<T> && x == -inf;
+      case Pred::kFinite: return !kFloat<T> || (x == x && x != inf && x != -inf);
+      case Pred::kSignbit: return SignBitOf(x);
+      default: return x == T{0};
+    }
+  }
+  template <class D, class V>
+  HWY_INLINE auto Vec(D d, V x) const {
+    const V zero = hn::Zero(d);
+    if constexpr (kP == Pred::kZero) {
+      return hn::Eq(x, zero);
+    } else if constexpr (!kFloat<T>) {
+      if constexpr (kP == Pred::kFinite) return hn::Eq(x, x);
+      else if constexpr (kP == Pred::kSignbit && std::is_signed_v<T>) return hn::Lt(x, zero);
+      else return hn::Ne(x, x);  // all false
+    } else {
+      const V inf = hn::Set(d, std::numeric_limits<T>::infinity());
+      switch (kP) {
+        case Pred::kNan: return hn::Ne(x, x);
+        case Pred::kInf: return hn::Eq(hn::Abs(x), inf);
+        case Pred::kPosInf: return hn::Eq(x, inf);
+        case Pred::kNegInf: return hn::Eq(x, hn::Neg(inf));
+        case Pred::kFinite: return hn::Lt(hn::Abs(x), inf);
+        default: {  // the sign bit, NaN's included
+          const hn::RebindToSigned<D> di;
+          return hn::RebindMask(d, hn::Lt(hn::BitCast(di, x), hn::Zero(di)));
+        }
+      }
+    }
+  }
+};
+template <typename T>
+using IsnanF = PredicateF<T, Pred::kNan>;
+template <typename T>
+using IsinfF = PredicateF<T, Pred::kInf>;
+template <typename T>
+using IsposinfF = PredicateF<T, Pred::kPosInf>;
+template <typename T>
+using IsneginfF = PredicateF<T, Pred::kNegInf>;
+template <typename T>
+using IsfiniteF = PredicateF<T, Pred::kFinite>;
+template <typename T>
+using SignbitF = PredicateF<T, Pred::kSignbit>;
+template <typename T>
+using LogicalNotF = PredicateF<T, Pred::kZero>;
+
+// ---------------------------------------------------------------- transcendentals
+
+// A float64 function F64 (a functor: r = f(d, x) on float64 lanes) on T
+// lanes: float64 directly; float32 widened, computed, rounded once. The
+// scalar form runs the same code on one lane.
+template <typename T, class F64>
+struct MathF {
+  static constexpr bool kVec = HWY_TARGET != HWY_SCALAR && kFloat<T>;
+  F64 f;
+  MathF() = default;
+  explicit MathF(const double* s) : f(s) {}
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V x) const {
+    if constexpr (std::is_same_v<T, double>) {
+      return f(d, x);
+    } else {
+#if HWY_TARGET == HWY_SCALAR
+      const hn::Rebind<double, D> dd;
+      return hn::DemoteTo(d, f(dd, hn::PromoteTo(dd, x)));
+#else
+      const hn::Half<D> dh;
+      const hn::Repartition<double, D> dd;
+      const auto lo = f(dd, hn::PromoteTo(dd, hn::LowerHalf(dh, x)));
+      const auto hi = f(dd, hn::PromoteTo(dd, hn::UpperHalf(dh, x)));
+      return hn::Combine(d, hn::DemoteTo(dh, hi), hn::DemoteTo(dh, lo));
+#endif
+    }
+  }
+  HWY_INLINE T operator()(T x) const {
+    const hn::CappedTag<double, 1> d1;
+    return static_cast<T>(hn::GetLane(f(d1, hn::Set(d1, static_cast<double>(x)))));
+  }
+};
+
+#define BCAST_MATH_FUNCTOR(NAME, CALL)                                      \
+  struct NAME##Fn {                                                         \
+    NAME##Fn() = default;                                                   \
+    explicit NAME##Fn(const double*) {}                                     \
+    template <class D, class V>                                             \
+    HWY_INLINE V operator()(D d, V x) const { return CALL; }                \
+  };                                                                        \
+  template <typename T>                                                     \
+  using NAME##F = MathF<T, NAME##Fn>
+BCAST_MATH_FUNCTOR(Exp, math::Exp(d, x));
+BCAST_MATH_FUNCTOR(Exp2, math::Exp2(d, x));
+BCAST_MATH_FUNCTOR(Expm1, math::Expm1(d, x));
+BCAST_MATH_FUNCTOR(Log, math::Log(d, x));
+BCAST_MATH_FUNCTOR(Log2, math::Log2(d, x));
+BCAST_MATH_FUNCTOR(Log10, math::Log10(d, x));
+BCAST_MATH_FUNCTOR(Log1p, math::Log1p(d, x));
+BCAST_MATH_FUNCTOR(Sin, math::Sin(d, x));
+BCAST_MATH_FUNCTOR(Cos, math::Cos(d, x));
+BCAST_MATH_FUNCTOR(Tan, math::Tan(d, x));
+BCAST_MATH_FUNCTOR(Asin, math::Asin(d, x));
+BCAST_MATH_FUNCTOR(Acos, math::Acos(d, x));
+BCAST_MATH_FUNCTOR(Atan, math::Atan(d, x));
+BCAST_MATH_FUNCTOR(Sinh, math::Sinh(d, x));
+BCAST_MATH_FUNCTOR(Cosh, math::Cosh(d, x));
+BCAST_MATH_FUNCTOR(Tanh, math::Tanh(d, x));
+BCAST_MATH_FUNCTOR(Asinh, math::Asinh(d, x));
+BCAST_MATH_FUNCTOR(Acosh, math::Acosh(d, x));
+BCAST_MATH_FUNCTOR(Atanh, math::Atanh(d, x));
+BCAST_MATH_FUNCTOR(Erf, math::Erf(d, x));
+BCAST_MATH_FUNCTOR(Erfc, math::Erfc(d, x));
+BCAST_MATH_FUNCTOR(Erfinv, math::Erfinv(d, x));
+BCAST_MATH_FUNCTOR(Sigmoid, math::Sigmoid(d, x));
+BCAST_MATH_FUNCTOR(Silu, math::Silu(d, x));
+BCAST_MATH_FUNCTOR(Mish, math::Mish(d, x));
+#undef BCAST_MATH_FUNCTOR
+
+// logit(z), z = x clamped to [lo, hi] when eps was given (s[0] != 0; the
+// bounds s[1], s[2] rounded to the dtype by the op's rules).
+struct LogitFn {
+  bool clamp = false;
+  double lo = 0, hi = 1;
+  explicit LogitFn(const double* s) : clamp(s[0] != 0), lo(s[1]), hi(s[2]) {}
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V x) const {
+    if (clamp) {
+      const V l = hn::Set(d, lo), h = hn::Set(d, hi);
+      x = hn::IfThenElse(hn::Lt(x, l), l, hn::IfThenElse(hn::Gt(x, h), h, x));
+    }
+    return math::Logit(d, x);
+  }
+};
+template <typename T>
+using LogitF = MathF<T, LogitFn>;
+
+// gelu: s[0] is approximate (0 'none', 1 'tanh').
+struct GeluFn {
+  bool tanh_form = false;
+  explicit GeluFn(const double* s) : tanh_form(s[0] != 0) {}
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V x) const {
+    return tanh_form ? math::GeluTanh(d, x) : math::GeluErf(d, x);
+  }
+};
+template <typename T>
+using GeluF = MathF<T, GeluFn>;
+
+struct SoftplusFn {
+  double beta = 1, threshold = 20;
+  explicit SoftplusFn(const double* s) : beta(s[0]), threshold(s[1]) {}
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V x) const { return math::Softplus(d, x, beta, threshold); }
+};
+template <typename T>
+using SoftplusF = MathF<T, SoftplusFn>;
+
+struct EluFn {
+  double alpha = 1;
+  explicit EluFn(const double* s) : alpha(s[0]) {}
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V x) const { return math::Elu(d, x, alpha); }
+};
+template <typename T>
+using EluF = MathF<T, EluFn>;
+
+// A float32 functor on float16/bfloat16 storage (format Fmt): widened,
+// computed in float32, rounded once.
+template <class F, class Fmt>
+struct UnaryHalfOf {
+  F f;
+  explicit UnaryHalfOf(const double* s) : f(MakeFunctor<F>(s)) {}
+  static constexpr bool kVec = Fmt::kVec && F::kVec;
+  HWY_INLINE uint16_t operator()(uint16_t a) const { return Fmt::Narrow(f(Fmt::Widen(a))); }
+#if HWY_TARGET != HWY_SCALAR
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V a) const {
+    const hn::Half<D> dh;
+    const hn::Repartition<float, D> df;
+    const auto lo = f.Vec(df, Fmt::Widen(df, hn::LowerHalf(dh, a)));
+    const auto hi = f.Vec(df, Fmt::Widen(df, hn::UpperHalf(dh, a)));
+    return hn::Combine(d, Fmt::Narrow(df, hi), Fmt::Narrow(df, lo));
+  }
+#endif
+};
+
+// NOLINTNEXTLINE(google-readability-namespace-comments)
+}  // namespace HWY_NAMESPACE
+}  // namespace bcast
+HWY_AFTER_NAMESPACE();
+
+#endif  // BCAST_KERNELS_UNARY_FUNCTORS_INL_H_
