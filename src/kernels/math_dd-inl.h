@@ -68,6 +68,17 @@ HWY_INLINE DD<V> TwoProd(D d, V a, V b) {
   return {p, e};
 }
 
+// p + e == a * a exactly.
+template <class D, class V>
+HWY_INLINE DD<V> TwoSqr(D d, V a) {
+  const V p = hn::Mul(a, a);
+  const DD<V> as = Split(d, a);
+  V e = hn::Sub(hn::Mul(as.hi, as.hi), p);
+  e = hn::Add(e, hn::Mul(hn::Add(as.hi, as.hi), as.lo));
+  e = hn::Add(e, hn::Mul(as.lo, as.lo));
+  return {p, e};
+}
+
 // The double nearest hi + lo (one rounding).
 template <class V>
 HWY_INLINE V Round(DD<V> a) {
@@ -115,14 +126,17 @@ HWY_INLINE DD<V> MulD(D d, DD<V> a, V b) {
   return FastTwoSum(p.hi, hn::Add(p.lo, hn::Mul(a.lo, b)));
 }
 
-// a / b: one correction step of the quotient of the high parts.
+// a / b with one division: q = a.hi * (1/b.hi) (within 2 ulp of a.hi/b.hi),
+// corrected by the exact remainder a - q b. For |b.hi| in the normal range
+// with 1/b.hi finite.
 template <class D, class V>
 HWY_INLINE DD<V> Div(D d, DD<V> a, DD<V> b) {
-  const V q = hn::Div(a.hi, b.hi);
+  const V inv = hn::Div(hn::Set(d, 1.0), b.hi);
+  const V q = hn::Mul(a.hi, inv);
   const DD<V> p = TwoProd(d, q, b.hi);
   V r = hn::Sub(hn::Sub(a.hi, p.hi), p.lo);
   r = hn::Sub(hn::Add(r, a.lo), hn::Mul(q, b.lo));
-  return FastTwoSum(q, hn::Div(r, b.hi));
+  return FastTwoSum(q, hn::Mul(r, inv));
 }
 
 // sqrt(a) for a > 0 (a == 0 gives 0).

@@ -75,11 +75,18 @@ constexpr double kRoundMagic = 0x1.8p52;  // x + magic - magic: nearest integer
 template <class V>
 using DD = dd::DD<V>;
 
+// c[0] + x (c[1] + x (...)), unrolled at compile time.
+template <size_t I, size_t N, class D, class V>
+HWY_INLINE V HornerFrom(D d, V x, const double (&c)[N]) {
+  if constexpr (I + 1 == N) {
+    return hn::Set(d, c[I]);
+  } else {
+    return hn::Add(hn::Mul(HornerFrom<I + 1>(d, x, c), x), hn::Set(d, c[I]));
+  }
+}
 template <class D, class V, size_t N>
 HWY_INLINE V Horner(D d, V x, const double (&c)[N]) {
-  V r = hn::Set(d, c[N - 1]);
-  for (size_t i = N - 1; i-- > 0;) r = hn::Add(hn::Mul(r, x), hn::Set(d, c[i]));
-  return r;
+  return HornerFrom<0>(d, x, c);
 }
 
 // lo <= x <= hi; NaN stays NaN.
@@ -105,14 +112,38 @@ HWY_INLINE V Scale(D d, V v, V k) {
   return hn::Mul(hn::Mul(v, Pow2(d, h)), Pow2(d, hn::Sub(k, h)));
 }
 
-// expm1(rh + rl) for |rh| <= 0.35, |rl| <= ulp(rh).
+// v * 2^k by adding k to the exponent field where every lane's k is in
+// [-1000, 1000] and |v| in [2^-22, 2^22] (results normal); else Scale.
 template <class D, class V>
+HWY_INLINE V ScaleNormal(D d, V v, V k) {
+  const auto ok = hn::And(hn::Ge(k, hn::Set(d, -1000.0)), hn::Le(k, hn::Set(d, 1000.0)));
+  if (HWY_LIKELY(hn::AllTrue(d, ok))) {
+    const hn::RebindToUnsigned<D> du;
+    const auto e = hn::ShiftLeft<52>(hn::BitCast(du, hn::Add(k, hn::Set(d, kRoundMagic))));
+    return hn::BitCast(d, hn::Add(hn::BitCast(du, v), e));
+  }
+  return Scale(d, v, k);
+}
+
+// expm1(rh + rl) for |rh| <= 0.35, |rl| <= ulp(rh), as r + r^2/2 + r^3 P(r).
+// kExact: r^2 exact (TwoSqr), relative error ~2^-59 of the result, for the
+// callers that use e1 alone (expm1 near 0, tanh, sinh); otherwise r^2/2 is
+// rounded (2^-57 absolute, ~2^-56.5 relative to 1 + e1), for those that use
+// 1 + e1.
+template <bool kExact, class D, class V>
 HWY_INLINE DD<V> ExpReduced(D d, V rh, V rl) {
-  const DD<V> p = dd::TwoProd(d, rh, rh);
   const V half = hn::Set(d, 0.5);
-  const V hh = hn::Mul(p.hi, half);
-  const V hl = hn::Mul(p.lo, half);
-  const V tail = hn::Mul(hn::Mul(p.hi, rh), Horner(d, rh, kExpTail));
+  const V sq = hn::Mul(rh, rh);
+  V hh, hl;
+  if (kExact) {
+    const DD<V> p = dd::TwoSqr(d, rh);
+    hh = hn::Mul(p.hi, half);
+    hl = hn::Mul(p.lo, half);
+  } else {
+    hh = hn::Mul(sq, half);
+    hl = hn::Zero(d);
+  }
+  const V tail = hn::Mul(hn::Mul(sq, rh), Horner(d, rh, kExpTail));
   const DD<V> s = dd::FastTwoSum(rh, hh);
   // d/dr expm1(r) = e^r: the low part rl enters multiplied by 1 + r + r^2/2.
   const V drl = hn::Mul(rl, hn::Add(hn::Add(hn::Set(d, 1.0), rh), hh));
@@ -128,7 +159,7 @@ struct ExpParts {
 
 // e^(xh + xl) = 2^k (1 + e1); x is clamped to [-1400, 1400] (k in
 // [-2020, 2020]), so k is usable by Scale; NaN propagates into e1.
-template <class D, class V>
+template <bool kExact = false, class D, class V>
 HWY_INLINE ExpParts<V> ExpCore(D d, V xh, V xl) {
   const V x = Clamp(d, xh, -1400.0, 1400.0);
   const V magic = hn::Set(d, kRoundMagic);
@@ -137,7 +168,7 @@ HWY_INLINE ExpParts<V> ExpCore(D d, V xh, V xl) {
   // The small terms first, so that r.lo <= ulp(r.hi) (xl can be 2^-44).
   const V small = hn::Sub(xl, hn::Mul(k, hn::Set(d, kLn2CwLo)));
   const DD<V> r = dd::TwoSum(a, small);
-  return {k, ExpReduced(d, r.hi, r.lo)};
+  return {k, ExpReduced<kExact>(d, r.hi, r.lo)};
 }
 
 // 1 + e1 as a double-double.
@@ -215,7 +246,8 @@ HWY_INLINE V MulSigmoid(D d, V m, V zh, V zl) {
   const DD<V> my = dd::MulD(d, y, m);
   const DD<V> num = {hn::IfThenElse(pos, m, my.hi), hn::IfThenElseZero(hn::Not(pos), my.lo)};
   const V q = dd::Round(dd::Div(d, num, den));
-  return Scale(d, q, hn::IfThenZeroElse(pos, c.k));
+  // k != 0 only where |z| > 0.34, so |m| > 0.1 and q is far from subnormal.
+  return ScaleNormal(d, q, hn::IfThenZeroElse(pos, c.k));
 }
 
 // e^x - 1 as a double-double for x <= ~40 (k <= 58); for x below -41 it is
@@ -241,7 +273,7 @@ template <class D>
 HWY_INLINE hn::VFromD<D> Exp(D d, hn::VFromD<D> x) {
   using V = hn::VFromD<D>;
   const detail::ExpParts<V> c = detail::ExpCore(d, x, hn::Zero(d));
-  return detail::Scale(d, dd::Round(detail::OnePlus(d, c.e1)), c.k);
+  return detail::ScaleNormal(d, dd::Round(detail::OnePlus(d, c.e1)), c.k);
 }
 
 template <class D>
@@ -253,14 +285,14 @@ HWY_INLINE hn::VFromD<D> Exp2(D d, hn::VFromD<D> x) {
   const V f = hn::Sub(xc, k);  // exact, |f| <= 1/2
   dd::DD<V> r = dd::TwoProd(d, f, hn::Set(d, detail::kLn2Hi));
   r.lo = hn::Add(r.lo, hn::Mul(f, hn::Set(d, detail::kLn2Lo)));
-  const dd::DD<V> e1 = detail::ExpReduced(d, r.hi, r.lo);
-  return detail::Scale(d, dd::Round(detail::OnePlus(d, e1)), k);
+  const dd::DD<V> e1 = detail::ExpReduced<false>(d, r.hi, r.lo);
+  return detail::ScaleNormal(d, dd::Round(detail::OnePlus(d, e1)), k);
 }
 
 template <class D>
 HWY_INLINE hn::VFromD<D> Expm1(D d, hn::VFromD<D> x) {
   using V = hn::VFromD<D>;
-  const detail::ExpParts<V> c = detail::ExpCore(d, x, hn::Zero(d));
+  const detail::ExpParts<V> c = detail::ExpCore<true>(d, x, hn::Zero(d));
   const V small = dd::Round(detail::Expm1DD(d, c));
   // k > 52: 2^k (1 + e1 - 2^-k), the -1 folded in before the scaling.
   const V kb = detail::Clamp(d, c.k, 53.0, 1000.0);
@@ -313,7 +345,8 @@ namespace detail {
 template <bool kSinh, class D, class V>
 HWY_INLINE V CoshSinh(D d, V x) {
   const V a = Clamp(d, hn::Abs(x), 0.0, 711.0);
-  const ExpParts<V> c = ExpCore(d, a, hn::Zero(d));
+  // sinh near 0 is y - 1/y with y = 1 + e1: e1 exact to 2^-59 itself.
+  const ExpParts<V> c = ExpCore<kSinh>(d, a, hn::Zero(d));
   const DD<V> y = OnePlus(d, c.e1);
   const V one = hn::Set(d, 1.0);
   const DD<V> inv = dd::Div(d, DD<V>{one, hn::Zero(d)}, y);
@@ -343,7 +376,7 @@ template <class D>
 HWY_INLINE hn::VFromD<D> Tanh(D d, hn::VFromD<D> x) {
   using V = hn::VFromD<D>;
   const V a = detail::Clamp(d, hn::Abs(x), 0.0, 20.0);
-  const detail::ExpParts<V> c = detail::ExpCore(d, hn::Add(a, a), hn::Zero(d));
+  const detail::ExpParts<V> c = detail::ExpCore<true>(d, hn::Add(a, a), hn::Zero(d));
   const dd::DD<V> e = detail::Expm1DD(d, c);  // e^2a - 1
   const V q = dd::Round(dd::Div(d, e, dd::AddD(e, hn::Set(d, 2.0))));
   const V r = hn::CopySignToAbs(q, x);
@@ -498,7 +531,7 @@ HWY_INLINE hn::VFromD<D> Mish(D d, hn::VFromD<D> x) {
   const dd::DD<V> my = {hn::IfThenElse(pos, one, y.hi), hn::IfThenZeroElse(pos, y.lo)};
   const dd::DD<V> num = dd::Mul(d, dd::MulD(d, my, xi), lin);
   const V q = dd::Round(dd::Div(d, num, den));
-  V r = detail::Scale(d, q, hn::IfThenZeroElse(pos, c.k));
+  V r = detail::ScaleNormal(d, q, hn::IfThenZeroElse(pos, c.k));
   r = hn::IfThenElse(hn::Gt(x, hn::Set(d, 40.0)), x, r);
   r = hn::IfThenElse(hn::Lt(x, hn::Set(d, -800.0)), hn::Set(d, -0.0), r);
   r = hn::IfThenElse(hn::Eq(x, hn::Set(d, -detail::kInf)), detail::NaNV(d), r);
@@ -523,7 +556,7 @@ HWY_INLINE hn::VFromD<D> Elu(D d, hn::VFromD<D> x, double alpha) {
   using V = hn::VFromD<D>;
   const V al = hn::Set(d, alpha);
   const V xi = hn::IfThenZeroElse(hn::Gt(x, hn::Zero(d)), x);
-  const detail::ExpParts<V> c = detail::ExpCore(d, xi, hn::Zero(d));
+  const detail::ExpParts<V> c = detail::ExpCore<true>(d, xi, hn::Zero(d));
   V r = dd::Round(dd::MulD(d, detail::Expm1DD(d, c), al));
   r = hn::IfThenElse(detail::TinyMask(d, x, 0x1p-300), hn::Mul(x, al), r);
   return hn::IfThenElse(hn::Gt(x, hn::Zero(d)), x, r);
