@@ -9,7 +9,9 @@ polynomial (evaluated exactly) measured on a dense grid.  Run:
     python3 -m venv /tmp/mpv && /tmp/mpv/bin/pip install mpmath
     /tmp/mpv/bin/python tools/fit_math.py
 
-and paste the printed C arrays (highest precision first: c0 + c1 t + ...).
+and paste the printed C arrays (c0 + c1 t + ...). math_exp-inl.h uses
+kExpTail9 (as kExpTail) and kLogTail7 (as kLogTail), and the constants
+printed last.
 """
 import mpmath as mp
 

@@ -2,25 +2,28 @@
 // Log10, Log1p, Sinh, Cosh, Tanh, Asinh, Acosh, Atanh and the activation
 // functions built on them (Sigmoid, Logit, Silu, Softplus, Mish, Elu,
 // GeluTanh). Each result is within 1 ulp of the correctly rounded value of
-// the exact function (measured <= ~0.6 ulp, tests/test_math_exp.cc), with
-// the same bits on every Highway target: only exact IEEE operations (no FMA,
-// no approximate reciprocals, no libm), double-double (math_dd-inl.h) where
-// rounding errors would add up, and branch-free selects for the edges.
+// the exact function: measured (tests/test_math_exp.cc) <= 0.55 ulp where
+// the result is normal, <= 0.76 ulp where it is subnormal (the scaling by
+// 2^k rounds a second time there). The same bits on every Highway target:
+// only exact IEEE operations (no FMA, no approximate reciprocals, no libm),
+// double-double (math_dd-inl.h) where rounding errors would add up, and
+// selects for the edges. Compile with -ffp-contract=off.
 //
 // Building blocks (namespace detail):
 //  * ExpCore(xh + xl) = 2^k (1 + e1): k = round(x / ln2), r = x - k ln2 by
 //    Cody-Waite (ln2 cut to 42 bits, so k ln2hi is exact for |k| < 2^11),
-//    e1 = expm1(r) for |r| <= 0.35 as r + r^2/2 (exact square) + r^3 P(r),
-//    a double-double with relative error about 2^-59.
+//    e1 = expm1(r) for |r| <= 0.35 as r + r^2/2 + r^3 P(r), a double-double
+//    with relative error about 2^-59 (kExact: r^2 exact) or 2^-56.5 of 1 + e1.
 //  * LogDD(xh + xl) = log(x) as a double-double (relative error ~2^-62):
 //    x = 2^e m with m in [sqrt(1/2), sqrt(2)), f = m - 1 (exact), s = f/(2+f)
 //    in double-double, log(m) = 2s + 2s^3 Q(s^2).
-//  * Scale(v, k) = v 2^k in two exact-or-final multiplies, so that results
-//    that under/overflow round once (at worst twice in the subnormal range,
-//    which stays within 1 ulp).
+//  * Scale(v, k) = v 2^k in two multiplies (exact, then the one rounding);
+//    ScaleNormal adds k to the exponent field when every lane stays normal.
 // The composites keep e^x as 2^k (1 + e1) until their last step, so that
-// x e^x (Silu, Mish, GeluTanh for very negative x) does not underflow early.
-// Polynomials: tools/fit_math.py.
+// x e^x (Silu, Mish, GeluTanh, Softplus for very negative x) does not
+// underflow early, and use identities without cancellation:
+// 1 + tanh(y) = 2 / (1 + e^-2y), tanh(log1p(e^x)) = w(w+2) / (w(w+2) + 2).
+// Polynomials and constants: tools/fit_math.py.
 
 #if defined(BCAST_KERNELS_MATH_EXP_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef BCAST_KERNELS_MATH_EXP_INL_H_
