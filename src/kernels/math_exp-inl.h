@@ -2,9 +2,8 @@
 // Log10, Log1p, Sinh, Cosh, Tanh, Asinh, Acosh, Atanh and the activation
 // functions built on them (Sigmoid, Logit, Silu, Softplus, Mish, Elu,
 // GeluTanh). Each result is within 1 ulp of the correctly rounded value of
-// the exact function: measured (tests/test_math_exp.cc) <= 0.55 ulp where
-// the result is normal, <= 0.76 ulp where it is subnormal (the scaling by
-// 2^k rounds a second time there). The same bits on every Highway target:
+// the exact function (measured <= 0.56 ulp, tests/test_math_exp.cc). The
+// same bits on every Highway target:
 // only exact IEEE operations (no FMA, no approximate reciprocals, no libm),
 // double-double (math_dd-inl.h) where rounding errors would add up, and
 // selects for the edges. Compile with -ffp-contract=off.
@@ -18,7 +17,9 @@
 //    x = 2^e m with m in [sqrt(1/2), sqrt(2)), f = m - 1 (exact), s = f/(2+f)
 //    in double-double, log(m) = 2s + 2s^3 Q(s^2).
 //  * Scale(v, k) = v 2^k in two multiplies (exact, then the one rounding);
-//    ScaleNormal adds k to the exponent field when every lane stays normal.
+//    ScaleDD(q, k) rounds a double-double times 2^k once, also to a
+//    subnormal; ScaleNormal adds k to the exponent field instead where every
+//    lane stays normal.
 // The composites keep e^x as 2^k (1 + e1) until their last step, so that
 // x e^x (Silu, Mish, GeluTanh, Softplus for very negative x) does not
 // underflow early, and use identities without cancellation:
@@ -115,17 +116,37 @@ HWY_INLINE V Scale(D d, V v, V k) {
   return hn::Mul(hn::Mul(v, Pow2(d, h)), Pow2(d, hn::Sub(k, h)));
 }
 
-// v * 2^k by adding k to the exponent field where every lane's k is in
-// [-1000, 1000] and |v| in [2^-22, 2^22] (results normal); else Scale.
+// (q.hi + q.lo) * 2^k, k integer-valued in [-2044, 2046], rounded once also
+// where the result is subnormal: there t = q.hi 2^k rounds to the subnormal
+// grid, and the rest q - t 2^-k (exact, then plus q.lo), scaled, rounds to
+// -1, 0 or +1 grid steps that t + rest adds exactly.
 template <class D, class V>
-HWY_INLINE V ScaleNormal(D d, V v, V k) {
+HWY_INLINE V ScaleDD(D d, DD<V> q, V k) {
+  const V h = hn::Floor(hn::Mul(k, hn::Set(d, 0.5)));
+  const V k2 = hn::Sub(k, h);
+  const V p1 = Pow2(d, h);
+  const V p2 = Pow2(d, k2);
+  const V normal = hn::Mul(hn::Mul(dd::Round(q), p1), p2);
+  const V a = hn::Mul(q.hi, p1);
+  const V t = hn::Mul(a, p2);
+  const V inv2 = Pow2(d, Clamp(d, hn::Neg(k2), -1022.0, 1022.0));
+  const V rest = hn::Add(hn::Sub(a, hn::Mul(t, inv2)), hn::Mul(q.lo, p1));
+  const V sub = hn::Add(t, hn::Mul(rest, p2));
+  return hn::IfThenElse(hn::Lt(hn::Abs(normal), hn::Set(d, 0x1p-1022)), sub, normal);
+}
+
+// As ScaleDD, by adding k to the exponent field of the rounded q where every
+// lane's k is in [-1000, 1000]; for callers whose q is in [2^-22, 2^22]
+// wherever k != 0 (so that those results are normal).
+template <class D, class V>
+HWY_INLINE V ScaleNormal(D d, DD<V> q, V k) {
   const auto ok = hn::And(hn::Ge(k, hn::Set(d, -1000.0)), hn::Le(k, hn::Set(d, 1000.0)));
   if (HWY_LIKELY(hn::AllTrue(d, ok))) {
     const hn::RebindToUnsigned<D> du;
     const auto e = hn::ShiftLeft<52>(hn::BitCast(du, hn::Add(k, hn::Set(d, kRoundMagic))));
-    return hn::BitCast(d, hn::Add(hn::BitCast(du, v), e));
+    return hn::BitCast(d, hn::Add(hn::BitCast(du, dd::Round(q)), e));
   }
-  return Scale(d, v, k);
+  return ScaleDD(d, q, k);
 }
 
 // expm1(rh + rl) for |rh| <= 0.35, |rl| <= ulp(rh), as r + r^2/2 + r^3 P(r).
@@ -248,9 +269,8 @@ HWY_INLINE V MulSigmoid(D d, V m, V zh, V zl) {
   den.lo = hn::Add(den.lo, t.lo);
   const DD<V> my = kOne ? y : dd::MulD(d, y, m);  // kOne: m == 1
   const DD<V> num = {hn::IfThenElse(pos, m, my.hi), hn::IfThenElseZero(hn::Not(pos), my.lo)};
-  const V q = dd::Round(dd::Div(d, num, den));
   // k != 0 only where |z| > 0.34, so |m| > 0.1 and q is far from subnormal.
-  return ScaleNormal(d, q, hn::IfThenZeroElse(pos, c.k));
+  return ScaleNormal(d, dd::Div(d, num, den), hn::IfThenZeroElse(pos, c.k));
 }
 
 // e^x - 1 as a double-double for x <= ~40 (k <= 58); for x below -41 it is
@@ -281,7 +301,7 @@ template <class D>
 HWY_INLINE hn::VFromD<D> Exp(D d, hn::VFromD<D> x) {
   using V = hn::VFromD<D>;
   const detail::ExpParts<V> c = detail::ExpCore(d, x, hn::Zero(d));
-  return detail::ScaleNormal(d, dd::Round(detail::OnePlus(d, c.e1)), c.k);
+  return detail::ScaleNormal(d, detail::OnePlus(d, c.e1), c.k);
 }
 
 template <class D>
@@ -294,7 +314,7 @@ HWY_INLINE hn::VFromD<D> Exp2(D d, hn::VFromD<D> x) {
   dd::DD<V> r = dd::TwoProd(d, f, hn::Set(d, detail::kLn2Hi));
   r.lo = hn::Add(r.lo, hn::Mul(f, hn::Set(d, detail::kLn2Lo)));
   const dd::DD<V> e1 = detail::ExpReduced<false>(d, r.hi, r.lo);
-  return detail::ScaleNormal(d, dd::Round(detail::OnePlus(d, e1)), k);
+  return detail::ScaleNormal(d, detail::OnePlus(d, e1), k);
 }
 
 template <class D>
@@ -511,8 +531,8 @@ HWY_INLINE hn::VFromD<D> Softplus(D d, hn::VFromD<D> x, double beta, double thre
   const dd::DD<V> ser = dd::Add(y, dd::MulD(d, y, w));
   dd::DD<V> s = {hn::IfThenElse(pos, sp.hi, l.hi), hn::IfThenElse(pos, sp.lo, l.lo)};
   s = {hn::IfThenElse(tiny, ser.hi, s.hi), hn::IfThenElse(tiny, ser.lo, s.lo)};
-  const V q = dd::Round(dd::Div(d, s, dd::DD<V>{b, hn::Zero(d)}));
-  const V r = detail::Scale(d, q, hn::IfThenElseZero(tiny, c.k));
+  const dd::DD<V> q = dd::Div(d, s, dd::DD<V>{b, hn::Zero(d)});
+  const V r = detail::ScaleDD(d, q, hn::IfThenElseZero(tiny, c.k));
   return hn::IfThenElse(hn::Or(ret_x, hn::IsNaN(x)), x, r);
 }
 
@@ -538,23 +558,19 @@ HWY_INLINE hn::VFromD<D> Mish(D d, hn::VFromD<D> x) {
   const dd::DD<V> lin = dd::AddD(dd::MulPow2(t, c1), c0);
   const dd::DD<V> my = {hn::IfThenElse(pos, one, y.hi), hn::IfThenZeroElse(pos, y.lo)};
   const dd::DD<V> num = dd::Mul(d, dd::MulD(d, my, xi), lin);
-  const V q = dd::Round(dd::Div(d, num, den));
-  V r = detail::ScaleNormal(d, q, hn::IfThenZeroElse(pos, c.k));
+  V r = detail::ScaleNormal(d, dd::Div(d, num, den), hn::IfThenZeroElse(pos, c.k));
   r = hn::IfThenElse(hn::Gt(x, hn::Set(d, 40.0)), x, r);
   r = hn::IfThenElse(hn::Lt(x, hn::Set(d, -800.0)), hn::Set(d, -0.0), r);
   r = hn::IfThenElse(hn::Eq(x, hn::Set(d, -detail::kInf)), detail::NaNV(d), r);
-  // |x| < 2^-60: x tanh(ln 2) = 0.6 x, with 0.6 as a double-double (in the
-  // subnormal range the high product alone rounds right: 0.6 x is never
-  // within 0.1 ulp of a midpoint there).
-  // Below 2^-900 in 2^200 x, so that the products are exact; a subnormal
-  // result is the single rounding of x * 0.6hi (within 0.7 ulp).
-  const V c_hi = hn::Set(d, 0x1.3333333333333p-1);
+  // |x| < 2^-60: x tanh(ln 2) = 0.6 x, with 0.6 as a double-double; below
+  // 2^-900 on 2^200 x, so that the products are exact, and scaled back by
+  // ScaleDD (one rounding, also to a subnormal).
   const auto scaled = detail::TinyMask(d, x, 0x1p-900);
   const V xs = hn::IfThenElse(scaled, hn::Mul(x, hn::Set(d, 0x1p200)), x);
-  const dd::DD<V> p = dd::TwoProd(d, xs, c_hi);
-  V small = hn::Add(p.hi, hn::Add(p.lo, hn::Mul(xs, hn::Set(d, 0x1.999999999999ap-56))));
-  small = hn::IfThenElse(scaled, hn::Mul(small, hn::Set(d, 0x1p-200)), small);
-  small = hn::IfThenElse(detail::TinyMask(d, x, 0x1p-1021), hn::Mul(x, c_hi), small);
+  dd::DD<V> p = dd::TwoProd(d, xs, hn::Set(d, 0x1.3333333333333p-1));
+  p.lo = hn::Add(p.lo, hn::Mul(xs, hn::Set(d, 0x1.999999999999ap-56)));
+  V small = detail::ScaleDD(d, p, hn::IfThenElseZero(scaled, hn::Set(d, -200.0)));
+  small = hn::IfThenElse(hn::Eq(x, hn::Zero(d)), x, small);  // the sign of 0
   return hn::IfThenElse(detail::TinyMask(d, x, 0x1p-60), small, r);
 }
 
