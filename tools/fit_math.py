@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Polynomial coefficients for src/kernels/math_exp-inl.h.
+
+Each polynomial is interpolated at the Chebyshev nodes of its interval (a
+near-minimax fit) in 120-digit arithmetic with mpmath, the monomial
+coefficients rounded to double, and the relative error of the rounded
+polynomial (evaluated exactly) measured on a dense grid.  Run:
+
+    python3 -m venv /tmp/mpv && /tmp/mpv/bin/pip install mpmath
+    /tmp/mpv/bin/python tools/fit_math.py
+
+and paste the printed C arrays (c0 + c1 t + ...). math_exp-inl.h uses
+kExpTail9 (as kExpTail) and kLogTail7 (as kLogTail), and the constants
+printed last.
+"""
+import mpmath as mp
+
+mp.mp.dps = 120
+
+
+def fit(f, a, b, deg):
+    a, b = mp.mpf(a), mp.mpf(b)
+    n = deg + 1
+    nodes = [(a + b) / 2 + (b - a) / 2 * mp.cos(mp.pi * (2 * i + 1) / (2 * n)) for i in range(n)]
+    A = mp.matrix([[x ** j for j in range(n)] for x in nodes])
+    y = mp.matrix([f(x) for x in nodes])
+    c = mp.lu_solve(A, y)
+    cd = [float(c[j]) for j in range(n)]
+    err = mp.mpf(0)
+    for i in range(2001):
+        x = a + (b - a) * i / 2000
+        p = mp.mpf(0)
+        for cj in reversed(cd):
+            p = p * x + mp.mpf(cj)
+        fx = f(x)
+        err = max(err, abs((p - fx) / fx))
+    return cd, err
+
+
+def show(name, cd, err):
+    print("// %s: max relative error %.3g (2^%.1f)" % (name, float(err), float(mp.log(err, 2))))
+    print("static constexpr double %s[%d] = {" % (name, len(cd)))
+    for c in cd:
+        print("    %s," % float.hex(c))
+    print("};")
+
+
+def exp_tail(r):
+    # (exp(r) - 1 - r - r^2/2) / r^3, its Taylor series near 0
+    if abs(r) < mp.mpf("1e-30"):
+        return mp.mpf(1) / 6
+    return (mp.exp(r) - 1 - r - r * r / 2) / r ** 3
+
+
+def atanh_tail(z):
+    # (atanh(s)/s - 1) / s^2 with z = s^2: 1/3 + z/5 + z^2/7 + ...
+    if z < mp.mpf("1e-40"):
+        return mp.mpf(1) / 3
+    s = mp.sqrt(z)
+    return (mp.atanh(s) / s - 1) / z
+
+
+if __name__ == "__main__":
+    R = 0.35  # |r| after exp's reduction r = x - k ln2 (ln2/2 = 0.3466) plus its low part
+    for deg in (8, 9, 10):
+        cd, err = fit(exp_tail, -R, R, deg)
+        show("kExpTail%d" % deg, cd, err)
+    S = 0.1716 ** 2 * 1.0001  # s = f/(2+f), f in [sqrt(1/2)-1, sqrt(2)-1]
+    for deg in (6, 7, 8):
+        cd, err = fit(atanh_tail, 0, S, deg)
+        show("kLogTail%d" % deg, cd, err)
+
+    # Constants: ln2 cut to 42 bits (k * hi exact for |k| < 2^11) + the rest;
+    # double-double (hi + lo) splits of the other irrational constants.
+    ln2 = mp.log(2)
+    hi = mp.floor(ln2 * 2 ** 42) / 2 ** 42
+    print("kLn2CwHi = %s;  kLn2CwLo = %s;" % (float.hex(float(hi)), float.hex(float(ln2 - hi))))
+    for name, v in (("kLn2", ln2), ("kInvLn2", 1 / ln2), ("kInvLn10", 1 / mp.log(10)),
+                    ("kSqrt2OverPi", mp.sqrt(2 / mp.pi)), ("kGeluC", mp.mpf("0.044715"))):
+        h = float(v)
+        print("%sHi = %s;  %sLo = %s;" % (name, float.hex(h), name, float.hex(float(v - h))))
