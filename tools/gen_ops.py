@@ -7,11 +7,12 @@
                                         `ops.generated`), 0 when all are current
     python3 tools/gen_ops.py --check --diff   the same, with unified diffs
 
-Generated: the bc_op enum and BC_OP_COUNT in include/bcast/bcast.h, the Rust
-constants (bcast-sys) and BinaryOp variants, ALL, tensor methods and Context
-methods (bcast), the Go constants, names and named functions (package-level
-and Context methods, tensor and number operands), docs/ops.md and
-tests/differential/ops_table.py. Files that are partly generated carry
+Generated: the bc_op and bc_unary_op enums and their counts in
+include/bcast/bcast.h, the Rust constants of both (bcast-sys), the BinaryOp
+and UnaryOp variants, ALL, tensor methods and Context methods (bcast; UnaryOp
+also its parameter names), the Go constants, names and named functions of
+both (package-level and Context methods; binary ones also with a number
+operand), docs/ops.md and tests/differential/ops_table.py. Files that are partly generated carry
 BEGIN/END GENERATED marker comments; only the lines between them are
 rewritten, so a marker pair is placed by hand once and then kept.
 
@@ -503,6 +504,11 @@ def rust_sys_block(t: Table) -> str:
     lines += [f"pub const {op.c_enum}: bc_op = {op.value};" for op in t.binary]
     lines += ["/// `BC_OP_COUNT`: number of `bc_op` values.",
               f"pub const BC_OP_COUNT: usize = {len(t.binary)};"]
+    if t.unary:
+        lines += ["/// `enum bc_unary_op`: unary ops.", "pub type bc_unary_op = bc_enum_repr;"]
+        lines += [f"pub const {op.c_enum}: bc_unary_op = {op.value};" for op in t.unary]
+        lines += ["/// `BC_UNARY_OP_COUNT`: number of `bc_unary_op` values.",
+                  f"pub const BC_UNARY_OP_COUNT: usize = {len(t.unary)};"]
     return "\n".join(lines) + "\n"
 
 
@@ -518,10 +524,13 @@ def rust_variants(t: Table) -> str:
 
 
 def rust_all(t: Table) -> str:
-    names = [op.camel for op in t.binary]
-    lines = ["    /// Every op, in `bc_op` order.",
-             "    pub const ALL: [BinaryOp; sys::BC_OP_COUNT] = {",
-             "        use BinaryOp::*;",
+    return _rust_all([op.camel for op in t.binary], "BinaryOp", "bc_op", "BC_OP_COUNT")
+
+
+def _rust_all(names: Sequence[str], enum: str, c_enum: str, count: str) -> str:
+    lines = [f"    /// Every op, in `{c_enum}` order.",
+             f"    pub const ALL: [{enum}; sys::{count}] = {{",
+             f"        use {enum}::*;",
              "        ["]
     # rustfmt's layout: packed rows while every name is short (its
     # short_array_element_width_threshold, 10), else one per line.
@@ -536,6 +545,33 @@ def rust_all(t: Table) -> str:
 
 def rust_methods(t: Table) -> str:
     return "".join(f"    {op.camel}: {op.snake}, {op.snake}_out, {op.snake}_;\n" for op in t.binary)
+
+
+def rust_unary_variants(t: Table) -> str:
+    lines = []
+    for op in t.unary:
+        doc = rust_doc(op.doc).replace("BC_GELU_TANH", "`BC_GELU_TANH`")
+        if op.params:
+            doc += f" Parameters: `{op.params}`."
+        lines += [f"    /// {doc}", f"    {op.camel} = sys::{op.c_enum} as u32,"]
+    return "\n".join(lines) + "\n"
+
+
+def rust_unary_all(t: Table) -> str:
+    return _rust_all([op.camel for op in t.unary], "UnaryOp", "bc_unary_op", "BC_UNARY_OP_COUNT")
+
+
+def rust_unary_param_names(t: Table) -> str:
+    lines = []
+    for op in t.unary:
+        if op.param_names:
+            names = ", ".join(f'"{n}"' for n in op.param_names)
+            lines.append(f"            UnaryOp::{op.camel} => &[{names}],")
+    return "\n".join(lines) + "\n"
+
+
+def rust_unary_methods(t: Table) -> str:
+    return "".join(f"    {op.camel}: {op.snake}, {op.snake}_out, {op.snake}_;\n" for op in t.unary)
 
 
 # ---------------------------------------------------------------- Go
@@ -559,6 +595,59 @@ def go_ops_block(t: Table) -> str:
     lines += ["\t" + r[4:] for r in rows]
     lines += ["}", ""]
     return "\n".join(lines) + "\n"
+
+
+def go_unary_block(t: Table) -> str:
+    names = ["Unary" + op.camel for op in t.unary]
+    nw = max(len(n) for n in names)
+    vw = max(len(str(op.value)) for op in t.unary)
+    lines = ["", "// Unary operations.", "const ("]
+    for name, op in zip(names, t.unary):
+        doc = go_doc(op.doc).replace("BC_GELU_TANH", "GeluTanh")
+        if op.params:
+            doc += f" Params: {op.params}."
+        lines.append(f"\t{name.ljust(nw)} UnaryOp = {str(op.value).ljust(vw)} // {doc}")
+    lines += [")", "", "// NumUnaryOps is the number of UnaryOp values.",
+              f"const NumUnaryOps = {len(t.unary)}", "",
+              "var unaryOpNames = [NumUnaryOps]string{"]
+    rows = wrap([f'"{op.name}",' for op in t.unary], "    ", "    ", 100)
+    lines += ["\t" + r[4:] for r in rows]
+    lines += ["}", "", "var unaryParamNames = [NumUnaryOps][]string{"]
+    with_params = [op for op in t.unary if op.param_names]
+    kw = max(len(op.camel) for op in with_params) + len("Unary:") if with_params else 0
+    for op in with_params:
+        names = ", ".join('"' + n + '"' for n in op.param_names)
+        lines.append(f"\t{('Unary' + op.camel + ':').ljust(kw)} {{{names}}},")
+    lines += ["}", ""]
+    return "\n".join(lines) + "\n"
+
+
+def go_unary_named(t: Table) -> str:
+    out = [f"// Code generated {GENERATED}; DO NOT EDIT.\n\npackage bcast\n"]
+    for op in t.unary:
+        n, c, call = op.camel, "Unary" + op.camel, f"{op.name}(x)"
+        dflt = " with the default parameters (see UnaryWith)" if op.params else ""
+        out.append(f"""
+// {n} returns {call}{dflt}, on Default().
+// {go_doc(op.doc).replace("BC_GELU_TANH", "GeluTanh")}
+func {n}(x *Tensor) (*Tensor, error) {{ return defaultContext.Unary({c}, x) }}
+
+// {n}Out writes {call} into out, on Default().
+func {n}Out(x, out *Tensor) error {{ return defaultContext.UnaryOut({c}, x, out) }}
+
+// {n}InPlace sets x = {call}, on Default().
+func {n}InPlace(x *Tensor) error {{ return defaultContext.UnaryInPlace({c}, x) }}
+
+// {n} returns {call}{dflt}, on c.
+func (c *Context) {n}(x *Tensor) (*Tensor, error) {{ return c.Unary({c}, x) }}
+
+// {n}Out writes {call} into out, on c.
+func (c *Context) {n}Out(x, out *Tensor) error {{ return c.UnaryOut({c}, x, out) }}
+
+// {n}InPlace sets x = {call}, on c.
+func (c *Context) {n}InPlace(x *Tensor) error {{ return c.UnaryInPlace({c}, x) }}
+""")
+    return "".join(out)
 
 
 def go_ops_named(t: Table) -> str:
@@ -660,6 +749,23 @@ def ops_md(t: Table) -> str:
         lines.append(f"| {f}(), {f}_out(), {f}_() | `{op.name}` | "
                      f"{', '.join(f'`{o}`' for o in op.operands)} | {DTYPE_SETS[op.dtypes]} | "
                      f"`{op.kernel}` | {md_cell(op.doc)} |")
+    if t.unary:
+        lines += ["", "## Unary ops", ""]
+        lines += paragraph(
+            "Values of ::bc_unary_op, run by bc_unary(), bc_unary_out() and bc_unary_(), and "
+            "with parameters (PyTorch's, in its order, as ::bc_unary_params holds them) by "
+            "bc_unary_ex(), bc_unary_ex_out() and bc_unary_ex_(). For unary ops the result "
+            "dtype is the input's (common dtype), float32 for integers and bool (kToFloat), "
+            "or bool (predicates).")
+        lines += [
+            "",
+            "| C enum | value | name | result dtype | dtypes | kernel | params | doc |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        for op in t.unary:
+            params = md_cell(op.params) if op.params else "-"
+            lines.append(f"| {op.c_enum} | {op.value} | `{op.name}` | {PROMOTIONS[op.promotion]} | "
+                         f"{DTYPE_SETS[op.dtypes]} | `{op.kernel}` | {params} | {md_cell(op.doc)} |")
     return "\n".join(lines) + "\n"
 
 
@@ -742,7 +848,12 @@ def outputs(t: Table) -> List[Tuple[str, Callable[[Optional[str], str], str]]]:
         ("bindings/rust/bcast/src/ops.rs",
          partial(SLASH_BEGIN, SLASH_END, rust_variants, rust_all, rust_methods)),
         ("bindings/go/ops.go", partial(SLASH_BEGIN, SLASH_END, go_ops_block)),
+        ("bindings/rust/bcast/src/unary.rs",
+         partial(SLASH_BEGIN, SLASH_END, rust_unary_variants, rust_unary_all,
+                 rust_unary_param_names, rust_unary_methods)),
         ("bindings/go/ops_named.go", whole(go_ops_named)),
+        ("bindings/go/unary.go", partial(SLASH_BEGIN, SLASH_END, go_unary_block)),
+        ("bindings/go/unary_named.go", whole(go_unary_named)),
         ("docs/ops.md", whole(ops_md)),
         ("tests/differential/ops_table.py", whole(ops_table_py)),
     ]

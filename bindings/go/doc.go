@@ -36,6 +36,17 @@
 // operations are Where, Addcmul, Addcdiv, Lerp and Clamp, and Copy copies
 // with broadcasting and any dtype conversion.
 //
+// The unary operations are PyTorch's (see UnaryOp), in the same three forms
+// (Exp, ExpOut, ExpInPlace; Unary, UnaryOut, UnaryInPlace with the UnaryOp
+// as a value), with PyTorch's defaults for an operation's parameters.
+// UnaryWith, UnaryWithOut and UnaryWithInPlace give them, in PyTorch's
+// order, DefaultParam keeping one at its default:
+//
+//	y, err := bcast.UnaryWith(bcast.UnaryLeakyRelu, x, bcast.Param(0.2))
+//	z, err := bcast.UnaryWith(bcast.UnaryNanToNum, x, bcast.DefaultParam, bcast.Param(1e4))
+//
+// To converts a tensor to another dtype.
+//
 // # Errors
 //
 // Every failure is an *Error carrying the library's Code, its Message

@@ -3,6 +3,7 @@ package bcast_test
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	bcast "github.com/bcast-lib/bcast/bindings/go"
 )
@@ -216,6 +217,45 @@ func ExampleClamp() {
 	v, _ := c.Int32s()
 	fmt.Println(v)
 	// Output: [-5 0 1]
+}
+
+// A unary op with its parameters in PyTorch's order: leaky_relu(x, 0.5),
+// then nan_to_num(y, posinf=100) with nan left at its default.
+func ExampleUnaryWith() {
+	x, _ := bcast.FromFloat32s([]float32{-2, 3}, 2)
+	defer x.Close()
+	r, _ := bcast.UnaryWith(bcast.UnaryLeakyRelu, x, bcast.Param(0.5))
+	defer r.Close()
+	v, _ := r.Float32s()
+	fmt.Println(v)
+
+	y, _ := bcast.FromFloat64s([]float64{math.NaN(), math.Inf(1), 1.5}, 3)
+	defer y.Close()
+	n, _ := bcast.UnaryWith(bcast.UnaryNanToNum, y, bcast.DefaultParam, bcast.Param(100))
+	defer n.Close()
+	w, _ := n.Float64s()
+	fmt.Println(w)
+	// Output:
+	// [-1 3]
+	// [0 100 1.5]
+}
+
+// Unary ops by name, and the error PyTorch gives for -x on bool.
+func ExampleExp() {
+	x, _ := bcast.FromInt64s([]int64{0, 1}, 2)
+	defer x.Close()
+	e, _ := bcast.Exp(x) // integers give Float32
+	defer e.Close()
+	v, _ := e.Float32s()
+	fmt.Println(e.DType(), v)
+
+	b, _ := bcast.FromBools([]bool{true})
+	defer b.Close()
+	_, err := bcast.Neg(b)
+	fmt.Println(errors.Is(err, bcast.ErrDtype))
+	// Output:
+	// Float32 [1 2.7182817]
+	// true
 }
 
 // The backwards-compatibility warning of the notes, sent to a Go function.

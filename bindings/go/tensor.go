@@ -546,25 +546,27 @@ func (c *Context) Clone(t *Tensor) (*Tensor, error) {
 // Clone is Default().Clone(t).
 func (t *Tensor) Clone() (*Tensor, error) { return defaultContext.Clone(t) }
 
-// To returns a contiguous copy of t converted to dtype (any conversion, as
-// PyTorch's Tensor.to).
+// To returns a contiguous copy of t converted to dtype: PyTorch's
+// Tensor.to(dtype), any conversion allowed (bc_to). Unlike PyTorch's, the
+// result is always a copy, also when t already has dtype (then it is
+// Clone(t)), so that it never shares memory with t.
 func (c *Context) To(t *Tensor, dtype DType) (*Tensor, error) {
-	if _, err := t.handle(); err != nil {
-		return nil, err
-	}
-	if t == nil {
-		return nil, goError(ErrInvalidArgument, "nil *Tensor")
-	}
-	out, err := c.Empty(dtype, t.shape...)
+	h, err := t.handle()
 	if err != nil {
 		return nil, err
 	}
-	if err := c.Copy(out, t); err != nil {
-		out.Close()
-		return nil, err
+	if t != nil && t.dtype == dtype {
+		return c.Clone(t) // bc_to would return a handle on t's storage
 	}
-	return out, nil
+	v, err := c.makeTensor(func(l *C.bc_ctx, out **C.bc_tensor) C.bc_status {
+		return C.bc_ctx_to(l, h, C.bc_dtype(dtype), out)
+	})
+	runtime.KeepAlive(t)
+	return v, err
 }
 
 // To is Default().To(t, dtype).
 func (t *Tensor) To(dtype DType) (*Tensor, error) { return defaultContext.To(t, dtype) }
+
+// To is Default().To(t, dtype).
+func To(t *Tensor, dtype DType) (*Tensor, error) { return defaultContext.To(t, dtype) }

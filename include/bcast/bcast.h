@@ -1342,9 +1342,10 @@ BC_API bc_status bc_unary(bc_unary_op op, const bc_tensor* x, bc_tensor** out);
 /** out = op(x), written into an existing tensor.
  *  @param[in]     op   The op.
  *  @param[in]     x    Input; borrowed.
- *  @param[in,out] out  Written; borrowed. Must have x's shape (a 0-dim x
- *                      broadcasts into it) and a dtype the op allows (see
- *                      the group's text); may be x itself.
+ *  @param[in,out] out  Written; borrowed. Must have x's shape exactly
+ *                      (never resized, unlike PyTorch's out=) and a dtype
+ *                      the op allows (see the group's text); may be x
+ *                      itself.
  *  @return BC_OK; BC_ERR_INVALID_ARGUMENT; BC_ERR_SHAPE_MISMATCH;
  *          BC_ERR_DTYPE; BC_ERR_OVERLAP (out overlaps x other than
  *          exactly, or itself); BC_ERR_OUT_OF_MEMORY. On failure out is

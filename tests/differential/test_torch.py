@@ -86,6 +86,11 @@ DELIBERATE = {
                      "PyTorch's element count does not overflow, so it returns a view with a "
                      "negative size; bcast never makes a tensor with a negative size and fails "
                      "with PyTorch's text for the other negative sizes.",
+    "torch-inexact": "a unary op where PyTorch's result is off by more than the test's "
+                     "tolerance (SLEEF/VML error, halves computed in float32 then rounded on "
+                     "its scalar path, cancellation in gelu/silu): bcast's element is checked "
+                     "against mpmath instead, within 1 ulp of the correctly rounded value "
+                     "(sqrt: equal to it; rsqrt: 1/sqrt with two IEEE roundings).",
     "sum-accumulation": "sum_to_shape accumulates floating sums in float64 (PyTorch: in the "
                         "dtype, pairwise): sums are compared within the rounding error of "
                         "PyTorch's own summation.",
@@ -110,6 +115,83 @@ UNARY_EXACT = {"neg", "abs", "sign", "square", "relu", "hardtanh", "floor", "cei
                "hardsigmoid", "hardswish", "leaky_relu", "isnan", "isinf", "isposinf",
                "isneginf", "isfinite", "signbit", "logical_not"}
 UNARY_ULPS = 4  # float32/float64; halves: 1 ulp of the half type
+
+
+def mp_unary(op, x, vals, given):
+    """The exact value of a unary op at the float x (mpmath, 60 digits), or None."""
+    import mpmath as mp
+    mp.mp.dps = 60
+    if x != x:
+        return float("nan")
+    P = lambda k, d: vals[k] if given >> k & 1 else d  # noqa: E731
+    X = mp.mpf(x)
+    try:
+        if op == "sigmoid":
+            return 1 / (1 + mp.exp(-X))
+        if op == "silu":
+            return X / (1 + mp.exp(-X))
+        if op == "logit":
+            eps = P(0, None)
+            if eps is not None and eps >= 0:
+                X = min(max(X, mp.mpf(eps)), 1 - mp.mpf(eps))
+            return mp.log(X / (1 - X))
+        if op == "gelu":
+            if P(0, 0.0) == 1.0:
+                return X / 2 * (1 + mp.tanh(mp.sqrt(2 / mp.pi) * (X + mp.mpf("0.044715") * X**3)))
+            return X / 2 * mp.erfc(-X / mp.sqrt(2))
+        if op == "mish":
+            return X * mp.tanh(mp.log1p(mp.exp(X)))
+        if op == "softplus":
+            beta, th = P(0, 1.0), P(1, 20.0)
+            return X if x * beta > th else mp.log1p(mp.exp(beta * X)) / beta
+        if op == "elu":
+            return X if x > 0 else P(0, 1.0) * mp.expm1(X)
+        if op in ("sqrt", "rsqrt", "reciprocal"):
+            return {"sqrt": mp.sqrt, "rsqrt": lambda v: 1 / mp.sqrt(v),
+                    "reciprocal": lambda v: 1 / v}[op](X)
+        f = {"exp2": lambda v: mp.power(2, v), "asin": mp.asin, "acos": mp.acos,
+             "atan": mp.atan, "asinh": mp.asinh, "acosh": mp.acosh, "atanh": mp.atanh}.get(op)
+        return (f or getattr(mp, op))(X)
+    except (ValueError, ZeroDivisionError, OverflowError):
+        return None
+
+
+def mp_to_dtype(v, dtype):
+    """An mpmath value correctly rounded to dtype (halves: through float32, as bcast's
+    policy: the correctly rounded float32 result rounded once)."""
+    import mpmath as mp
+    if v is None:
+        return None
+    if isinstance(v, mp.mpc):
+        return float("nan")
+    if mp.isinf(v) or mp.isnan(v):
+        f = float(v)
+    else:
+        mp.mp.prec = 53 if dtype == torch.float64 else 24
+        f = float(mp.mpf(v))  # rounded to the precision (exponent range: float64's)
+        mp.mp.dps = 60
+    t = torch.tensor([f], dtype=torch.float64)
+    if dtype == torch.float64:
+        return t
+    return t.to(torch.float32).to(dtype)
+
+
+def unary_policy_ok(op, vals, given, x, got, dtype):
+    """bcast's own policy at one element: within 1 ulp of the correctly rounded value
+    (exact ops sqrt: equal; rsqrt: 1/sqrt with two IEEE roundings)."""
+    ref = mp_to_dtype(mp_unary(op, x, vals, given), dtype)
+    if ref is None:
+        return False
+    g = torch.tensor([got], dtype=torch.float64).to(dtype)
+    if op == "rsqrt":  # 1/sqrt(x), both steps rounded (halves: in float32, then once)
+        ct = torch.float32 if dtype in (torch.float16, torch.bfloat16) else dtype
+        s = mp_to_dtype(mp_unary("sqrt", x, vals, given), ct)
+        ref = (1 / s).to(dtype)
+    if torch.isnan(ref).all():
+        return bool(torch.isnan(g).all())
+    tol = 0 if op in ("sqrt", "rsqrt", "reciprocal") else 1
+    return not bool(bad_elements(g, ref, close=tol).any()) if tol else \
+        not bool(bad_elements(g, ref).any())
 UNARY_INPLACE = {"relu": "relu_", "hardtanh": None, "gelu": None, "silu": None, "mish": None,
                  "softplus": None, "hardsigmoid": None, "hardswish": None, "elu": None,
                  "leaky_relu": None, "isnan": None, "isinf": None, "isposinf": None,
@@ -1104,6 +1186,10 @@ def compare(lib, spec, tbases, tviews, tres, terr, twarn, bbases, bviews, st, br
         if kind == "unary" and op not in UNARY_EXACT:
             ulps = 1 if want.dtype in (torch.float16, torch.bfloat16) else UNARY_ULPS
             bad = bad_elements(got, want, close=ulps, close_dtype=close_dtype)
+        elif kind == "unary" and op in ("sqrt", "rsqrt"):
+            # PyTorch 2.15 takes MKL VML here (vsSqrt, vsInvSqrt): not correctly
+            # rounded, ~0.7% of elements differ by 1 ulp (docs/numerics.md).
+            bad = bad_elements(got, want, close=1, close_dtype=close_dtype)
         else:
             bad = bad_elements(got, want, close=op in CLOSE, close_dtype=close_dtype)
         if kind == "copy" and bad.any():
@@ -1127,6 +1213,31 @@ def compare(lib, spec, tbases, tviews, tres, terr, twarn, bbases, bviews, st, br
                     bad &= bad_elements(got, want, alts=alts)
                     if not bad.any():
                         noted = "deliberate:f16-nan-sign"
+        if bad.any() and kind == "unary" and close_dtype is not None and \
+                close_dtype.is_floating_point and op not in UNARY_EXACT - {"sqrt", "rsqrt"}:
+            # Where PyTorch is off (its SLEEF/VML error, its float32 path of halves,
+            # cancellation in gelu), bcast must meet its own policy against mpmath.
+            bi, isz, ist, ioff = c.views[spec["ins"][0]]
+            xin = c.bases[bi].as_strided(isz, ist, ioff)  # the input, as it was
+            vals, given = spec["params"]
+            if written is None:  # alloc: the result's elements are the input's
+                where = {tuple(i): tuple(i) for i in bad.nonzero().tolist()}
+                xin = xin.expand(want.shape)
+            else:  # a whole buffer: map its positions back to the written view's elements
+                ob, osz, ost, ooff = c.views[o]
+                pos = torch.arange(len(c.bases[ob])).as_strided(osz, ost, ooff)
+                xin = xin.expand(osz)
+                where = {}
+                for i in bad.nonzero().tolist():
+                    hit = (pos == i[0]).nonzero().tolist()
+                    if hit:
+                        where[tuple(i)] = tuple(hit[0])
+            for bidx, vidx in where.items():
+                x = float(xin[vidx].item())
+                if unary_policy_ok(op, vals, given, x, float(got[bidx].item()), close_dtype):
+                    bad[bidx] = False
+            if not bad.any():
+                noted = "deliberate:torch-inexact"
         if bad.any():
             idx = bad.nonzero()[0].tolist()
             raise Mismatch("value", f"at {idx}: bcast {got[tuple(idx)].item()!r} torch "

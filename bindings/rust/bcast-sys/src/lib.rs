@@ -184,7 +184,83 @@ pub const BC_SHIFT_LEFT: bc_op = 28;
 pub const BC_SHIFT_RIGHT: bc_op = 29;
 /// `BC_OP_COUNT`: number of `bc_op` values.
 pub const BC_OP_COUNT: usize = 30;
+/// `enum bc_unary_op`: unary ops.
+pub type bc_unary_op = bc_enum_repr;
+pub const BC_NEG: bc_unary_op = 0;
+pub const BC_ABS: bc_unary_op = 1;
+pub const BC_SIGN: bc_unary_op = 2;
+pub const BC_SQUARE: bc_unary_op = 3;
+pub const BC_RELU: bc_unary_op = 4;
+pub const BC_HARDTANH: bc_unary_op = 5;
+pub const BC_FLOOR: bc_unary_op = 6;
+pub const BC_CEIL: bc_unary_op = 7;
+pub const BC_ROUND: bc_unary_op = 8;
+pub const BC_TRUNC: bc_unary_op = 9;
+pub const BC_FRAC: bc_unary_op = 10;
+pub const BC_NAN_TO_NUM: bc_unary_op = 11;
+pub const BC_BITWISE_NOT: bc_unary_op = 12;
+pub const BC_SQRT: bc_unary_op = 13;
+pub const BC_RSQRT: bc_unary_op = 14;
+pub const BC_RECIPROCAL: bc_unary_op = 15;
+pub const BC_EXP: bc_unary_op = 16;
+pub const BC_EXP2: bc_unary_op = 17;
+pub const BC_EXPM1: bc_unary_op = 18;
+pub const BC_LOG: bc_unary_op = 19;
+pub const BC_LOG2: bc_unary_op = 20;
+pub const BC_LOG10: bc_unary_op = 21;
+pub const BC_LOG1P: bc_unary_op = 22;
+pub const BC_SIN: bc_unary_op = 23;
+pub const BC_COS: bc_unary_op = 24;
+pub const BC_TAN: bc_unary_op = 25;
+pub const BC_ASIN: bc_unary_op = 26;
+pub const BC_ACOS: bc_unary_op = 27;
+pub const BC_ATAN: bc_unary_op = 28;
+pub const BC_SINH: bc_unary_op = 29;
+pub const BC_COSH: bc_unary_op = 30;
+pub const BC_TANH: bc_unary_op = 31;
+pub const BC_ASINH: bc_unary_op = 32;
+pub const BC_ACOSH: bc_unary_op = 33;
+pub const BC_ATANH: bc_unary_op = 34;
+pub const BC_ERF: bc_unary_op = 35;
+pub const BC_ERFC: bc_unary_op = 36;
+pub const BC_ERFINV: bc_unary_op = 37;
+pub const BC_SIGMOID: bc_unary_op = 38;
+pub const BC_LOGIT: bc_unary_op = 39;
+pub const BC_GELU: bc_unary_op = 40;
+pub const BC_SILU: bc_unary_op = 41;
+pub const BC_MISH: bc_unary_op = 42;
+pub const BC_SOFTPLUS: bc_unary_op = 43;
+pub const BC_HARDSIGMOID: bc_unary_op = 44;
+pub const BC_HARDSWISH: bc_unary_op = 45;
+pub const BC_ELU: bc_unary_op = 46;
+pub const BC_LEAKY_RELU: bc_unary_op = 47;
+pub const BC_ISNAN: bc_unary_op = 48;
+pub const BC_ISINF: bc_unary_op = 49;
+pub const BC_ISPOSINF: bc_unary_op = 50;
+pub const BC_ISNEGINF: bc_unary_op = 51;
+pub const BC_ISFINITE: bc_unary_op = 52;
+pub const BC_SIGNBIT: bc_unary_op = 53;
+pub const BC_LOGICAL_NOT: bc_unary_op = 54;
+/// `BC_UNARY_OP_COUNT`: number of `bc_unary_op` values.
+pub const BC_UNARY_OP_COUNT: usize = 55;
 // END GENERATED
+
+/// `BC_GELU_NONE`: gelu's `approximate` parameter 'none' (the erf form, the default).
+pub const BC_GELU_NONE: c_int = 0;
+/// `BC_GELU_TANH`: gelu's `approximate` parameter 'tanh'.
+pub const BC_GELU_TANH: c_int = 1;
+
+/// `struct bc_unary_params`: the parameters of the unary ops that take some,
+/// in PyTorch's order (the op table's params column). A parameter whose bit
+/// in `given` is clear takes PyTorch's default.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct bc_unary_params {
+    /// The parameters, PyTorch's order.
+    pub value: [f64; 3],
+    /// Bit k set: `value[k]` is given.
+    pub given: core::ffi::c_uint,
+}
 
 // ---------------------------------------------------------------- compat
 
@@ -372,6 +448,24 @@ functions! {
     /// dst = src broadcast to dst's shape, converted to dst's dtype.
     pub fn bc_copy_(dst: *mut bc_tensor, src: *const bc_tensor) -> bc_status;
 
+    // unary ops
+    /// Static PyTorch name of a unary op, or "unknown".
+    pub fn bc_unary_op_name(op: bc_unary_op) -> *const c_char;
+    /// out = op(x) with the op's default parameters, allocated.
+    pub fn bc_unary(op: bc_unary_op, x: *const bc_tensor, out: *mut *mut bc_tensor) -> bc_status;
+    /// Writes op(x) into `out`.
+    pub fn bc_unary_out(op: bc_unary_op, x: *const bc_tensor, out: *mut bc_tensor) -> bc_status;
+    /// self = op(self) in place.
+    pub fn bc_unary_(op: bc_unary_op, self_: *mut bc_tensor) -> bc_status;
+    /// bc_unary() with parameters (NULL: the defaults).
+    pub fn bc_unary_ex(op: bc_unary_op, x: *const bc_tensor, params: *const bc_unary_params, out: *mut *mut bc_tensor) -> bc_status;
+    /// bc_unary_out() with parameters (NULL: the defaults).
+    pub fn bc_unary_ex_out(op: bc_unary_op, x: *const bc_tensor, params: *const bc_unary_params, out: *mut bc_tensor) -> bc_status;
+    /// bc_unary_() with parameters (NULL: the defaults).
+    pub fn bc_unary_ex_(op: bc_unary_op, self_: *mut bc_tensor, params: *const bc_unary_params) -> bc_status;
+    /// x converted to `dtype`, allocated (a new handle on x's storage when x already has `dtype`).
+    pub fn bc_to(x: *const bc_tensor, dtype: bc_dtype, out: *mut *mut bc_tensor) -> bc_status;
+
     // scalar operands
     /// A new 0-dim wrapped-number tensor holding `s`.
     pub fn bc_tensor_from_scalar(s: bc_scalar, out: *mut *mut bc_tensor) -> bc_status;
@@ -470,6 +564,20 @@ functions! {
     pub fn bc_ctx_clamp_(ctx: *mut bc_ctx, self_: *mut bc_tensor, lo: *const bc_tensor, hi: *const bc_tensor) -> bc_status;
     /// bc_copy_() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
     pub fn bc_ctx_copy_(ctx: *mut bc_ctx, dst: *mut bc_tensor, src: *const bc_tensor) -> bc_status;
+    /// bc_unary() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_unary(ctx: *mut bc_ctx, op: bc_unary_op, x: *const bc_tensor, out: *mut *mut bc_tensor) -> bc_status;
+    /// bc_unary_out() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_unary_out(ctx: *mut bc_ctx, op: bc_unary_op, x: *const bc_tensor, out: *mut bc_tensor) -> bc_status;
+    /// bc_unary_() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_unary_(ctx: *mut bc_ctx, op: bc_unary_op, self_: *mut bc_tensor) -> bc_status;
+    /// bc_unary_ex() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_unary_ex(ctx: *mut bc_ctx, op: bc_unary_op, x: *const bc_tensor, params: *const bc_unary_params, out: *mut *mut bc_tensor) -> bc_status;
+    /// bc_unary_ex_out() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_unary_ex_out(ctx: *mut bc_ctx, op: bc_unary_op, x: *const bc_tensor, params: *const bc_unary_params, out: *mut bc_tensor) -> bc_status;
+    /// bc_unary_ex_() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_unary_ex_(ctx: *mut bc_ctx, op: bc_unary_op, self_: *mut bc_tensor, params: *const bc_unary_params) -> bc_status;
+    /// bc_to() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_to(ctx: *mut bc_ctx, x: *const bc_tensor, dtype: bc_dtype, out: *mut *mut bc_tensor) -> bc_status;
     /// bc_tensor_from_scalar() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
     pub fn bc_ctx_tensor_from_scalar(ctx: *mut bc_ctx, s: bc_scalar, out: *mut *mut bc_tensor) -> bc_status;
     /// bc_binary_scalar() on a context; the error is recorded in `ctx` (or, for NULL, the thread).

@@ -245,7 +245,7 @@ fn every_fallible_function_has_a_context_form() {
         );
         pairs += 1;
     }
-    assert_eq!(pairs, 47, "fallible functions with a context form");
+    assert_eq!(pairs, 54, "fallible functions with a context form");
 }
 
 #[test]
@@ -307,6 +307,7 @@ fn every_constant_matches() {
     // The values the crate actually compiled with, not just its text.
     assert_eq!(BC_POLICY_ERROR, 2);
     assert_eq!(BC_SHIFT_RIGHT as usize + 1, BC_OP_COUNT);
+    assert_eq!(BC_LOGICAL_NOT as usize + 1, BC_UNARY_OP_COUNT);
     assert_eq!(BC_FLOAT64, 9);
     assert_eq!(BC_ERR_POLICY, 11);
 }
@@ -365,6 +366,10 @@ fn layout_matches_the_c_compiler() {
         printf("num_threads %zu\n", offsetof(bc_scheduler, num_threads));
         printf("run %zu\n", offsetof(bc_scheduler, run));
         printf("user %zu\n", offsetof(bc_scheduler, user));
+        printf("bc_unary_op %zu %d\n", sizeof(bc_unary_op), (bc_unary_op)-1 > 0);
+        printf("bc_unary_params %zu %zu\n", sizeof(bc_unary_params), _Alignof(bc_unary_params));
+        printf("value %zu %zu\n", offsetof(bc_unary_params, value), sizeof(((bc_unary_params*)0)->value));
+        printf("given %zu %zu\n", offsetof(bc_unary_params, given), sizeof(((bc_unary_params*)0)->given));
         "#,
     ) else {
         return;
@@ -412,6 +417,22 @@ fn layout_matches_the_c_compiler() {
         ),
         format!("run {}", std::mem::offset_of!(bc_scheduler, run)),
         format!("user {}", std::mem::offset_of!(bc_scheduler, user)),
+        enum_line("bc_unary_op"),
+        format!(
+            "bc_unary_params {} {}",
+            std::mem::size_of::<bc_unary_params>(),
+            std::mem::align_of::<bc_unary_params>()
+        ),
+        format!(
+            "value {} {}",
+            std::mem::offset_of!(bc_unary_params, value),
+            std::mem::size_of::<[f64; 3]>()
+        ),
+        format!(
+            "given {} {}",
+            std::mem::offset_of!(bc_unary_params, given),
+            std::mem::size_of::<core::ffi::c_uint>()
+        ),
     ];
     let got: Vec<&str> = out.lines().collect();
     assert_eq!(got, expected);

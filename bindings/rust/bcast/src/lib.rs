@@ -31,6 +31,11 @@
 //! borrowed or owned, and scalars. Operators (`+`, `-=`, ...) are in
 //! [`operators`], and panic where the methods return an error.
 //!
+//! Unary ops ([`UnaryOp`]: `neg`, `exp`, `sigmoid`, `isnan`, ...) are methods
+//! as well, `x.exp()`, `x.exp_out(&mut out)`, `x.exp_()`, with PyTorch's
+//! defaults for an op's parameters; [`TensorRef::unary_with`] gives them
+//! (`x.unary_with(UnaryOp::LeakyRelu, &[Some(0.2)])`).
+//!
 //! # Threads
 //!
 //! The C library allows a `const` handle to be used from many threads at
@@ -94,6 +99,7 @@ mod settings;
 mod shapes;
 mod tensor;
 mod types;
+mod unary;
 
 pub use bcast_sys as sys;
 pub use context::{Context, Scheduler};
@@ -110,6 +116,7 @@ pub use settings::{
 pub use shapes::{broadcast_shapes, broadcast_shapes_n, broadcast_tensors};
 pub use tensor::{Tensor, TensorRef, TensorView, TensorViewMut};
 pub use types::{result_type, Scalar};
+pub use unary::UnaryOp;
 
 /// The README's examples, run as doc tests.
 #[cfg(doctest)]

@@ -1,4 +1,6 @@
-//! `std::ops` operators: `+ - * / % & | ^ << >>` and their `*Assign` forms.
+//! `std::ops` operators: `+ - * / % & | ^ << >>` and their `*Assign` forms,
+//! and the unary `-` ([`UnaryOp::Neg`]) and `!` ([`UnaryOp::BitwiseNot`],
+//! PyTorch's `~`: bitwise not of integers, logical not of `Bool`).
 //!
 //! Every owned/borrowed combination works (`a + b`, `a + &b`, `&a + b`,
 //! `&a + &b`, for [`Tensor`], [`TensorView`], [`TensorViewMut`] and
@@ -7,7 +9,8 @@
 //! so that plain literals work: `1.0 - &t`, `2 * &t`, computed as
 //! `torch.sub(1.0, t)`, `torch.mul(2, t)`). Semantics are PyTorch's: `/` is true division
 //! (integers give `Float32`) and `%` is Python's remainder (the sign of the
-//! divisor), not Rust's.
+//! divisor), not Rust's. `-` refuses `Bool` and `!` floating tensors, as
+//! PyTorch's `-` and `~` do.
 //!
 //! # Panics
 //!
@@ -37,12 +40,13 @@
 
 use std::ops::{
     Add, AddAssign, BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Div, DivAssign,
-    Mul, MulAssign, Rem, RemAssign, Shl, ShlAssign, Shr, ShrAssign, Sub, SubAssign,
+    Mul, MulAssign, Neg, Not, Rem, RemAssign, Shl, ShlAssign, Shr, ShrAssign, Sub, SubAssign,
 };
 
 use crate::error::Result;
 use crate::ops::{BinaryOp, Operand};
 use crate::tensor::{Tensor, TensorRef, TensorView, TensorViewMut};
+use crate::unary::UnaryOp;
 
 // No closure here: `#[track_caller]` does not reach into one, and a panic
 // inside `unwrap_or_else` would point at this file instead of the caller's line.
@@ -116,3 +120,21 @@ operator!(BitOr, bitor, BitOrAssign, bitor_assign, BitwiseOr);
 operator!(BitXor, bitxor, BitXorAssign, bitxor_assign, BitwiseXor);
 operator!(Shl, shl, ShlAssign, shl_assign, ShiftLeft);
 operator!(Shr, shr, ShrAssign, shr_assign, ShiftRight);
+
+macro_rules! unary_operator {
+    ($Trait:ident, $method:ident, $op:ident; $($t:ty),*) => {$(
+        impl $Trait for $t {
+            type Output = Tensor;
+            /// Panics with the library's message if the operation fails.
+            #[track_caller]
+            fn $method(self) -> Tensor {
+                unwrap(TensorRef::unary(&self, UnaryOp::$op))
+            }
+        }
+    )*};
+}
+
+unary_operator!(Neg, neg, Neg;
+    Tensor, &Tensor, &TensorRef, TensorView<'_>, &TensorView<'_>, TensorViewMut<'_>, &TensorViewMut<'_>);
+unary_operator!(Not, not, BitwiseNot;
+    Tensor, &Tensor, &TensorRef, TensorView<'_>, &TensorView<'_>, TensorViewMut<'_>, &TensorViewMut<'_>);

@@ -229,7 +229,10 @@ impl TensorRef {
         Ok(unsafe { Tensor::from_raw(out) })
     }
 
-    /// A copy converted to `dtype` (any conversion, as PyTorch's `copy_`).
+    /// A contiguous copy converted to `dtype`: PyTorch's `x.to(dtype)`
+    /// (`bc_to`; any conversion, as `copy_`). Unlike PyTorch's, the result is
+    /// always a copy, also when `self` already has `dtype` (then it is
+    /// [`TensorRef::to_tensor`]), so that it never shares memory with `self`.
     ///
     /// ```
     /// use bcast::{DType, Tensor};
@@ -238,10 +241,15 @@ impl TensorRef {
     /// # Ok::<(), bcast::Error>(())
     /// ```
     pub fn to_dtype(&self, dtype: DType) -> Result<Tensor> {
-        // SAFETY: every element is written by copy_from before anyone reads.
-        let mut out = unsafe { Tensor::empty(dtype, self.shape())? };
-        out.copy_from(self)?;
-        Ok(out)
+        if dtype == self.dtype() {
+            // bc_to would return a handle on self's storage.
+            return self.to_tensor();
+        }
+        let mut out = ptr::null_mut();
+        // SAFETY: a live handle and a valid out pointer.
+        let result =
+            call(|ctx| unsafe { sys::bc_ctx_to(ctx, self.as_ptr(), dtype.raw(), &mut out) });
+        new_tensor(result, out)
     }
 
     /// Writes `src`, broadcast to this tensor's shape and converted to its
