@@ -904,13 +904,15 @@ TEST_P(UnaryLayout, NonContiguousOut) {
 
 INSTANTIATE_TEST_SUITE_P(All, UnaryLayout, ::testing::ValuesIn(LayoutPairs()), PairName);
 
-// A 0-dim x broadcasts into any out= shape (the header's rule).
-TEST(UnaryForms, ZeroDimInputBroadcastsIntoOut) {
-  const Host x = MakeHost(BC_FLOAT32, {}, {-2.25});
-  Tensor tx = ToTensor(x);
-  Tensor o = Zeros(BC_FLOAT32, {3, 4});
-  ASSERT_EQ(bc_unary_out(BC_NEG, tx.get(), o.get()), BC_OK) << bc_last_error();
-  EXPECT_TRUE(SameHost(FromTensor(o.get()), MakeHost(BC_FLOAT32, {3, 4}, std::vector<double>(12, 2.25))));
+// out= must have x's shape exactly: a 0-dim x does not broadcast into it
+// (the engine never resizes out=).
+TEST(UnaryForms, ZeroDimInputDoesNotBroadcastIntoOut) {
+  Tensor tx = ToTensor(MakeHost(BC_FLOAT32, {}, {-2.25}));
+  Tensor o = ToTensor(Iota(BC_FLOAT32, {3, 4}));
+  const std::vector<unsigned char> before = RawBytes(o.get());
+  EXPECT_TRUE(Fails(bc_unary_out(BC_NEG, tx.get(), o.get()), BC_ERR_SHAPE_MISMATCH,
+                    "output with shape [3, 4] doesn't match the broadcast shape []"));
+  EXPECT_EQ(RawBytes(o.get()), before);
 }
 
 // ---------------------------------------------------------------------------
