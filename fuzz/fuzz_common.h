@@ -42,6 +42,15 @@ bc_status fuzz_binary_alpha(int op, const bc_tensor* a, const bc_tensor* b, doub
 bc_status fuzz_binary_alpha_out(int op, const bc_tensor* a, const bc_tensor* b, double alpha,
                                 bc_tensor* out);
 bc_status fuzz_binary_alpha_(int op, bc_tensor* self, const bc_tensor* other, double alpha);
+bc_status fuzz_unary(int op, const bc_tensor* x, bc_tensor** out);
+bc_status fuzz_unary_out(int op, const bc_tensor* x, bc_tensor* out);
+bc_status fuzz_unary_(int op, bc_tensor* self);
+bc_status fuzz_unary_ex(int op, const bc_tensor* x, const bc_unary_params* params,
+                        bc_tensor** out);
+bc_status fuzz_unary_ex_out(int op, const bc_tensor* x, const bc_unary_params* params,
+                            bc_tensor* out);
+bc_status fuzz_unary_ex_(int op, bc_tensor* self, const bc_unary_params* params);
+bc_status fuzz_to(const bc_tensor* x, int dtype, bc_tensor** out);
 }
 
 namespace bcfuzz {

@@ -9,6 +9,12 @@
 // only change bytes of the written tensor. For the exact binary ops (add,
 // sub, mul, maximum, minimum, comparisons, logical and bitwise ops) on two
 // operands of one dtype, the result is checked against a naive loop.
+//
+// The unary ops (bc_unary, _out, _, the _ex forms with random parameters,
+// given bits beyond an op's count included) and bc_to run the same way; the
+// exact unary ops on float32, float64 and the integer dtypes (neg, abs,
+// sign, square, relu, floor, ceil, trunc, round on integers, bitwise_not,
+// logical_not and the predicates) are checked against a naive loop too.
 #include <cmath>
 
 #include "fuzz_common.h"
@@ -62,6 +68,76 @@ bool PickView(FuzzedDataProvider& p, View* v, int forced = -1) {
     expected *= v->shape[i] > 1 ? v->shape[i] : 1;
   }
   return v->offset + Span(*v) <= kBufBytes;
+}
+
+// --- the reference for exact unary ops ---------------------------------------
+
+bool IsFloatDtype(bc_dtype d) { return d == BC_FLOAT32 || d == BC_FLOAT64; }
+
+// Whether `op` on `d` is checked here, and the dtype it gives.
+bool UnaryExact(int op, bc_dtype d, bc_dtype* rd) {
+  const bool is_int = d >= BC_UINT8 && d <= BC_INT64;
+  *rd = d;
+  switch (op) {
+    case BC_NEG: case BC_ABS: case BC_SIGN: case BC_SQUARE: case BC_RELU:
+    case BC_FLOOR: case BC_CEIL: case BC_TRUNC:
+      return is_int || IsFloatDtype(d);
+    case BC_ROUND: case BC_BITWISE_NOT: return is_int;
+    case BC_ISNAN: case BC_ISINF: case BC_ISFINITE: case BC_SIGNBIT: case BC_LOGICAL_NOT:
+      // Known bug: isnan's vector form misses NaN on AVX3 (Highway's Ne is
+      // ordered there).
+      if (op == BC_ISNAN && bcfuzz::AvoidKnownBugs()) return false;
+      *rd = BC_BOOL;
+      return is_int || IsFloatDtype(d) || d == BC_BOOL;
+    default: return false;
+  }
+}
+
+template <typename F>
+F UnaryFloat(int op, F x, bool* is_bool) {
+  *is_bool = false;
+  switch (op) {
+    case BC_NEG: return -x;
+    case BC_ABS: return std::fabs(x);
+    case BC_SIGN: return x > 0 ? F(1) : x < 0 ? F(-1) : F(0);
+    case BC_SQUARE: return x * x;
+    case BC_RELU: return x < 0 ? F(0) : x;
+    case BC_FLOOR: return std::floor(x);
+    case BC_CEIL: return std::ceil(x);
+    case BC_TRUNC: return std::trunc(x);
+  }
+  *is_bool = true;
+  switch (op) {
+    case BC_ISNAN: return std::isnan(x);
+    case BC_ISINF: return std::isinf(x);
+    case BC_ISFINITE: return std::isfinite(x);
+    case BC_SIGNBIT: return std::signbit(x);
+    default: return x == 0;  // BC_LOGICAL_NOT
+  }
+}
+
+// Two's-complement wrap of `r` into `d`.
+int64_t Wrap(uint64_t r, bc_dtype d);
+
+int64_t UnaryInt(int op, bc_dtype d, int64_t x, bool* is_bool) {
+  *is_bool = false;
+  const uint64_t u = static_cast<uint64_t>(x);
+  switch (op) {
+    case BC_NEG: return Wrap(0 - u, d);
+    case BC_ABS: return x < 0 ? Wrap(0 - u, d) : x;
+    case BC_SIGN: return (x > 0) - (x < 0);
+    case BC_SQUARE: return Wrap(u * u, d);
+    case BC_RELU: return x < 0 ? 0 : x;
+    case BC_FLOOR: case BC_CEIL: case BC_TRUNC: case BC_ROUND: return x;
+    case BC_BITWISE_NOT: return Wrap(~u, d);
+  }
+  *is_bool = true;
+  switch (op) {
+    case BC_ISNAN: case BC_ISINF: return 0;
+    case BC_ISFINITE: return 1;
+    case BC_SIGNBIT: return x < 0;
+    default: return x == 0;  // BC_LOGICAL_NOT
+  }
 }
 
 // --- the reference for exact binary ops --------------------------------------
@@ -139,6 +215,10 @@ int64_t IntRef(int op, bc_dtype d, int64_t a, int64_t b, bool* is_bool) {
     case BC_BITWISE_OR: r = ua | ub; break;
     default: r = ua ^ ub; break;
   }
+  return Wrap(r, d);
+}
+
+int64_t Wrap(uint64_t r, bc_dtype d) {
   const int bits = static_cast<int>(bcfuzz::ElemSize(d) * 8);
   if (bits == 64) return static_cast<int64_t>(r);
   r &= (uint64_t{1} << bits) - 1;
@@ -206,6 +286,37 @@ std::vector<unsigned char> Reference(int op, const View& a, const View& b, const
   return r;
 }
 
+// Expected bytes of op(x) for every element of x (result dtype `rd`).
+std::vector<unsigned char> UnaryReference(int op, const View& x, bc_dtype rd,
+                                          unsigned char* const* before) {
+  const bc_dtype d = x.dtype;
+  const std::vector<size_t> ox = ByteOffsets(x, x.shape);
+  const size_t es = bcfuzz::ElemSize(rd);
+  std::vector<unsigned char> r(ox.size() * es);
+  for (size_t k = 0; k < ox.size(); ++k) {
+    const unsigned char* px = before[x.buf] + ox[k];
+    bool is_bool = false;
+    if (d == BC_FLOAT32) {
+      float v;
+      std::memcpy(&v, px, 4);
+      const float z = UnaryFloat(op, v, &is_bool);
+      if (is_bool) r[k] = z != 0;
+      else std::memcpy(&r[k * 4], &z, 4);
+    } else if (d == BC_FLOAT64) {
+      double v;
+      std::memcpy(&v, px, 8);
+      const double z = UnaryFloat(op, v, &is_bool);
+      if (is_bool) r[k] = z != 0;
+      else std::memcpy(&r[k * 8], &z, 8);
+    } else {
+      const int64_t z = UnaryInt(op, d, LoadInt(d, px), &is_bool);
+      if (is_bool) r[k] = z != 0;
+      else std::memcpy(&r[k * es], &z, es);  // little endian
+    }
+  }
+  return r;
+}
+
 // Elements equal as the dtype sees them: any NaN equals any NaN, and for
 // maximum/minimum +0 and -0 are interchangeable.
 bool SameElement(bc_dtype d, int op, const unsigned char* x, const unsigned char* y) {
@@ -250,17 +361,32 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   bc_set_warning_handler([](const char* m, void*) { g_warnings += m[0] != 0; }, nullptr);
 
   // kind: 0 binary, 1 binary_alpha, 2 where, 3 addcmul, 4 addcdiv, 5 lerp,
-  // 6 clamp, 7 copy_; form: 0 allocating, 1 out=, 2 in place.
-  const int kind = p.ConsumeIntegralInRange<int>(0, 7);
-  const int form = kind == 7 ? 2 : p.ConsumeIntegralInRange<int>(0, 2);
+  // 6 clamp, 7 copy_, 8 unary, 9 bc_to; form: 0 allocating, 1 out=, 2 in place.
+  const int kind = p.ConsumeIntegralInRange<int>(0, 9);
+  const int form = kind == 7 ? 2 : kind == 9 ? 0 : p.ConsumeIntegralInRange<int>(0, 2);
   // Out-of-range ops too (known bug: UB inside the library until fixed).
-  const int op = bcfuzz::AvoidKnownBugs() ? p.ConsumeIntegralInRange<int>(0, BC_OP_COUNT - 1)
-                                          : p.ConsumeIntegralInRange<int>(-1, BC_OP_COUNT);
+  const int op_count = kind == 8 ? BC_UNARY_OP_COUNT : BC_OP_COUNT;
+  const int op = bcfuzz::AvoidKnownBugs() ? p.ConsumeIntegralInRange<int>(0, op_count - 1)
+                                          : p.ConsumeIntegralInRange<int>(-1, op_count);
   double scalar = p.ConsumeBool() ? 1.0 : p.ConsumeFloatingPoint<double>();
   // Known bug: an integral addcmul converts a value outside int64 (or NaN) with UB.
   if (bcfuzz::AvoidKnownBugs() && !(std::fabs(scalar) < 1e15)) scalar = 3.0;
-  const int nin = kind <= 1 || kind == 7 ? 2 : 3;
+  const int nin = kind <= 1 || kind == 7 ? 2 : kind >= 8 ? 1 : 3;
   const bool same_dtype = p.ConsumeBool();
+  // Unary parameters: none (the plain forms), NULL, PyTorch's few bits, or
+  // any bits; values from `scalar` and two more numbers. bc_to's dtype.
+  const uint8_t ex_pick = kind == 8 ? p.ConsumeIntegral<uint8_t>() : 0;
+  const bool unary_ex = ex_pick >= 64;
+  bc_unary_params params = {{scalar, 0, 0}, 0};
+  if (unary_ex) {
+    params.given = ex_pick < 240 ? ex_pick & 7u : p.ConsumeIntegral<uint32_t>();
+    params.value[1] = p.ConsumeBool() ? p.ConsumeFloatingPoint<double>()
+                                      : p.ConsumeIntegralInRange<int>(-8, 8) * 0.5;
+    params.value[2] = p.ConsumeBool() ? p.ConsumeFloatingPoint<double>()
+                                      : p.ConsumeIntegralInRange<int>(-8, 8) * 0.5;
+  }
+  const bc_unary_params* pp = unary_ex && ex_pick < 250 ? &params : nullptr;
+  const int to_dtype = kind == 9 ? bcfuzz::PickDtype(p, true) : 0;
 
   World w;
   std::vector<View> views(static_cast<size_t>(nin) + (form == 1 ? 1 : 0));
@@ -352,15 +478,41 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                       : bc_clamp_(views[0].t, lo, hi);
       break;
     }
-    default:
+    case 7:
       s = bc_copy_(views[0].t, views[1].t);
       written = views[0].t;
+      break;
+    case 8:
+      if (!unary_ex) {
+        s = form == 0 ? fuzz_unary(op, in[0], rp)
+            : form == 1 ? fuzz_unary_out(op, in[0], written)
+                        : fuzz_unary_(op, views[0].t);
+      } else {
+        s = form == 0 ? fuzz_unary_ex(op, in[0], pp, rp)
+            : form == 1 ? fuzz_unary_ex_out(op, in[0], pp, written)
+                        : fuzz_unary_ex_(op, views[0].t, pp);
+      }
+      break;
+    default:
+      s = fuzz_to(in[0], to_dtype, rp);
       break;
   }
   bcfuzz::CheckFailure(s, "op");
   FUZZ_CHECK(Allowed(s), "status %s", bc_status_string(s));
-  if (kind <= 1 && (op < 0 || op >= BC_OP_COUNT))
+  if ((kind <= 1 || kind == 8) && (op < 0 || op >= op_count))
     FUZZ_CHECK(s == BC_ERR_INVALID_ARGUMENT, "unknown op %d gave %s", op, bc_status_string(s));
+  if (kind == 8 && pp != nullptr && (pp->given >> 3) != 0)
+    FUZZ_CHECK(s == BC_ERR_INVALID_ARGUMENT, "params.given 0x%x gave %s", pp->given,
+               bc_status_string(s));
+  if (kind == 9) {
+    if (!bcfuzz::ValidDtype(to_dtype))
+      FUZZ_CHECK(s == BC_ERR_INVALID_ARGUMENT, "bc_to dtype %d gave %s", to_dtype, bc_status_string(s));
+    if (s == BC_OK) {
+      FUZZ_CHECK(bc_tensor_dtype(result) == to_dtype, "bc_to gave dtype %d", bc_tensor_dtype(result));
+      if (to_dtype == views[0].dtype)
+        FUZZ_CHECK(bc_tensor_data(result) == bc_tensor_data(views[0].t), "bc_to copied");
+    }
+  }
   if (bc_get_warnings_as_errors()) FUZZ_CHECK(g_warnings == warnings_before, "handler called");
 
   // Bytes that may have changed: only the written tensor's elements.
@@ -409,6 +561,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       for (size_t k = 0; k * es < want.size(); ++k)
         FUZZ_CHECK(SameElement(rd, op, &got[k * es], &want[k * es]),
                    "op %d: element %zu differs (dtype %s)", op, k, bc_dtype_name(rd));
+    }
+  }
+
+  // The naive reference for the exact unary ops (no parameters).
+  bc_dtype urd;
+  if (s == BC_OK && kind == 8 && pp == nullptr && UnaryExact(op, views[0].dtype, &urd)) {
+    const bc_tensor* r = form == 0 ? result : written;
+    bool comparable = bc_tensor_dtype(r) == urd &&
+                      bcfuzz::NumelOrMinus1(views[0].shape) == bc_tensor_numel(r);
+    // out= sharing a buffer with x: only exact aliasing reads x first.
+    if (form == 1 && views[1].buf == views[0].buf && views[1].t != views[0].t) comparable = false;
+    if (comparable) {
+      const std::vector<unsigned char> want = UnaryReference(op, views[0], urd, before);
+      const size_t es = bcfuzz::ElemSize(urd);
+      std::vector<unsigned char> got(want.size() + 1);
+      FUZZ_CHECK(bc_tensor_copy_to(r, got.data(), got.size()) == BC_OK, "copy_to");
+      for (size_t k = 0; k * es < want.size(); ++k)
+        FUZZ_CHECK(SameElement(urd, -1, &got[k * es], &want[k * es]),
+                   "unary op %d: element %zu differs (dtype %s)", op, k, bc_dtype_name(urd));
     }
   }
 

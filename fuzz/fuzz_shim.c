@@ -28,3 +28,24 @@ bc_status fuzz_binary_alpha_out(int op, const bc_tensor* a, const bc_tensor* b, 
 bc_status fuzz_binary_alpha_(int op, bc_tensor* self, const bc_tensor* other, double alpha) {
   return bc_binary_alpha_((bc_op)op, self, other, alpha);
 }
+bc_status fuzz_unary(int op, const bc_tensor* x, bc_tensor** out) {
+  return bc_unary((bc_unary_op)op, x, out);
+}
+bc_status fuzz_unary_out(int op, const bc_tensor* x, bc_tensor* out) {
+  return bc_unary_out((bc_unary_op)op, x, out);
+}
+bc_status fuzz_unary_(int op, bc_tensor* self) { return bc_unary_((bc_unary_op)op, self); }
+bc_status fuzz_unary_ex(int op, const bc_tensor* x, const bc_unary_params* params,
+                        bc_tensor** out) {
+  return bc_unary_ex((bc_unary_op)op, x, params, out);
+}
+bc_status fuzz_unary_ex_out(int op, const bc_tensor* x, const bc_unary_params* params,
+                            bc_tensor* out) {
+  return bc_unary_ex_out((bc_unary_op)op, x, params, out);
+}
+bc_status fuzz_unary_ex_(int op, bc_tensor* self, const bc_unary_params* params) {
+  return bc_unary_ex_((bc_unary_op)op, self, params);
+}
+bc_status fuzz_to(const bc_tensor* x, int dtype, bc_tensor** out) {
+  return bc_to(x, (bc_dtype)dtype, out);
+}
