@@ -365,7 +365,7 @@ def summary(results, threads, cpu, rep):
     if errors:
         p(f"bcast errors: {len(errors)} cells (" +
           ", ".join(f"{r['op']} {r['dtype']} {r['layout']}" for r in errors[:8]) + ")")
-    head = ["class", "cells", "vs PyTorch", "geomean x PyTorch", "geomean x NumPy (cells)",
+    head = ["class", "cells", "with PyTorch", "geomean x PyTorch", "geomean x NumPy (cells)",
             "below 1.0x", "target missed", "worst cell vs PyTorch"]
     table = []
     for label, sel in (("exact", lambda r: r["exact"]),
