@@ -3,11 +3,14 @@
 #
 #   bash scripts/bench.sh [--markdown FILE] [--runs N] [--cases name,name]
 #   bash scripts/bench.sh matrix [--quick] [--threads 1,all] [--markdown FILE]
+#   bash scripts/bench.sh unary [--quick] [--threads 1,all] [--ops exp,neg] [--markdown FILE]
 #
 # The second form runs bench/matrix.py: every op x every dtype of the op
 # table against PyTorch 2.x and NumPy 2.x from the venv of scripts/venv.sh
 # (created once: the PyTorch wheel is about 5 GB), same-shape and
-# row-broadcast, 1 thread and all cores, and a size sweep.
+# row-broadcast, 1 thread and all cores, and a size sweep. The third runs
+# bench/unary_matrix.py the same way: every unary op x every dtype, input
+# contiguous and transposed, against the same venv's PyTorch and NumPy.
 #
 # Installs Debian's PyTorch (python3-torch, libtorch-dev) if it is missing,
 # builds the drivers in build-bench/ (BCAST_BENCH_BUILD_DIR to change),
@@ -18,14 +21,15 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${BCAST_BENCH_BUILD_DIR:-$root/build-bench}
 jobs=${BCAST_BENCH_JOBS:-2}
-if [ "${1:-}" = matrix ]; then
+if [ "${1:-}" = matrix ] || [ "${1:-}" = unary ]; then
+  script=matrix.py; [ "$1" = unary ] && script=unary_matrix.py
   shift
   python=$(bash "$root/scripts/venv.sh")
   bash "$root/scripts/setup.sh"
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBCAST_BUILD_TESTS=OFF \
     -DBCAST_BUILD_DOCS=OFF -DBCAST_BUILD_EXAMPLES=OFF -DBCAST_BUILD_TOOLS=OFF >/dev/null
   cmake --build "$build" -j "$jobs" --target bcast_shared >/dev/null
-  exec "$python" "$root/bench/matrix.py" --lib "$build/libbcast.so" "$@"
+  exec "$python" "$root/bench/$script" --lib "$build/libbcast.so" "$@"
 fi
 # Debian's python has Debian's numpy and torch; a venv's might have neither.
 python=/usr/bin/python3
