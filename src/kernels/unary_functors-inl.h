@@ -24,6 +24,7 @@
 
 #include "hwy/highway.h"
 #include "kernels/functors-inl.h"
+#include "kernels/math_exp-inl.h"
 #include "kernels/math_interim-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -186,16 +187,18 @@ struct RoundingF {
       }
     }
   }
+  // A rounded value has its input's sign (floor(-0.0), ceil(-0.5) are
+  // -0.0): CopySign restores it where Highway emulates rounding (SSSE3).
   template <class D, class V>
   HWY_INLINE V Vec(D /*d*/, V x) const {
     if constexpr (!kFloat<T>) {
       return x;
     } else {
       switch (kR) {
-        case Rounding::kFloor: return hn::Floor(x);
-        case Rounding::kCeil: return hn::Ceil(x);
-        case Rounding::kRound: return hn::Round(x);
-        default: return hn::Trunc(x);
+        case Rounding::kFloor: return hn::CopySign(hn::Floor(x), x);
+        case Rounding::kCeil: return hn::CopySign(hn::Ceil(x), x);
+        case Rounding::kRound: return hn::CopySign(hn::Round(x), x);
+        default: return hn::CopySign(hn::Trunc(x), x);
       }
     }
   }
@@ -215,7 +218,7 @@ struct FracF {
   static constexpr bool kVec = kVecLanes<T>;
   HWY_INLINE T operator()(T x) const { return x - std::trunc(x); }
   template <class D, class V>
-  HWY_INLINE V Vec(D /*d*/, V x) const { return hn::Sub(x, hn::Trunc(x)); }
+  HWY_INLINE V Vec(D /*d*/, V x) const { return hn::Sub(x, hn::CopySign(hn::Trunc(x), x)); }
 };
 
 // NaN, +inf, -inf replaced by the resolved numbers (in T); integers copied.
@@ -245,7 +248,7 @@ struct NanToNumF {
       const V inf = hn::Set(d, std::numeric_limits<T>::infinity());
       V r = hn::IfThenElse(hn::Eq(x, inf), hn::Set(d, posinf), x);
       r = hn::IfThenElse(hn::Eq(x, hn::Neg(inf)), hn::Set(d, neginf), r);
-      return hn::IfThenElse(hn::Ne(x, x), hn::Set(d, nan), r);
+      return hn::IfThenElse(hn::IsNaN(x), hn::Set(d, nan), r);
     }
   }
 };
@@ -372,11 +375,11 @@ struct PredicateF {
     } else if constexpr (!kFloat<T>) {
       if constexpr (kP == Pred::kFinite) return hn::Eq(x, x);
       else if constexpr (kP == Pred::kSignbit && std::is_signed_v<T>) return hn::Lt(x, zero);
-      else return hn::Ne(x, x);  // all false
+      else return hn::Ne(x, x);  // all false (integers)
     } else {
       const V inf = hn::Set(d, std::numeric_limits<T>::infinity());
       switch (kP) {
-        case Pred::kNan: return hn::Ne(x, x);
+        case Pred::kNan: return hn::IsNaN(x);
         case Pred::kInf: return hn::Eq(hn::Abs(x), inf);
         case Pred::kPosInf: return hn::Eq(x, inf);
         case Pred::kNegInf: return hn::Eq(x, hn::Neg(inf));
