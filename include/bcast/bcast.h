@@ -1325,6 +1325,7 @@ typedef struct bc_unary_params {
 } bc_unary_params;
 
 /** PyTorch's name of a unary op ("exp", "leaky_relu").
+ *  @param[in] op  The op.
  *  @return A static string; "unknown" for a value outside ::bc_unary_op. */
 BC_API const char* bc_unary_op_name(bc_unary_op op);
 
@@ -1364,18 +1365,37 @@ BC_API bc_status bc_unary_out(bc_unary_op op, const bc_tensor* x, bc_tensor* out
 BC_API bc_status bc_unary_(bc_unary_op op, bc_tensor* self);
 
 /** bc_unary() with parameters.
+ *  @param[in]  op      The op.
+ *  @param[in]  x       Input; borrowed.
  *  @param[in]  params  The op's parameters, or NULL for PyTorch's
  *                      defaults; borrowed. A bit of `given` beyond the
  *                      op's parameters is BC_ERR_INVALID_ARGUMENT, as are
  *                      a gelu approximate other than BC_GELU_NONE or
  *                      BC_GELU_TANH, and hardtanh's min_val > max_val.
- *  @return as bc_unary(). */
+ *  @param[out] out     New contiguous tensor owned by the caller; NULL on
+ *                      failure.
+ *  @return as bc_unary().
+ *  @par Thread safety
+ *  x may be read by other threads at the same time. */
 BC_API bc_status bc_unary_ex(bc_unary_op op, const bc_tensor* x, const bc_unary_params* params,
                              bc_tensor** out);
-/** bc_unary_out() with parameters (see bc_unary_ex()). */
+/** bc_unary_out() with parameters.
+ *  @param[in]     op      The op.
+ *  @param[in]     x       Input; borrowed.
+ *  @param[in]     params  As bc_unary_ex()'s; NULL for the defaults.
+ *  @param[in,out] out     Written; borrowed (as bc_unary_out()'s).
+ *  @return as bc_unary_out().
+ *  @par Thread safety
+ *  No other thread may use out during the call. */
 BC_API bc_status bc_unary_ex_out(bc_unary_op op, const bc_tensor* x,
                                  const bc_unary_params* params, bc_tensor* out);
-/** bc_unary_() with parameters (see bc_unary_ex()). */
+/** bc_unary_() with parameters.
+ *  @param[in]     op      The op.
+ *  @param[in,out] self    Input and result; borrowed (as bc_unary_()'s).
+ *  @param[in]     params  As bc_unary_ex()'s; NULL for the defaults.
+ *  @return as bc_unary_out().
+ *  @par Thread safety
+ *  No other thread may use self during the call. */
 BC_API bc_status bc_unary_ex_(bc_unary_op op, bc_tensor* self, const bc_unary_params* params);
 
 /** A tensor of x's values in `dtype`, as PyTorch's `x.to(dtype)`: any
