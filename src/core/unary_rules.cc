@@ -3,12 +3,14 @@
 // rounding.
 #include <cfloat>
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "core/dtype.h"
 #include "core/error.h"
 #include "core/op_info.h"
 #include "core/op_rules.h"
+#include "core/shape.h"
 
 namespace bcast {
 
@@ -128,6 +130,22 @@ void BoolOutPreCheck(const OpArgs& a, const bc_tensor* out) {
     Fail(BC_ERR_DTYPE, std::string(InfoOf(a.op).name) + " does not support non-boolean outputs.");
 }
 
+// isnan, isinf, isposinf, isneginf, isfinite and signbit of an integer or
+// bool tensor are constants (signbit: of an unsigned one): PyTorch returns
+// zeros_like (ones for isfinite) without reading it, and so does bcast for
+// the allocating form. Returns nullptr when the kernel must run.
+bc_tensor* ConstantPredicate(const OpArgs& a, bc_tensor* out, bool /*inplace*/) {
+  const bc_tensor& x = *a.in[0];
+  const bool is_signbit = a.op == UnaryKernelOp(BC_SIGNBIT);
+  if (out != nullptr || IsFloating(x.dtype) ||
+      (is_signbit && x.dtype != BC_BOOL && x.dtype != BC_UINT8))
+    return nullptr;
+  bc_tensor* r = NewTensor(BC_BOOL, ShapeOf(x));
+  std::memset(r->data, a.op == UnaryKernelOp(BC_ISFINITE) ? 1 : 0,
+              static_cast<size_t>(Numel(*r)));
+  return r;
+}
+
 constexpr OpRules SameDtypeRules(void (*pre)(const OpArgs&, const bc_tensor*) = nullptr,
                                  void (*params)(const OpArgs&, const Types&, double*) = nullptr) {
   OpRules r;
@@ -166,6 +184,7 @@ constexpr OpRules kBoolOut = [] {
   OpRules r;
   r.pre_check = BoolOutPreCheck;
   r.checks_out_dtype = true;
+  r.number_path = ConstantPredicate;
   return r;
 }();
 

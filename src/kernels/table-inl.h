@@ -116,6 +116,8 @@ constexpr RowKernel UnaryEntry() {
   } else if constexpr (P == kCompare || P == kLogical) {  // predicates: bool out
     using T = std::conditional_t<D == BC_BOOL, uint8_t, ValueOf<D>>;
     return &UnaryRow<F<T>, bool, T>;
+  } else if constexpr (D == BC_BOOL) {  // bool values are the bytes 0 and 1
+    return &UnaryRow<typename BoolBytes<F>::type, uint8_t, uint8_t>;
   } else if constexpr (kHalf<D>) {  // a float32 functor, rounded once
     return &UnaryRow<UnaryHalfOf<F<float>, HalfFormat<D>>, uint16_t, uint16_t>;
   } else {

@@ -265,6 +265,24 @@ struct BitNotF {
   HWY_INLINE V Vec(D /*d*/, V x) const { return hn::Not(x); }
 };
 
+// A unary functor on bool tensors, as the bytes 0 and 1 in uint8 lanes:
+// F<uint8_t> gives the same bytes for every op that keeps bool (sign,
+// nan_to_num), but bitwise_not flips the low bit only.
+struct BoolNotBytes {
+  static constexpr bool kVec = kVecLanes<uint8_t>;
+  HWY_INLINE uint8_t operator()(uint8_t x) const { return static_cast<uint8_t>(x ^ 1u); }
+  template <class D, class V>
+  HWY_INLINE V Vec(D d, V x) const { return hn::Xor(x, hn::Set(d, uint8_t{1})); }
+};
+template <template <typename> class F>
+struct BoolBytes {
+  using type = F<uint8_t>;
+};
+template <>
+struct BoolBytes<BitNotF> {
+  using type = BoolNotBytes;
+};
+
 template <typename T>
 struct SqrtF {
   static constexpr bool kVec = kVecLanes<T> && kFloat<T>;
