@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Coefficients for src/kernels/math_trig-inl.h (float64 sin/cos/tan, asin/acos,
+atan, erf/erfc, erfinv), and the Payne-Hanek table of 2/pi bits.
+
+Run:  python3 -m venv /tmp/mpv && /tmp/mpv/bin/pip install mpmath
+      /tmp/mpv/bin/python tools/fit_math_trig.py [name ...]
+Prints C++ constant lines.  Each polynomial is a Chebyshev interpolant
+(mpmath.chebyfit, near-minimax) of a smooth auxiliary function; its
+coefficients are rounded to double and the error after rounding is measured
+on a dense grid and printed as a comment.
+"""
+import sys
+import mpmath as mp
+
+mp.mp.dps = 80
+
+
+def dbl(v):
+    return float(mp.mpf(v))
+
+
+def hexd(v):
+    return float(v).hex()
+
+
+def split_dd(v):
+    hi = dbl(v)
+    lo = dbl(mp.mpf(v) - mp.mpf(hi))
+    return hi, lo
+
+
+def fit(name, g, a, b, n, weight=None, grid=2000):
+    """Polynomial of n coefficients in t on [a, b] approximating g(t).
+    Returns double coefficients, lowest degree first, and prints them."""
+    poly, err = mp.chebyfit(g, [a, b], n, error=True)
+    coefs = [dbl(c) for c in reversed(poly)]
+    # error after rounding, relative to g (or to weight(t) if given)
+    worst = mp.mpf(0)
+    for i in range(grid + 1):
+        t = mp.mpf(a) + (mp.mpf(b) - a) * i / grid
+        p = mp.mpf(0)
+        for c in reversed(coefs):
+            p = p * t + mp.mpf(c)
+        ref = g(t)
+        den = abs(weight(t)) if weight else abs(ref)
+        if den == 0:
+            continue
+        e = abs(p - ref) / den
+        worst = max(worst, e)
+    lg = mp.log(worst, 2) if worst > 0 else -999
+    print(f"// {name}: {n} coefficients on [{mp.nstr(a, 8)}, {mp.nstr(b, 8)}], "
+          f"error after rounding 2^{float(lg):.1f}")
+    print(f"static constexpr double {name}[{n}] = {{")
+    print("    " + ",\n    ".join(hexd(c) for c in coefs) + "};")
+    return coefs
+
+
+def series_or(f, taylor, t, cut=mp.mpf('1e-6')):
+    return taylor(t) if abs(t) < cut else f(t)
+
+
+def sincos():
+    zmax = mp.mpf('0.79') ** 2
+    # sin(r) = r + r^3*(-1/6 + z*S(z)), z = r^2:  S(z) = (sin r - r + r^3/6)/r^5
+    def gs(z):
+        if z < mp.mpf('1e-12'):
+            return mp.mpf(1) / 120 - z / 5040
+        r = mp.sqrt(z)
+        return (mp.sin(r) - r + r ** 3 / 6) / r ** 5
+    fit("kSinS", gs, 0, zmax, 6)
+    # cos(r) = 1 - z/2 + z^2*C(z)
+    def gc(z):
+        if z < mp.mpf('1e-12'):
+            return mp.mpf(1) / 24 - z / 720
+        r = mp.sqrt(z)
+        return (mp.cos(r) - 1 + z / 2) / z ** 2
+    fit("kCosC", gc, 0, zmax, 6)
+
+
+def atan():
+    tmax = mp.mpf('0.4375')
+    # atan(t) = t + t^3*A(z), z = t^2
+    def ga(z):
+        if z < mp.mpf('1e-12'):
+            return -mp.mpf(1) / 3 + z / 5
+        t = mp.sqrt(z)
+        return (mp.atan(t) - t) / t ** 3
+    fit("kAtanA", ga, 0, tmax ** 2, 13)
+
+
+def asin():
+    # asin(a) = a + a^3*P(z), z = a^2 in [0, 1/4]
+    def gp(z):
+        if z < mp.mpf('1e-12'):
+            return mp.mpf(1) / 6 + 3 * z / 40
+        a = mp.sqrt(z)
+        return (mp.asin(a) - a) / a ** 3
+    fit("kAsinP", gp, 0, mp.mpf(1) / 4, 15)
+
+
+def consts():
+    pio2 = mp.pi / 2
+    # Cody-Waite pi/2 in three parts: 33 + 33 + 53 bits.
+    def trunc_bits(v, bits):
+        e = mp.floor(mp.log(abs(v), 2))
+        s = mp.mpf(2) ** (bits - 1 - e)
+        return mp.floor(v * s) / s  # v > 0
+    p1 = trunc_bits(pio2, 33)
+    p2 = trunc_bits(pio2 - p1, 33)
+    p3 = mp.mpf(dbl(pio2 - p1 - p2))
+    for n, v in (("kPio2_1", p1), ("kPio2_2", p2), ("kPio2_3", p3)):
+        print(f"static constexpr double {n} = {hexd(dbl(v))};")
+    for n, v in (("kPio2", pio2), ("kPi", mp.pi), ("kPio4", mp.pi / 4),
+                 ("kMinusSixth", -mp.mpf(1) / 6), ("kTwoOverSqrtPi", 2 / mp.sqrt(mp.pi)),
+                 ("kSqrtPiOver2", mp.sqrt(mp.pi) / 2), ("kLn2", mp.log(2)),
+                 ("kInvSqrt2", 1 / mp.sqrt(2))):
+        h, l = split_dd(v)
+        print(f"static constexpr double {n}H = {hexd(h)}, {n}L = {hexd(l)};")
+    print(f"static constexpr double kTwoOverPi = {hexd(dbl(2 / mp.pi))};")
+    for n, v in (("kAtanHalf", mp.atan(0.5)), ("kAtanOne", mp.atan(1)),
+                 ("kAtanThreeHalves", mp.atan(1.5))):
+        h, l = split_dd(v)
+        print(f"static constexpr double {n}H = {hexd(h)}, {n}L = {hexd(l)};")
+
+
+def payne_hanek():
+    # Word j holds bits 64j-63 .. 64j of 2/pi (bit i has weight 2^-i), so
+    # word 0 is the (zero) integer part and bits before it.
+    words = 21
+    v = mp.mpf(2) / mp.pi
+    with mp.workdps(500):
+        v = 2 / mp.pi
+        out = []
+        for j in range(words):
+            w = int(mp.floor(v * mp.mpf(2) ** (64 * j))) % (1 << 64)
+            out.append(w)
+    print(f"static constexpr uint64_t kTwoOverPiBits[{words}] = {{")
+    lines = []
+    for i in range(0, words, 3):
+        lines.append("    " + ", ".join(f"0x{w:016x}ull" for w in out[i:i + 3]))
+    print(",\n".join(lines) + "};")
+
+
+ALL = {"consts": consts, "ph": payne_hanek, "sincos": sincos, "atan": atan, "asin": asin}
+
+HEADER = "src/kernels/math_trig-inl.h"
+BEGIN = "// BEGIN GENERATED by tools/fit_math_trig.py --update (do not edit by hand)\n"
+END = "// END GENERATED\n"
+
+if __name__ == "__main__":
+    import io, contextlib, os
+    args = sys.argv[1:]
+    update = "--update" in args
+    names = [a for a in args if a != "--update"] or list(ALL)
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        for n in names:
+            ALL[n]()
+    text = buf.getvalue()
+    if update:
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", HEADER)
+        src = open(path).read()
+        i, j = src.index(BEGIN) + len(BEGIN), src.index(END)
+        open(path, "w").write(src[:i] + text + src[j:])
+    else:
+        sys.stdout.write(text)
