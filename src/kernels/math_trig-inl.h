@@ -107,6 +107,211 @@ static constexpr double kAsinP[15] = {
     0x1.7184808eff5eep-6,
     -0x1.898d77b6dddb2p-6,
     0x1.f74bdb0d4b5bep-6};
+// kExpE: 11 coefficients on [-0.35, 0.35], error after rounding 2^-53.8
+static constexpr double kExpE[11] = {
+    0x1.5555555555555p-3,
+    0x1.5555555555556p-5,
+    0x1.1111111111111p-7,
+    0x1.6c16c16c16214p-10,
+    0x1.a01a01a019ac3p-13,
+    0x1.a01a01a74077ap-16,
+    0x1.71de3a593c8b9p-19,
+    0x1.27e4da1e12fb1p-22,
+    0x1.ae6432edf6fafp-26,
+    0x1.1f75a3caadff5p-29,
+    0x1.61b58491cefd7p-33};
+static constexpr double kLn2_1 = 0x1.62e42fefa3800p-1;
+static constexpr double kLn2_2 = 0x1.ef35793c76000p-45;
+static constexpr double kLn2_3 = 0x1.cc01f97b57a08p-87;
+static constexpr double kInvLn2 = 0x1.71547652b82fep+0;
+static constexpr double kErfC0H = 0x1.20dd750429b6dp+0, kErfC0L = 0x1.1ae3a914fed80p-56;
+static constexpr double kErfC1H = -0x1.812746b0379e7p-2, kErfC1L = 0x1.ee12e49cab700p-57;
+// kErfP: 10 coefficients on [0, 0.25], error after rounding 2^-54.6
+static constexpr double kErfP[10] = {
+    0x1.ce2f21a042be2p-4,
+    -0x1.b82ce31288b51p-6,
+    0x1.565bcd0e6a52cp-8,
+    -0x1.c02db4003ecedp-11,
+    0x1.f9a326f82a52dp-14,
+    -0x1.f4d25b83cd37ep-17,
+    0x1.b9e694c95c482p-20,
+    -0x1.5f6ace3243e12p-23,
+    0x1.fac30b81c0216p-27,
+    -0x1.331024ff95a71p-30};
+// kErfcxTable: F(a) = erfc(a)*exp(a^2), 96 rows of 12; error 2^-58.7
+static constexpr double kErfcxMid[96] = {
+    0x1.0800000000000p-1, 0x1.1800000000000p-1, 0x1.2800000000000p-1, 0x1.3800000000000p-1,
+    0x1.4800000000000p-1, 0x1.5800000000000p-1, 0x1.6800000000000p-1, 0x1.7800000000000p-1,
+    0x1.8800000000000p-1, 0x1.9800000000000p-1, 0x1.a800000000000p-1, 0x1.b800000000000p-1,
+    0x1.c800000000000p-1, 0x1.d800000000000p-1, 0x1.e800000000000p-1, 0x1.f800000000000p-1,
+    0x1.0800000000000p+0, 0x1.1800000000000p+0, 0x1.2800000000000p+0, 0x1.3800000000000p+0,
+    0x1.4800000000000p+0, 0x1.5800000000000p+0, 0x1.6800000000000p+0, 0x1.7800000000000p+0,
+    0x1.8800000000000p+0, 0x1.9800000000000p+0, 0x1.a800000000000p+0, 0x1.b800000000000p+0,
+    0x1.c800000000000p+0, 0x1.d800000000000p+0, 0x1.e800000000000p+0, 0x1.f800000000000p+0,
+    0x1.0800000000000p+1, 0x1.1800000000000p+1, 0x1.2800000000000p+1, 0x1.3800000000000p+1,
+    0x1.4800000000000p+1, 0x1.5800000000000p+1, 0x1.6800000000000p+1, 0x1.7800000000000p+1,
+    0x1.8800000000000p+1, 0x1.9800000000000p+1, 0x1.a800000000000p+1, 0x1.b800000000000p+1,
+    0x1.c800000000000p+1, 0x1.d800000000000p+1, 0x1.e800000000000p+1, 0x1.f800000000000p+1,
+    0x1.0800000000000p+2, 0x1.1800000000000p+2, 0x1.2800000000000p+2, 0x1.3800000000000p+2,
+    0x1.4800000000000p+2, 0x1.5800000000000p+2, 0x1.6800000000000p+2, 0x1.7800000000000p+2,
+    0x1.8800000000000p+2, 0x1.9800000000000p+2, 0x1.a800000000000p+2, 0x1.b800000000000p+2,
+    0x1.c800000000000p+2, 0x1.d800000000000p+2, 0x1.e800000000000p+2, 0x1.f800000000000p+2,
+    0x1.0800000000000p+3, 0x1.1800000000000p+3, 0x1.2800000000000p+3, 0x1.3800000000000p+3,
+    0x1.4800000000000p+3, 0x1.5800000000000p+3, 0x1.6800000000000p+3, 0x1.7800000000000p+3,
+    0x1.8800000000000p+3, 0x1.9800000000000p+3, 0x1.a800000000000p+3, 0x1.b800000000000p+3,
+    0x1.c800000000000p+3, 0x1.d800000000000p+3, 0x1.e800000000000p+3, 0x1.f800000000000p+3,
+    0x1.0800000000000p+4, 0x1.1800000000000p+4, 0x1.2800000000000p+4, 0x1.3800000000000p+4,
+    0x1.4800000000000p+4, 0x1.5800000000000p+4, 0x1.6800000000000p+4, 0x1.7800000000000p+4,
+    0x1.8800000000000p+4, 0x1.9800000000000p+4, 0x1.a800000000000p+4, 0x1.b800000000000p+4,
+    0x1.c800000000000p+4, 0x1.d800000000000p+4, 0x1.e800000000000p+4, 0x1.f800000000000p+4};
+static constexpr double kErfcxTable[96 * 12] = {
+    0x1.372d2ac7d4210p-1, 0x1.e3494303fe72fp-55, -0x1.00d455ea40ab9p-1, 0x1.657f5cf615912p-2, -0x1.b7195532284b1p-3, 0x1.e895a9fe4e5b9p-4, -0x1.f504656426c05p-5, 0x1.df38b52350b4fp-6, -0x1.af6450ac71e46p-7, 0x1.7000d8399efb5p-8, -0x1.2b278f633a3c9p-9, 0x1.d17547b3510a0p-11,
+    0x1.2f52603934885p-1, 0x1.6d4cfb3bbaa80p-55, -0x1.ebf1a19383f11p-2, 0x1.519c9c15bce8ep-2, -0x1.99bffaf4d62cfp-3, 0x1.c3243aed94b12p-4, -0x1.ca39b7bfcc34ep-5, 0x1.b275ee3ed954fp-6, -0x1.83ead2dfb6ab6p-7, 0x1.4863b87bd563bp-8, -0x1.0906235245e5ap-9, 0x1.9985e0052939ap-11,
+    0x1.27cc03de97ed3p-1, 0x1.b8730e8f16ce0p-57, -0x1.d76e0b1de786cp-2, 0x1.3f0c694fe6008p-2, -0x1.7ea3d2fa48bdfp-3, 0x1.a0e21ca719f32p-4, -0x1.a36a57832bbdep-5, 0x1.8a31d47994943p-6, -0x1.5d1b5b7250be7p-7, 0x1.2547ebf3ac751p-8, -0x1.d5f71aad0072bp-10, 0x1.689cb3cdae19dp-11,
+    0x1.209571223a4f3p-1, 0x1.2b63b7759b3bdp-55, -0x1.c409904d38ba3p-2, 0x1.2db50e55660cfp-2, -0x1.65944f6c3e0dcp-3, 0x1.8183bc44d6498p-4, -0x1.8030467ed48edp-5, 0x1.65f15e62ecd9ap-6, -0x1.3a6e8d55eae74p-7, 0x1.0623af3e81ca4p-8, -0x1.a1096fc091c77p-10, 0x1.3dceb499e3632p-11,
+    0x1.19aa51afda7c4p-1, -0x1.7892943fca883p-57, -0x1.b1b162be06fcep-2, 0x1.1d7f001df87e8p-2, -0x1.4e655e391a652p-3, 0x1.64c50fdf5c143p-4, -0x1.60306505b18fdp-5, 0x1.45476a04b712dp-6, -0x1.1b6d2a4a1a03fp-7, 0x1.d4fce4ce18468p-9, -0x1.725f47971db31p-10, 0x1.1850b434d6293p-11,
+    0x1.13069790e7bc7p-1, -0x1.7c6a5d7e4d9f9p-55, -0x1.a0541cbb3810ep-2, 0x1.0e54abd405cd8p-2, -0x1.38eef70bb0392p-3, 0x1.4a68c9ac31349p-4, -0x1.431938795936ep-5, 0x1.27d3164491c45p-6, -0x1.ff5c22268788ep-8, 0x1.a3dd38f065c98p-9, -0x1.4932317493198p-10, 0x1.eee5d7b69addcp-12,
+    0x1.0ca677c6d71ccp-1, 0x1.c8b00d7f1f86dp-55, -0x1.8fe1a33169da5p-2, 0x1.002248ceefcc1p-2, -0x1.250cb55536fe8p-3, 0x1.3237a21df4ed2p-4, -0x1.28a1d6f117e96p-5, 0x1.0d3e50bc43779p-6, -0x1.cda8fc995ca2dp-8, 0x1.782f388e65cebp-9, -0x1.24d55072bc135p-10, 0x1.b53a525a0fb02p-12,
+    0x1.068665581c141p-1, 0x1.db390cd8d796cp-56, -0x1.804b0a5dd4605p-2, 0x1.e5ab5e26a062ep-3, -0x1.129d7d0f87500p-3, 0x1.1bffb64f39042p-4, -0x1.1088f363e7158p-5, 0x1.ea79228170a1ap-7, -0x1.a11d0dbf755a0p-8, 0x1.5150775c16828p-9, -0x1.04b1ef76053e0p-10, 0x1.8297104b67a4ap-12,
+    0x1.00a30cc5620a7p-1, 0x1.275070d13ec38p-58, -0x1.71827cf42a9b5p-2, 0x1.ccbc63bfa6ebfp-3, -0x1.018329066646ap-3, 0x1.0793f856c09dep-4, -0x1.f5280caa3511ep-6, 0x1.bf137a7076ba3p-7, -0x1.792788d354091p-8, 0x1.2eb257f94e302p-9, -0x1.d0891ce3e2af3p-11, 0x1.56174a626a9f1p-12,
+    0x1.f5f29fbb4f77ap-2, 0x1.5d22a0a7e21cdp-56, -0x1.637b257e20349p-2, 0x1.b558fbb59b9b8p-3, -0x1.e3448334b5e1bp-4, 0x1.e9975edd36472p-5, -0x1.cd1d1f0db6ef0p-6, 0x1.97d25b5254ac2p-7, -0x1.554859d58dffdp-8, 0x1.0fd7877373187p-9, -0x1.9e34af4a7725fp-11, 0x1.2ef46b3f81c94p-12,
+    0x1.eb0c83d18bb5ap-2, -0x1.0b45221017fa9p-56, -0x1.562919bd97768p-2, 0x1.9f64f501148f0p-3, -0x1.c5c3761db7de1p-4, 0x1.c7040c318cda1p-5, -0x1.a892db4eb8fbep-6, 0x1.7449a72e9b252p-7, -0x1.350e2008554a1p-8, 0x1.e8a39bb31609fp-10, -0x1.719ddc073eb47p-11, 0x1.0c81eedecfd66p-12,
+    0x1.e08e4841757fbp-2, 0x1.d6195a786472ap-56, -0x1.498147e024e7cp-2, 0x1.8ac65cf9ab912p-3, -0x1.aa5575224dd3cp-4, 0x1.a72b4949dc404p-5, -0x1.873492a0e865fp-6, 0x1.5418edb64b4f9p-7, -0x1.181469a4b6661p-8, 0x1.b7805083abf00p-10, -0x1.4a15105c4ca13p-11, 0x1.dc53ae999db64p-13,
+    0x1.d672c4e59fe39p-2, -0x1.b7a2207c2b1b5p-56, -0x1.3d796557a20e0p-2, 0x1.77654d47271e3p-3, -0x1.90d0c27a8706cp-4, 0x1.89d0ad592dfa6p-5, -0x1.68b6220e1a919p-6, 0x1.36ea183e884ddp-7, -0x1.fc04507e5690dp-9, 0x1.8b9a4488da933p-10, -0x1.27009a6445ed3p-11, 0x1.a6d3419425a42p-13,
+    0x1.ccb52104ac842p-2, 0x1.2346aeb78c184p-56, -0x1.3207df3008c7ap-2, 0x1.652bbe88c8d84p-3, -0x1.790f38f7f5dffp-4, 0x1.6ebd748cfb060p-5, -0x1.4cd30864c38bap-6, 0x1.1c703e3e0bf30p-7, -0x1.cd10acf35ba91p-9, 0x1.645accaafee98p-10, -0x1.07d9d3af21cebp-11, 0x1.779f45d6146d2p-13,
+    0x1.c350cdce98480p-2, 0x1.27bce60a7f8cbp-57, -0x1.2723cbbed4920p-2, 0x1.54055f396b59bp-3, -0x1.62edf64e93c35p-4, 0x1.55bfefaff1dd4p-5, -0x1.334d968790ddcp-6, 0x1.04669d4473dafp-7, -0x1.a2c19140de7f9p-9, 0x1.413cfb39bfd57p-10, -0x1.d8555a715c9d2p-12, 0x1.4df19e00279ecp-13,
+    0x1.ba4181479341ap-2, 0x1.333329e616a70p-61, -0x1.1cc4dd8bbcf21p-2, 0x1.43df6e640a86bp-3, -0x1.4e4d0de6aa0a1p-4, 0x1.3eab031905ab7p-5, -0x1.1bee37008edb7p-6, 0x1.dd1f6011fe70ep-8, -0x1.7c9a4553909dcp-9, 0x1.21cb71df00d9ap-10, -0x1.a7171e7024356p-12, 0x1.291d7ccc4423dp-13,
+    0x1.ad4135f27b3a3p-2, -0x1.39b88b99a8a9fp-57, -0x1.0e1f54cc88b34p-2, 0x1.2d61ccff1c82ap-3, -0x1.31ed12ed4fffdp-4, 0x1.1f471e797e856p-5, -0x1.f8f47d7bc2571p-7, 0x1.a2eae5a9998a4p-8, -0x1.4a3ab4e303717p-9, 0x1.f1493eaffdcfbp-11, -0x1.67439b754c836p-12, 0x1.f38102ff2b234p-14,
+    0x1.9cf14ccab36fdp-2, 0x1.74459c4dcc530p-57, -0x1.f84bf82a7cad5p-3, 0x1.124f8226ee822p-3, -0x1.105c026a8a695p-4, 0x1.f574c352ab41ep-6, -0x1.b0c6a99fd069dp-7, 0x1.610ad369b87d5p-8, -0x1.11f32196808ddp-9, 0x1.9673b868cb82dp-11, -0x1.21877c20ecc15p-12, 0x1.8d2d02c698080p-14,
+    0x1.8db3f1deb4eb9p-2, 0x1.cd9f526a9bd2bp-60, -0x1.d78b697b48f51p-3, 0x1.f45d638dbaf79p-4, -0x1.e60e752397a51p-5, 0x1.b6ba0faa4e983p-6, -0x1.73de39bb6dd3ap-7, 0x1.2a521db7f445ap-8, -0x1.c7c6494a27391p-10, 0x1.4d2597b7cd292p-11, -0x1.d40109f1f3ff8p-13, 0x1.3cbc4e2093fb9p-14,
+    0x1.7f70fc8513185p-2, -0x1.73bf8907825afp-58, -0x1.b9a4d91890a01p-3, 0x1.c94220e86bdb2p-4, -0x1.b2ac22c7d266ap-5, 0x1.80c2776d4f492p-6, -0x1.4055d001f336bp-7, 0x1.f97b21cb06633p-9, -0x1.7c29d0bf4164dp-10, 0x1.11d1a580954dfp-11, -0x1.7b51901c127a4p-13, 0x1.faa12a4c86138p-15,
+    0x1.7212d85c1b672p-2, -0x1.b1cb7386ff51ap-57, -0x1.9e4b134941461p-3, 0x1.a2ab0004b658ep-4, -0x1.858ebe10a1387p-5, 0x1.52371c841e216p-6, -0x1.149f194665812p-7, 0x1.ad5880dd6a1ddp-9, -0x1.3def6d0384b81p-10, 0x1.c3563c4dc5ecdp-12, -0x1.344b405b68147p-13, 0x1.96559b6a37920p-15,
+    0x1.65863400bfe56p-2, 0x1.6bead0c0cd79ep-57, -0x1.853a509d46459p-3, 0x1.800c175c52ba9p-4, -0x1.5ddb2d1dfc80bp-5, 0x1.29f9aa185a282p-6, -0x1.dee495ded0707p-8, 0x1.6d97a9feb0da6p-9, -0x1.0a955a7b53a67p-10, 0x1.74f6a0fcbb1a3p-12, -0x1.f6819833bdd84p-14, 0x1.46cd9035e0324p-15,
+    0x1.59b9baf5fee95p-2, -0x1.aa7f0e4ac24a1p-56, -0x1.6e36ec7993d65p-3, 0x1.60ec72c20bda7p-4, -0x1.3ad71f6db401ep-5, 0x1.071a6151d2923p-6, -0x1.9f81d666f61e8p-8, 0x1.3811f52f04ddcp-9, -0x1.c0307a90beb7bp-11, 0x1.3501d309dd076p-12, -0x1.9aa1d8a856af7p-14, 0x1.078f1ec262fc4p-15,
+    0x1.4e9dd90ccbffcp-2, -0x1.41773f1d0007dp-57, -0x1.590c4cf61f381p-3, 0x1.44e34220344a5p-4, -0x1.1be3c111422ebp-5, 0x1.d1a0015e1ebffp-7, -0x1.69566835721ccp-8, 0x1.0b06111e82793p-9, -0x1.79b22c2e74283p-11, 0x1.00ad48db7f182p-12, -0x1.5071025b83a7cp-14, 0x1.aa415eeb5fad2p-16,
+    0x1.442485e2d5deep-2, 0x1.254500bd07ba3p-58, -0x1.458bf413efc16p-3, 0x1.2b957c0e493b4p-4, -0x1.00795842a9d57p-5, 0x1.9ce251ecfccf4p-7, -0x1.3aef0fac9ef23p-8, 0x1.ca08c5223951cp-10, -0x1.3f119b57fa90ap-11, 0x1.ab7e92df64f6ap-13, -0x1.145eb9753d126p-14, 0x1.599b5b9699ba0p-16,
+    0x1.3a411748a07dep-2, 0x1.bbd1268ea7b57p-56, -0x1.338cb3b24e93fp-3, 0x1.14b3e05a27802p-4, -0x1.d04744e27b343p-6, 0x1.6eddeb9fa9a56p-7, -0x1.131714fece68bp-8, 0x1.89bebd0c52f8bp-10, -0x1.0e3031153e5aep-11, 0x1.64e0aa9fd03dcp-13, -0x1.c734a72a9d413p-15, 0x1.18f2c3a266a33p-16,
+    0x1.30e8198f8ac16p-2, 0x1.38fb22b78787fp-57, -0x1.22e9feca56756p-3, 0x1.fff2947fd9419p-5, -0x1.a4fd9c4778012p-6, 0x1.46a11e2953c13p-7, -0x1.e19a30f731691p-9, 0x1.533e0fb29d103p-10, -0x1.caaaf60d4b184p-12, 0x1.2aa68a9cee36fp-13, -0x1.77d20525d069fp-15, 0x1.c9f1de56ab6b0p-17,
+    0x1.280f2ce84da49p-2, 0x1.e210239634237p-57, -0x1.1383536437eb1p-3, 0x1.da5289f16cb49p-5, -0x1.7e69eb4d3bc7fp-6, 0x1.235f07761aa96p-7, -0x1.a67402d8c4d58p-9, 0x1.24edd0a293bf4p-10, -0x1.86360787923e1p-12, 0x1.f50a63ec3956cp-14, -0x1.370ae61066716p-15, 0x1.762a6a91144b6p-17,
+    0x1.1face71bc774ap-2, -0x1.d917d91458c7cp-57, -0x1.053bb97b6097bp-3, 0x1.b81daf4f2b6c2p-5, -0x1.5bf8078b515d8p-6, 0x1.0469912e2de9cp-7, -0x1.73533a609cc76p-9, 0x1.faf80650dbaaep-11, -0x1.4cb8a31a18159p-12, 0x1.a54728ba1f216p-14, -0x1.020d5424a3801p-15, 0x1.3278c96d3ae0dp-17,
+    0x1.17b8b903a94f1p-2, 0x1.afad123a65ecbp-56, -0x1.eff2a74c9a1e8p-4, 0x1.98f6ff32d2283p-5, -0x1.3d27e01a0103dp-6, 0x1.d258f26b64e2bp-8, -0x1.4709345b3630ap-9, 0x1.b7a13b1381f47p-11, -0x1.1c544fe709bc2p-12, 0x1.630701b1c58cap-14, -0x1.ad31d58f7c9f0p-16, 0x1.f7463e167444bp-18,
+    0x1.102ad73fd73f1p-2, 0x1.91a3da5f187acp-56, -0x1.d749fdb508eb0p-4, 0x1.7c8ca2bc87f8dp-5, -0x1.218a86ee3e2fap-6, 0x1.a2526885d2cd8p-8, -0x1.209736c7e69e0p-9, 0x1.7e061628cbfa2p-11, -0x1.e7016e189a836p-13, 0x1.2bdece7159d76p-14, -0x1.65c09bd17f59ep-16, 0x1.9e37cf1cd31bep-18,
+    0x1.08fc25b8c5c0dp-2, 0x1.f59e3cc68981bp-56, -0x1.c053fe2470cfdp-4, 0x1.62967516b1d49p-5, -0x1.08bfb25aef5c2p-6, 0x1.77e70614b8d7ap-8, -0x1.fe4cbbeb1dd61p-10, 0x1.4ca35992ae666p-11, -0x1.a1f6b5c38ac41p-13, 0x1.fbafaee2bde60p-15, -0x1.2ae28aed395b1p-16, 0x1.55b95512986e1p-18,
+    0x1.fdb50ebdc92cep-3, 0x1.7daf962f0823dp-59, -0x1.a0c196a4dfbadp-4, 0x1.3fb5ad8f09d0fp-5, -0x1.d04be8dc9de51p-7, 0x1.413a25f521967p-8, -0x1.a9b3057fc564ep-10, 0x1.0f44e853f6263p-11, -0x1.4d9b509cd2b9fp-13, 0x1.8d0338274c985p-15, -0x1.caada696832a7p-17, 0x1.0152b7741d15ap-18,
+    0x1.e4dac2d95830ep-3, 0x1.bd317797ea4b0p-58, -0x1.7b5d2754d7c15p-4, 0x1.17b37f5230d5ep-5, -0x1.87af15ba61d09p-7, 0x1.05fefdc10d5bep-8, -0x1.506700975cd24p-10, 0x1.a02387a259fcep-12, -0x1.f17e02e8450aap-14, 0x1.20252ef34e4b3p-15, -0x1.44670d5be871dp-17, 0x1.6311f93bae0c0p-19,
+    0x1.ce30e45ab6494p-3, 0x1.c455704a0693fp-57, -0x1.5a930ffb85474p-4, 0x1.ebb6ceff21772p-6, -0x1.4c4757001fa12p-7, 0x1.ae11499bf38eap-9, -0x1.0baab4a0095b3p-10, 0x1.418a6cb30b6f2p-12, -0x1.75d55e0c82fa5p-14, 0x1.a5ac36e355e4fp-16, -0x1.cec27d49d3701p-18, 0x1.ee3d180c7bbc3p-20,
+    0x1.b9739404354ecp-3, 0x1.6bdaf6c65c328p-57, -0x1.3db06d1993ad1p-4, 0x1.b22478684a9f1p-6, -0x1.1b6113e021157p-7, 0x1.6318a0bc89304p-9, -0x1.acc072bb58332p-11, 0x1.f46739b833c05p-13, -0x1.1b03845785c7cp-14, 0x1.36f5d3d66735cp-16, -0x1.4cc2c9c757d4ep-18, 0x1.5ae31f1a69bcep-20,
+    0x1.a66919f10d593p-3, -0x1.e71d90433538cp-57, -0x1.2422065bd29b3p-4, 0x1.80ec0e5b3c127p-6, -0x1.e5c88c64014e0p-8, 0x1.26de51acacef7p-9, -0x1.598bd8c8fd743p-11, 0x1.8803e4402ed72p-13, -0x1.af98742e6ba57p-15, 0x1.ce18d4befac63p-17, -0x1.e255dd209d34dp-19, 0x1.eae9e8e436b4bp-21,
+    0x1.94e01f8c78672p-3, -0x1.c4378e8256c9fp-57, -0x1.0d6dfd1c8d18cp-4, 0x1.56a29b70d66e8p-6, -0x1.a25d31dd359a9p-8, 0x1.ec5fef81b3518p-10, -0x1.1828c306b6ca2p-11, 0x1.35186e82433d3p-13, -0x1.4b5cffe6a5b6bp-15, 0x1.59d7bcff53ea0p-17, -0x1.603aad67701c2p-19, 0x1.5e1cd5602dd73p-21,
+    0x1.84ae4301fe0b3p-3, -0x1.00d13ec7739b3p-60, -0x1.f25dbcd862de7p-5, 0x1.3222d1cec4362p-6, -0x1.69eec99dfa617p-8, 0x1.9d37605d814a4p-10, -0x1.c8e5724e6d643p-12, 0x1.ea75954d3fa6ap-14, -0x1.00189be58ba5ap-15, 0x1.04a5ea876dbaap-17, -0x1.031ab21833fd2p-19, 0x1.f7332fa71bc6cp-22,
+    0x1.75aef0b5da0b6p-3, -0x1.fb5c379368e36p-57, -0x1.ce1f87d3b2cf9p-5, 0x1.127e47b315d76p-6, -0x1.3a75a2c38e90ep-8, 0x1.5c7f215bc925ep-10, -0x1.769b5b4ddee25p-12, 0x1.877036f902b8ep-14, -0x1.8e5fc0a19023ap-16, 0x1.8b87880a8baecp-18, -0x1.7fe5a4f38980bp-20, 0x1.6c46fc32208c0p-22,
+    0x1.67c273e9aeab4p-3, 0x1.1aa99b70835a5p-57, -0x1.ad9288a7ff761p-5, 0x1.ede43490f14dbp-7, -0x1.1254578579232p-8, 0x1.274c3a323f3e1p-10, -0x1.34bfdfc67d256p-12, 0x1.3a31b9f72c999p-14, -0x1.37bf16124bf72p-16, 0x1.2e0daa034b0cdp-18, -0x1.1e5662e5bc08cp-20, 0x1.0995f2ef6ba5cp-22,
+    0x1.5acd331e82254p-3, 0x1.cc6b42cc68277p-57, -0x1.903e08fb40239p-5, 0x1.bdbc3f64b08f4p-7, -0x1.e08044f57a0ecp-9, 0x1.f6b043889a59cp-11, -0x1.ff7ec750e0dc3p-13, 0x1.fb269916abd1fp-15, -0x1.eac9392e79bedp-17, 0x1.d038eef5bc38cp-19, -0x1.adf3fc498c3edp-21, 0x1.85edaca8e4a76p-23,
+    0x1.4eb70f58ed3eap-3, 0x1.3ea979949d485p-58, -0x1.75bb89d0a7de5p-5, 0x1.937c138223a87p-7, -0x1.a65dbc5ec39dfp-9, 0x1.adb39c1d4d4bbp-11, -0x1.a9b993c3438b4p-13, 0x1.9b74f3fe40056p-15, -0x1.84834e3f26744p-17, 0x1.66e0d18d20a4bp-19, -0x1.44d9ca82285c2p-21, 0x1.202561634e53ep-23,
+    0x1.436adf606b637p-3, -0x1.5045bce9a9ab3p-58, -0x1.5db3a1a9adabep-5, 0x1.6e480729a23b6p-7, -0x1.74927abeed5e8p-9, 0x1.70d12d6c71efep-11, -0x1.63f7caf18a3e3p-13, 0x1.4f813ac4f07dfp-15, -0x1.353a36e6896d3p-17, 0x1.170cc5f850ea6p-19, -0x1.ede4064598d80p-22, 0x1.ac997eca48a68p-24,
+    0x1.38d60190223f4p-3, -0x1.defdc81c4b0efp-60, -0x1.47db73f966cfap-5, 0x1.4d68e4602ae56p-7, -0x1.49c05b7d5bcdep-9, 0x1.3dcc9724290f6p-11, -0x1.2af41f3a9ec4cp-13, 0x1.12e63c6aa0e44p-15, -0x1.eed2e58a7a787p-18, 0x1.b46284fd99de7p-20, -0x1.79aafe1b58ddfp-22, 0x1.40bcc9e5a4f66p-24,
+    0x1.2ee7fff434fbap-3, -0x1.5a4f37777ed31p-59, -0x1.33f2a1e11bdb6p-5, 0x1.30452b8af4d67p-7, -0x1.24c93d356c3ccp-9, 0x1.12dd38eda872cp-11, -0x1.f843d61de7c97p-14, 0x1.c494d7d450bb1p-16, -0x1.8de767b45348bp-18, 0x1.570e07627d1dcp-20, -0x1.2271d32a11363p-22, 0x1.e2ec1cd86ab73p-25,
+    0x1.25924350c7fadp-3, -0x1.f1fa3f737a2a4p-57, -0x1.21c19b6563795p-5, 0x1.165bb34252b2fp-7, -0x1.04c2306c86f28p-9, 0x1.dd29d1ae213c4p-12, -0x1.ab03532d65ff6p-14, 0x1.7638cccf80bedp-16, -0x1.41856bfde5cdap-18, 0x1.0f1680498edaep-20, -0x1.c132289d3ba63p-23, 0x1.6dab67e4a4874p-25,
+    0x1.1cc7d25f7330ap-3, 0x1.333b37aaaacdbp-57, -0x1.11183dc68a5dep-5, 0x1.fe7eb2005f880p-8, -0x1.d1d2d8dcf2137p-10, 0x1.9f99243709e60p-12, -0x1.6b00a15e8a578p-14, 0x1.36c2c74abaa5cp-16, -0x1.0504168edb6eep-18, 0x1.ae95fda23dfbap-21, -0x1.5d35a9c614f5bp-23, 0x1.1670aacbf6767p-25,
+    0x1.10845e1dcb19ap-3, 0x1.34c67e3a7ac11p-58, -0x1.f53cfd5c11186p-6, 0x1.c21d6f4a4921ap-8, -0x1.8b46c64f91d87p-10, 0x1.53e39641d549ep-12, -0x1.1e807be5afe4ep-14, 0x1.d9f64545be2a0p-17, -0x1.810d9ffd655efp-19, 0x1.338069b220666p-21, -0x1.e3e8fb80db145p-24, 0x1.763539309636ap-26,
+    0x1.01afcc22e71b8p-3, 0x1.fef1f095792a8p-60, -0x1.c14b6f7f3c2f0p-6, 0x1.7f51652a46399p-8, -0x1.406f090aa3f7ap-10, 0x1.06bf9a3516c25p-12, -0x1.a712d1a27ee85p-15, 0x1.4eb8a60c7f801p-17, -0x1.0471968f03da8p-19, 0x1.8ee2bb47b3bcbp-22, -0x1.2d433e70db40ep-24, 0x1.bfc002ac02782p-27,
+    0x1.e8b725e90fb8dp-4, 0x1.6a2cc3496a0adp-58, -0x1.94e4c65b27fd6p-6, 0x1.48ea08fa97bd8p-8, -0x1.0641d50f05bd8p-10, 0x1.9adeaa13913fap-13, -0x1.3c74896398118p-15, 0x1.dfa9cd10d24c7p-18, -0x1.65f1095d1b507p-20, 0x1.072c10d831defp-22, -0x1.7e051807f7e71p-25, 0x1.111a57b62b15fp-27,
+    0x1.d0a2236d493eap-4, -0x1.a31a94d69e200p-59, -0x1.6ea9db64452a6p-6, 0x1.1c3200b14f2f0p-8, -0x1.b1138bae63673p-11, 0x1.44a17930a9818p-13, -0x1.df2332f5533a2p-16, 0x1.5c5596d439771p-18, -0x1.f33ee444e2285p-21, 0x1.60d9afdcdd02cp-23, -0x1.ecc6565dd0871p-26, 0x1.5340b90464dc9p-28,
+    0x1.bac6ca42e1bfbp-4, 0x1.409abadf6e0f9p-59, -0x1.4d86dc544600bp-6, 0x1.ee3ffedd01da2p-9, -0x1.687d168ebc109p-11, 0x1.02fdcfb106fdfp-13, -0x1.6ecb6c32d0edbp-16, 0x1.00254409fdcbfp-18, -0x1.60fcfd4617be5p-21, 0x1.e032910daf740p-24, -0x1.42f320b742e87p-26, 0x1.aca98d9ff5099p-29,
+    0x1.a6dab49575b6dp-4, 0x1.c84c90cc5b214p-62, -0x1.30a0ebefa7ff4p-6, 0x1.b04ef16d7ef9bp-9, -0x1.2e52cf81e3f2dp-11, 0x1.a0faa96f4a819p-14, -0x1.1bb8488eb4410p-16, 0x1.7d2054ac1015bp-19, -0x1.f99c7d3d7c8bfp-22, 0x1.4b592a4f78c27p-24, -0x1.adb587b92c0d5p-27, 0x1.132faa17f9f93p-29,
+    0x1.949fbeb63d761p-4, 0x1.e8e2b812ca740p-59, -0x1.1748bb019ff2dp-6, 0x1.7c2ef77e9114dp-9, -0x1.fe9e2a1afd58fp-12, 0x1.527c1e396f01fp-14, -0x1.bb2e61502d9c4p-17, 0x1.1ea5688f78b29p-19, -0x1.6e7de6cb1ca48p-22, 0x1.cf4daef6e18d9p-25, -0x1.21f109dbff0b8p-27, 0x1.66add1e17d53fp-30,
+    0x1.83e1a154593d6p-4, -0x1.938ac7959fd51p-58, -0x1.00f0a28e0b70dp-6, 0x1.500652770df53p-9, -0x1.b1ffaa6f881dep-12, 0x1.14e914d25fdcep-14, -0x1.5d44315418890p-17, 0x1.b3956212b5957p-20, -0x1.0ca905e870b03p-22, 0x1.47e8bd34a96d0p-25, -0x1.8c7e7a458bebap-28, 0x1.da2de9e779586p-31,
+    0x1.747414effdae0p-4, -0x1.9c490809d88b7p-59, -0x1.da4a7e35becddp-7, 0x1.2a6189daf30dep-9, -0x1.7318428a380b1p-12, 0x1.c85edd24048d1p-15, -0x1.1594dc8871220p-17, 0x1.4e1f24cf60430p-20, -0x1.8e1290dd6b038p-23, 0x1.d58e759e702cfp-26, -0x1.1282215143f48p-28, 0x1.3da7798033906p-31,
+    0x1.66315c5706f0bp-4, 0x1.e933379107a7ap-59, -0x1.b70fb7681780ep-7, 0x1.0a1ac60286bf7p-9, -0x1.3f1651ac0ffc0p-12, 0x1.7a9f9dad403dbp-15, -0x1.bcb667005c4bap-18, 0x1.0298266228743p-20, -0x1.29da9dda6c4ebp-23, 0x1.53dec2430b929p-26, -0x1.809aeb4c06543p-29, 0x1.aeff99cfb49e8p-32,
+    0x1.58f91d4c57ccap-4, -0x1.366313157e697p-58, -0x1.9794607880b05p-7, 0x1.dc8f5a234ea65p-10, -0x1.13ce26f04be11p-12, 0x1.3c1e9a550f8afp-15, -0x1.66e18362e3574p-18, 0x1.93a775f1c7ff3p-21, -0x1.c1eaaac51d257p-24, 0x1.f111a65a79dd5p-27, -0x1.10700aafe689dp-29, 0x1.27e62f00f205ep-32,
+    0x1.4caf750fa3231p-4, -0x1.4f0cde748e41bp-61, -0x1.7b56355cc257fp-7, 0x1.ac57ccfb07de2p-10, -0x1.df2033814382ep-13, 0x1.09820b7f1d8f9p-15, -0x1.23a26323c2e8fp-18, 0x1.3d8a865ff2ecep-21, -0x1.56cf62e84540cp-24, 0x1.6f0491ca8ff8ep-27, -0x1.860941aaf8ac4p-30, 0x1.9ae6eebdbbd3dp-33,
+    0x1.413c3b2dcd435p-4, -0x1.5144f5fe7611bp-59, -0x1.61e827af73702p-7, 0x1.825df5629cdd9p-10, -0x1.a214309a9f1f6p-13, 0x1.c07f431ce4a6fp-16, -0x1.dd15aee3b84abp-19, 0x1.f7544785267e7p-22, -0x1.07611a09e0248p-24, 0x1.117a592235587p-27, -0x1.19fb5a5fa443bp-30, 0x1.205ce352a220bp-33,
+    0x1.368a68664ffeep-4, -0x1.97fb2afafe326p-59, -0x1.4aee62ebfbeecp-7, 0x1.5da94d30efafbp-10, -0x1.6e62a07a7ecd7p-13, 0x1.7ccc2800593f2p-16, -0x1.88a45c37c573fp-19, 0x1.91b83fc10c2b8p-22, -0x1.97e4a85e18a4fp-25, 0x1.9b17047ecc6e2p-28, -0x1.9b92ac18af207p-31, 0x1.98d9c767556b7p-34,
+    0x1.2c8799eb812b4p-4, 0x1.f58251cc87727p-58, -0x1.361b27d94cc85p-7, 0x1.3d6dfc18ff169p-10, -0x1.426342e99bcd8p-13, 0x1.44ec0a4ad2cdap-16, -0x1.45074f6df8769p-19, 0x1.42c18c81ebb43p-22, -0x1.3e33cf6c3f5a9p-25, 0x1.37827c0fd1017p-28, -0x1.2f0bdf8912f12p-31, 0x1.24a3279d86a05p-34,
+    0x1.2323ab16589c9p-4, 0x1.f2945dbb9761fp-59, -0x1.232c4d153e57cp-7, 0x1.2103cd5bcf8c1p-10, -0x1.1cc27d2501a55p-13, 0x1.168b456c3da53p-16, -0x1.0e8a14a55ab5bp-19, 0x1.04f21775f7838p-22, -0x1.f3f7a238ec9e0p-26, 0x1.dbc66d0cb61e0p-29, -0x1.c20f52238c80ep-32, 0x1.a6c0470f7aa07p-35,
+    0x1.1618fbc75f8a0p-4, 0x1.8e9014246ff9dp-60, -0x1.09d8af47983fcp-7, 0x1.f8c382c54421dp-11, -0x1.dbf548a05f3d6p-14, 0x1.bdd1fbfc3693cp-17, -0x1.9edfad3ec03e1p-20, 0x1.7f9c1cb0a9105p-23, -0x1.607a1a295679bp-26, 0x1.41e0571831ba0p-29, -0x1.24ca15a3f1e68p-32, 0x1.082a031c22ef1p-35,
+    0x1.0669c59166c17p-4, 0x1.a9783bfcd417ap-59, -0x1.d9c4ed21533b0p-8, 0x1.a909f1969e99dp-11, -0x1.7b022618f5b02p-14, 0x1.4ff2fd6a386fcp-17, -0x1.2809b1498433ap-20, 0x1.035da05ec0862p-23, -0x1.c3e5d143d1d58p-27, 0x1.877b335c12a26p-30, -0x1.51f1cc68d3d44p-33, 0x1.21941759c68ffp-36,
+    0x1.f0c9d48847e15p-5, 0x1.5f456df8b85ffp-59, -0x1.a8c62560288bbp-8, 0x1.692e54463ff4fp-11, -0x1.316dfd27c4075p-14, 0x1.00e4f208a7734p-17, -0x1.addaa92960909p-21, 0x1.65c15fb422818p-24, -0x1.283816fc63269p-27, 0x1.e80d338bc9917p-31, -0x1.90c37b7bde8c6p-34, 0x1.46e14c81f8534p-37,
+    0x1.d7947dc6e8dafp-5, -0x1.248cfc5e9d1afp-60, -0x1.7ef85ef3d1684p-8, 0x1.3572837068f82p-11, -0x1.f19a40f07de59p-15, 0x1.8e20f7770d99bp-18, -0x1.3d01ef251ca7cp-21, 0x1.f66f55ecfa78bp-25, -0x1.8c4c4c95373a0p-28, 0x1.37238a12b70b7p-31, -0x1.e71ec93763022p-35, 0x1.7afbdd4d4736fp-38,
+    0x1.c0cb9b2935b92p-5, -0x1.d3d9c0c529614p-59, -0x1.5b059dc34c3d5p-8, 0x1.0b1a41bf02a49p-11, -0x1.99532cdaf373dp-15, 0x1.383e40afaa220p-18, -0x1.da48652ea9467p-22, 0x1.66a54fccefe2dp-25, -0x1.0e0ab9ad0c204p-28, 0x1.94efdc587a6a2p-32, -0x1.2ec9d060bddb7p-35, 0x1.c246538e764e3p-39,
+    0x1.ac1a2600f9687p-5, -0x1.193568f0788efp-59, -0x1.3be37b8224a8dp-8, 0x1.d03c050c12cafp-12, -0x1.53b80a02ad758p-15, 0x1.ef2de61e6b7fap-19, -0x1.6770ae0d2899fp-22, 0x1.03dfafd531df4p-25, -0x1.764cc2903ec5bp-29, 0x1.0c82314719476p-32, -0x1.80473b1cfb86ap-36, 0x1.11904230bb23bp-39,
+    0x1.9939e4f6ef547p-5, 0x1.94087b6ee7d68p-64, -0x1.20c006896f723p-8, 0x1.95ede2d54de93p-12, -0x1.1c4103d18e146p-15, 0x1.8c9d5da78603ep-19, -0x1.13ac64c1500acp-22, 0x1.7dd2a968dd15bp-26, -0x1.07779fbb6bf86p-29, 0x1.6a4c4d485a2d4p-33, -0x1.f10f11f5387e9p-37, 0x1.535a076adf14ep-40,
+    0x1.87f0587e0b6b4p-5, -0x1.f0205e85b6441p-62, -0x1.08f40799540edp-8, 0x1.64f6aa6bfabe0p-12, -0x1.df41a15a9cd95p-16, 0x1.409dfb5be2e6cp-19, -0x1.ab84d588939c8p-23, 0x1.1c126cae29d51p-26, -0x1.7840cc0ea8025p-30, 0x1.f0b36eb95792ap-34, -0x1.47284a38b41a5p-37, 0x1.ad13b686b70e9p-41,
+    0x1.780c6345b4de9p-5, -0x1.3cfb854fdd89bp-59, -0x1.e7f2059678dd5p-9, 0x1.3b8b7f402a8ebp-12, -0x1.96ce3ebd3b961p-16, 0x1.0565cdd23b7f4p-19, -0x1.4edf1d76e7825p-23, 0x1.aba9168140bf2p-27, -0x1.103c936310098p-30, 0x1.5989233c390e0p-34, -0x1.b5b4d32e5e093p-38, 0x1.141a135250dd0p-41,
+    0x1.69647c7510299p-5, -0x1.ee7439c458f12p-59, -0x1.c2c3adc1ab710p-9, 0x1.1846ff5dc5bbcp-12, -0x1.5b82416819e98p-16, 0x1.ad999f688a455p-20, -0x1.08c479c29a485p-23, 0x1.456a39cd31a5ep-27, -0x1.8ecebc0c6744bp-31, 0x1.e75d11d88e168p-35, -0x1.293f0118d05bbp-38, 0x1.69361482ae9efp-42,
+    0x1.5bd54832ed9c3p-5, -0x1.08c2c95c5b1c6p-59, -0x1.a1aa73f9e2f99p-9, 0x1.f42027fda580cp-13, -0x1.2a9b9e9ca3a3cp-16, 0x1.639a528d9dfbfp-20, -0x1.a6541958a7361p-24, 0x1.f439dad381ceep-28, -0x1.2774910b921bbp-31, 0x1.5c180cacb9779p-35, -0x1.9968fc5c5b23dp-39, 0x1.dfd3efb9cfdb0p-43,
+    0x1.4f407d0aad072p-5, 0x1.4c9bcda015a17p-59, -0x1.84131dfa095a4p-9, 0x1.c00f47ccfd902p-13, -0x1.01fec1f526251p-16, 0x1.285a9be8ffd4dp-20, -0x1.538e6391215c5p-24, 0x1.8414c827af4c4p-28, -0x1.ba6fd7e147eb0p-32, 0x1.f728f07112bc1p-36, -0x1.1da6dfde3cee8p-39, 0x1.434501aa1880ep-43,
+    0x1.438c03b54316dp-5, 0x1.d85426ed709b4p-60, -0x1.69836d73ecf92p-9, 0x1.92f63a0408f07p-13, -0x1.c016858e02011p-17, 0x1.f11588c79360bp-21, -0x1.13118c0d7d9f4p-24, 0x1.2fb68d4cd8801p-28, -0x1.4e8f77b1eebd5p-32, 0x1.6fb07fef3da23p-36, -0x1.937ec4d9e4d35p-40, 0x1.b96c335518a94p-44,
+    0x1.38a143b28d6d4p-5, -0x1.5c1e5e7110a7ap-60, -0x1.5195371eac394p-9, 0x1.6bb4e246a87c5p-13, -0x1.86f9ae5b446b5p-17, 0x1.a35ac542b470dp-21, -0x1.c0cd00b5d1d0cp-25, 0x1.df42de6c1a8f6p-29, -0x1.feac72d565abdp-33, 0x1.0f7bc1f350eb3p-36, -0x1.203f1bd602ca6p-40, 0x1.3128fb57a42e4p-44,
+    0x1.2e6c929b52165p-5, -0x1.65b838922d773p-62, -0x1.3bf2903ef31b1p-9, 0x1.49611f5260891p-13, -0x1.56a9984a1042bp-17, 0x1.63bd15e48490ep-21, -0x1.708c91b4177f4p-25, 0x1.7d0901a9f57b5p-29, -0x1.8923719ed619ap-33, 0x1.94cd348e7be0ap-37, -0x1.a042ff090036dp-41, 0x1.aae254fb60f1ap-45,
+    0x1.24dcbe974e1ebp-5, 0x1.d90fcde46ad29p-60, -0x1.2852ce71a1307p-9, 0x1.2b3b5f7373065p-13, -0x1.2d92fd52a421cp-17, 0x1.2f570b0cba6dbp-21, -0x1.3085c73ebc081p-25, 0x1.311e4e5a9757fp-29, -0x1.312097832ad33p-33, 0x1.308d7f6b4ca85p-37, -0x1.2f9a2f8620a5dp-41, 0x1.2de1ae6a66432p-45,
+    0x1.17999659ab8b6p-5, -0x1.30524d137f114p-59, -0x1.0e23ef619e360p-9, 0x1.04877d0063a6bp-13, -0x1.f59df6f497e2ap-18, 0x1.e209aa452efaep-22, -0x1.ce6625531eae7p-26, 0x1.bac69a187705fp-30, -0x1.a73d06fb28e5ap-34, 0x1.93db143387e3bp-38, -0x1.819fdef5833c2p-42, 0x1.6eaf27fdd881dp-46,
+    0x1.07ad15536656dp-5, -0x1.f592ef64f8675p-61, -0x1.e096c3c71f7f0p-10, 0x1.b54485023ab65p-14, -0x1.8d36ddca2f90bp-18, 0x1.6841368b4367ap-22, -0x1.463740c26a604p-26, 0x1.26ed3e1497a6cp-30, -0x1.0a3820d8562bbp-34, 0x1.dfdc7a1e2623ap-39, -0x1.b0bd399c1044cp-43, 0x1.84cb2e12dff74p-47,
+    0x1.f2ee84766fae7p-6, 0x1.7250bd178780dp-60, -0x1.ae41bec497d41p-10, 0x1.727fe320214a1p-14, -0x1.3e956fa0e431cp-18, 0x1.118d070cacf54p-22, -0x1.d5192e99fa771p-27, 0x1.91a56918a2dd2p-31, -0x1.5768301cb9f55p-35, 0x1.2533414fc7373p-39, -0x1.f4f0c271c884bp-44, 0x1.aa8164e2f5b0fp-48,
+    0x1.d96a02b92c7d2p-6, 0x1.6fec16f43db57p-65, -0x1.836d6d4a6a460p-10, 0x1.3ca5867af7d5bp-14, -0x1.02764308264d3p-18, 0x1.a564c9091acd3p-23, -0x1.57139ee36863bp-27, 0x1.16f522112f4a3p-31, -0x1.c510a6c2985c3p-36, 0x1.6f73e980a4154p-40, -0x1.2a2a10c10af20p-44, 0x1.e26c0411de564p-49,
+    0x1.c260728555995p-6, 0x1.a142ad66d2986p-60, -0x1.5eae9afb8256bp-10, 0x1.10bbf3169a3c8p-14, -0x1.a7ba08bba1868p-19, 0x1.48c57e66bae05p-23, -0x1.fd98a003b3a1ep-28, 0x1.8a7a991c9e70ep-32, -0x1.31034f73f3e12p-36, 0x1.d721a8db42852p-41, -0x1.6c05eabb8fe31p-45, 0x1.187e98f5ee138p-49,
+    0x1.ad79a3c2ddabfp-6, -0x1.d4d7f7da83e3ep-61, -0x1.3eebf4f31d394p-10, 0x1.d925385ccdf30p-15, -0x1.5e997103cd494p-19, 0x1.03843fd907dd0p-23, -0x1.7fc8f9bcee50bp-28, 0x1.1b7ab4951fd9fp-32, -0x1.a2563fc1f7530p-37, 0x1.3459b77d62e1dp-41, -0x1.c6bedf058084cp-46, 0x1.4e7c1bf1fccc2p-50,
+    0x1.9a6cfe4b0d001p-6, -0x1.e39a270c1d38ap-64, -0x1.2348dd924b18cp-10, 0x1.9d0d6aa6ca843p-15, -0x1.2493715b9a5eep-19, 0x1.9e133df969641p-24, -0x1.24bb069749c66p-28, 0x1.9d7dce6928ad0p-33, -0x1.23c0c9036fa25p-37, 0x1.9b51221f4f18ep-42, -0x1.220bf953805b5p-46, 0x1.982092dc41fa9p-51,
+    0x1.88fe35af1512bp-6, 0x1.0c653e74838d5p-61, -0x1.0b165e58f4594p-10, 0x1.6ab638dc5f303p-15, -0x1.ec2192fbda5b7p-20, 0x1.4d90eb6ad19bep-24, -0x1.c3c75f2c66852p-29, 0x1.31abaf3450dbdp-33, -0x1.9d4347e257681p-38, 0x1.171dc37547491p-42, -0x1.7927eb39dff8bp-47, 0x1.fc8fd5fb03f03p-52,
+    0x1.78faca60fd196p-6, -0x1.3f9819919af3bp-60, -0x1.eb908f3f7b3b7p-11, 0x1.403968c57fb6ep-15, -0x1.a0de6c14e4953p-20, 0x1.0f1e0580b27a3p-24, -0x1.605c86431f5e1p-29, 0x1.c9939ce98848cp-34, -0x1.28dc9bc782780p-38, 0x1.80e0451c466e2p-43, -0x1.f323f7f9ab358p-48, 0x1.4309aa6e73501p-52,
+    0x1.6a382043f7ebdp-6, -0x1.bcabb23da751dp-65, -0x1.c5da7001373c4p-11, 0x1.1c1e05ffcfa40p-15, -0x1.63734205be7ccp-20, 0x1.bc5ac677ae5b7p-25, -0x1.15897eb324730p-29, 0x1.5a6db1c63c366p-34, -0x1.b017ff5246b09p-39, 0x1.0d44aef398c02p-43, -0x1.4fb269ab0f66dp-48, 0x1.a1c3b6146e5e6p-53,
+    0x1.5c92036f02bcep-6, 0x1.5d03c5b1244b1p-66, -0x1.a45161db933c4p-11, 0x1.fa7994b33bd68p-16, -0x1.30ee4987938bap-20, 0x1.6eeaeaaf756e5p-25, -0x1.b931e3a410185p-30, 0x1.0911729c3cfa7p-34, -0x1.3e47de3ea50b9p-39, 0x1.7de8ae27eb338p-44, -0x1.ca61131ec5b42p-49, 0x1.129fc476de999p-53,
+    0x1.4fe97f404ff9ap-6, -0x1.6a3b20b5d6343p-61, -0x1.865d4727e2705p-11, 0x1.c558682584702p-16, -0x1.071234db7fe29p-20, 0x1.311d4c40a17f9p-25, -0x1.61a553220129bp-30, 0x1.99a114d48f6bap-35, -0x1.da2a83dc215d5p-40, 0x1.1241d41c0f641p-44, -0x1.3d56abfa89b0cp-49, 0x1.6e9ee8fc78bfap-54,
+    0x1.4423f3a6a5aefp-6, 0x1.13901685afdb0p-60, -0x1.6b801df137fc3p-11, 0x1.9763ef3f497d2p-16, -0x1.c84cf79c17467p-21, 0x1.fec570898327ep-26, -0x1.1db2b47eef22ep-30, 0x1.3f6a0522639dap-35, -0x1.64e475d56ca19p-40, 0x1.8e86de63e53e5p-45, -0x1.bd1eea1cc4ca7p-50, 0x1.f0727317b1e8fp-55,
+    0x1.392a59f145f6ap-6, -0x1.d032cc4b5eb3cp-60, -0x1.5350cde9bbe25p-11, 0x1.6f70773307c9bp-16, -0x1.8daabc81e11dbp-21, 0x1.ae22d698837f2p-26, -0x1.d0fde20cd7f14p-31, 0x1.f662f129f79ebp-36, -0x1.0f3d8b00d5bb8p-40, 0x1.24b8c9a7bdcb1p-45, -0x1.3bf8f2e40d47fp-50, 0x1.549c87820b421p-55,
+    0x1.2ee8ae4b9240fp-6, 0x1.db469f3515874p-61, -0x1.3d77211287468p-11, 0x1.4c8b17a546eb9p-16, -0x1.5c26c2a9d0034p-21, 0x1.6c4c36d9502a1p-26, -0x1.7cfd6ab2b6e8fp-31, 0x1.8e3c3427109c2p-36, -0x1.a00a40f6bb065p-41, 0x1.b2692951465c7p-46, -0x1.c5af18cc9b795p-51, 0x1.d937456f9a89ep-56,
+    0x1.254d75c7ad515p-6, -0x1.3fc555f7e37d1p-62, -0x1.29a89cd8d63cbp-11, 0x1.2ded88e9b650ap-16, -0x1.321adcbcb8e7dp-21, 0x1.362f3fe098418p-26, -0x1.3a295f6b58397p-31, 0x1.3e07eeb31f85bp-36, -0x1.41c9a46a568f1p-41, 0x1.456d49b90188bp-46, -0x1.492b5d95bfe54p-51, 0x1.4c8fcc7f2cee4p-56};
+// kErfinvCentral: 12 coefficients on [0, 0.5625], error after rounding 2^-31.8
+static constexpr double kErfinvCentral[12] = {
+    0x1.c5bf891a19739p-1,
+    0x1.db2a04d77af33p-3,
+    0x1.0539017ce6294p-3,
+    0x1.63530714c894cp-4,
+    0x1.f93507c404efbp-5,
+    0x1.5723477d52e0fp-4,
+    -0x1.37de9df80600ap-3,
+    0x1.9b6790634e5bap-1,
+    -0x1.ec3e18be6f006p+0,
+    0x1.9530ac410c2efp+1,
+    -0x1.7239b85311f3bp+1,
+    0x1.418a06d9fc2f0p+0};
+// kErfinvTail1: 12 coefficients on [1.16741, 2.5], error after rounding 2^-33.4
+static constexpr double kErfinvTail1[12] = {
+    0x1.25ef9b1b689a9p-5,
+    -0x1.fc98aa21e32c5p-3,
+    0x1.a0180c5320805p+0,
+    -0x1.2d113defa8fefp+0,
+    0x1.f482b6266eea4p-2,
+    -0x1.fa0a679a96230p-5,
+    -0x1.d21d4eb27ed71p-5,
+    0x1.520390cf14ab9p-5,
+    -0x1.cb1ec5decac7dp-7,
+    0x1.6dc226d8e2249p-9,
+    -0x1.4933463b5a5b4p-12,
+    0x1.045de649d6c93p-16};
+// kErfinvTail2: 12 coefficients on [2.5, 6.0710891], error after rounding 2^-30.2
+static constexpr double kErfinvTail2[12] = {
+    -0x1.5ba9c4fa18d6dp-3,
+    0x1.b8662fb6722eep-2,
+    0x1.4a39ec8cff01ep-1,
+    -0x1.9589c5dcf12a1p-2,
+    0x1.4cab73b0ebabep-3,
+    -0x1.82bdf9391df64p-5,
+    0x1.44a39061394adp-7,
+    -0x1.886285340fdbdp-10,
+    0x1.4dba2fffdb6c5p-13,
+    -0x1.7b9e13f9c1739p-17,
+    0x1.0374cf216ec08p-21,
+    -0x1.4275e503753f5p-27};
+// kLogL: 7 coefficients on [0, 0.029466689], error after rounding 2^-50.9
+static constexpr double kLogL[7] = {
+    0x1.5555555555558p-1,
+    0x1.9999999995273p-2,
+    0x1.2492492dfd86cp-2,
+    0x1.c71c62d5e53e0p-3,
+    0x1.7462b91b8df65p-3,
+    0x1.39fdcceb4bb45p-3,
+    0x1.2b5f68a50d903p-3};
 // END GENERATED
 
 // ---------------------------------------------------------- double-double
@@ -480,6 +685,161 @@ HWY_INLINE hn::VFromD<D> Acos(D d, hn::VFromD<D> x) {
   l = hn::Add(hn::Add(l, bl), hn::IfThenElse(minus, hn::Neg(ml), ml));
   V r = hn::Add(h, l);
   return hn::IfThenElse(hn::Gt(a, hn::Set(d, 1.0)), hn::Set(d, NAN), r);
+}
+
+// ------------------------------------------------------------ Erf, Erfc
+namespace trig_detail {
+
+// 2^k for integral k in [-1022, 1023]
+template <class D, class V = hn::VFromD<D>>
+HWY_INLINE V Pow2I(D d, V k) {
+  const hn::RebindToSigned<D> di;
+  const auto ki = hn::ConvertTo(di, k);
+  return hn::BitCast(d, hn::ShiftLeft<52>(hn::Add(ki, hn::Set(di, 1023))));
+}
+// v * 2^k for v in [2^-8, 2], integral k in [-1100, 0]: one rounding.
+template <class D, class V = hn::VFromD<D>>
+HWY_INLINE V ScaleDown(D d, V v, V k) {
+  const V k1 = hn::IfThenElse(hn::Lt(k, hn::Set(d, -1000.0)), hn::Set(d, -1000.0), k);
+  return hn::Mul(hn::Mul(v, Pow2I(d, k1)), Pow2I(d, hn::Sub(k, k1)));
+}
+
+// exp(yh + yl) = 2^k * (eh + el) for -760 <= yh <= 0 (relative error ~2^-62).
+template <class D, class V = hn::VFromD<D>>
+HWY_INLINE void ExpDD(D d, V yh, V yl, V& k, V& eh, V& el) {
+  k = hn::Round(hn::Mul(yh, hn::Set(d, kInvLn2)));
+  const V t1 = hn::Sub(yh, hn::Mul(k, hn::Set(d, kLn2_1)));  // exact
+  V s, e, rh, rl;
+  TwoSum(t1, hn::Neg(hn::Mul(k, hn::Set(d, kLn2_2))), s, e);
+  FastTwoSum(s, hn::Add(e, hn::Sub(yl, hn::Mul(k, hn::Set(d, kLn2_3)))), rh, rl);
+  // exp(r) = 1 + r + r^2/2 + r^3*E(r)
+  V qh, ql;
+  TwoProd(d, rh, rh, qh, ql);
+  const V half = hn::Set(d, 0.5);
+  const V hq = hn::Mul(qh, half);
+  const V hql = hn::Add(hn::Mul(ql, half), hn::Mul(rh, rl));
+  const V poly = hn::Mul(hn::Mul(rh, qh), Horner(d, rh, kExpE));
+  V h1, l1, h2, l2;
+  FastTwoSum(hn::Set(d, 1.0), rh, h1, l1);
+  FastTwoSum(h1, hq, h2, l2);
+  const V low = hn::Add(hn::Add(hn::Add(l1, l2), hn::Add(rl, hql)), poly);
+  FastTwoSum(h2, low, eh, el);
+}
+
+// erf(a) in double-double for 0 <= a < 1/2 (relative error ~2^-60).
+template <class D, class V = hn::VFromD<D>>
+HWY_INLINE void ErfSmall(D d, V a, V& sh, V& sl) {
+  V ah, al, z, zl;
+  Split(d, a, ah, al);
+  TwoProdS(a, ah, al, a, ah, al, z, zl);
+  const V q = hn::Mul(z, Horner(d, z, kErfP));
+  V th, tl;
+  FastTwoSum(hn::Set(d, kErfC1H), q, th, tl);
+  tl = hn::Add(tl, hn::Set(d, kErfC1L));
+  V zh_, zl_, ch, cl;
+  Split(d, z, zh_, zl_);
+  TwoProdS(z, zh_, zl_, a, ah, al, ch, cl);
+  cl = hn::Add(cl, hn::Mul(zl, a));  // a^3
+  V bh, bl;
+  TwoProd(d, ch, th, bh, bl);
+  bl = hn::Add(bl, hn::Add(hn::Mul(ch, tl), hn::Mul(cl, th)));
+  // a * c0, on a scaled by 2^500 where a is tiny (so no product underflows)
+  const auto tiny = hn::Lt(a, hn::Set(d, 0x1p-28));
+  const V as = hn::IfThenElse(tiny, hn::Mul(a, hn::Set(d, 0x1p500)), a);
+  V sah, sal, ph, pl;
+  Split(d, as, sah, sal);
+  {
+    const V c0 = hn::Set(d, kErfC0H);
+    V c0h, c0l;
+    Split(d, c0, c0h, c0l);
+    TwoProdS(as, sah, sal, c0, c0h, c0l, ph, pl);
+  }
+  pl = hn::Add(pl, hn::Mul(as, hn::Set(d, kErfC0L)));
+  V h, l;
+  FastTwoSum(ph, bh, h, l);
+  l = hn::Add(l, hn::Add(pl, bl));
+  const V tiny_r = hn::Mul(hn::Add(ph, pl), hn::Set(d, 0x1p-500));
+  sh = hn::IfThenElse(tiny, tiny_r, h);
+  sl = hn::IfThenZeroElse(tiny, l);
+}
+
+// erfc(a + delta) = 2^k * (ph + pl) for 1/2 <= a <= 27.5, |delta| <= 2^-50 a
+// (relative error ~2^-58). Also exp(-a^2) = 2^k * eh (rounded).
+template <class D, class V = hn::VFromD<D>>
+HWY_INLINE void ErfcBig(D d, V a, V delta, V& k, V& ph, V& pl, V& eh) {
+  V sh, sl, el;
+  TwoProd(d, a, a, sh, sl);
+  ExpDD(d, hn::Neg(sh), hn::Neg(sl), k, eh, el);
+  // erfc(a) * exp(a^2) on the row of a: 16 rows per binade from 1/2 on
+  const hn::RebindToSigned<D> di;
+  const V ac = hn::IfThenElse(hn::And(hn::Ge(a, hn::Set(d, 0.5)), hn::Lt(a, hn::Set(d, 32.0))),
+                              a, hn::Set(d, 0.5));
+  const auto j = hn::Sub(hn::ShiftRight<48>(hn::BitCast(di, ac)), hn::Set(di, 0x3FE0));
+  const auto row = hn::Add(hn::ShiftLeft<3>(j), hn::ShiftLeft<2>(j));  // 12 * j
+  const V t = hn::Sub(a, hn::GatherIndex(d, kErfcxMid, j));
+  V p = hn::GatherIndex(d, kErfcxTable, hn::Add(row, hn::Set(di, 11)));
+  for (int i = 10; i >= 2; --i) {
+    p = hn::Add(hn::Mul(p, t), hn::GatherIndex(d, kErfcxTable, hn::Add(row, hn::Set(di, i))));
+  }
+  const V c0h = hn::GatherIndex(d, kErfcxTable, row);
+  const V c0l = hn::GatherIndex(d, kErfcxTable, hn::Add(row, hn::Set(di, 1)));
+  V mh, ml, fh, fl;
+  TwoProd(d, t, p, mh, ml);
+  FastTwoSum(c0h, mh, fh, fl);
+  // erfc(a + delta) = exp(-a^2) * (F(a) - delta * c0) to first order
+  fl = hn::Sub(hn::Add(fl, hn::Add(c0l, ml)), hn::Mul(delta, hn::Set(d, kErfC0H)));
+  V qh, ql;
+  TwoProd(d, eh, fh, qh, ql);
+  ql = hn::Add(ql, hn::Add(hn::Mul(eh, fl), hn::Mul(el, fh)));
+  FastTwoSum(qh, ql, ph, pl);
+}
+
+}  // namespace trig_detail
+
+template <class D>
+HWY_INLINE hn::VFromD<D> Erf(D d, hn::VFromD<D> x) {
+  using V = hn::VFromD<D>;
+  namespace td = trig_detail;
+  const V a = hn::Abs(x);
+  V sh, sl, k, ph, pl, eh;
+  td::ErfSmall(d, a, sh, sl);
+  td::ErfcBig(d, a, hn::Zero(d), k, ph, pl, eh);
+  // 1 - erfc(a)
+  const V kk = hn::IfThenElse(hn::Lt(k, hn::Set(d, -200.0)), hn::Set(d, -200.0), k);
+  const V sc = td::Pow2I(d, kk);
+  V h, l;
+  td::FastTwoSum(hn::Set(d, 1.0), hn::Neg(hn::Mul(ph, sc)), h, l);
+  l = hn::Sub(l, hn::Mul(pl, sc));
+  V r = hn::IfThenElse(hn::Lt(a, hn::Set(d, 0.5)), hn::Add(sh, sl), hn::Add(h, l));
+  r = hn::IfThenElse(hn::Ge(a, hn::Set(d, 6.0)), hn::Set(d, 1.0), r);
+  return hn::Xor(r, td::SignOf(d, x));
+}
+
+template <class D>
+HWY_INLINE hn::VFromD<D> Erfc(D d, hn::VFromD<D> x) {
+  using V = hn::VFromD<D>;
+  namespace td = trig_detail;
+  const V a = hn::Abs(x);
+  V sh, sl, k, ph, pl, eh;
+  td::ErfSmall(d, a, sh, sl);
+  td::ErfcBig(d, a, hn::Zero(d), k, ph, pl, eh);
+  const auto neg = hn::Lt(x, hn::Zero(d));
+  // |x| < 1/2: 1 -+ erf(a)
+  const V sgn = td::DoubleBit(d, neg);
+  V h0, l0;
+  td::FastTwoSum(hn::Set(d, 1.0), hn::Xor(hn::Neg(sh), sgn), h0, l0);
+  const V r_small = hn::Add(h0, hn::Sub(l0, hn::Xor(sl, sgn)));
+  // x >= 1/2: 2^k p; x <= -1/2: 2 - 2^k p
+  const V r_pos = td::ScaleDown(d, hn::Add(ph, pl), k);
+  const V kk = hn::IfThenElse(hn::Lt(k, hn::Set(d, -200.0)), hn::Set(d, -200.0), k);
+  const V sc = td::Pow2I(d, kk);
+  V h, l;
+  td::FastTwoSum(hn::Set(d, 2.0), hn::Neg(hn::Mul(ph, sc)), h, l);
+  const V r_neg = hn::Add(h, hn::Sub(l, hn::Mul(pl, sc)));
+  V r = hn::IfThenElse(hn::Lt(a, hn::Set(d, 0.5)), r_small, hn::IfThenElse(neg, r_neg, r_pos));
+  const auto far = hn::Gt(a, hn::Set(d, 27.5));
+  r = hn::IfThenElse(far, hn::IfThenElse(neg, hn::Set(d, 2.0), hn::Zero(d)), r);
+  return r;
 }
 
 }  // namespace math
