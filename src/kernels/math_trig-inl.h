@@ -743,8 +743,9 @@ HWY_INLINE void ErfSmall(D d, V a, V& sh, V& sl) {
   V bh, bl;
   TwoProd(d, ch, th, bh, bl);
   bl = hn::Add(bl, hn::Add(hn::Mul(ch, tl), hn::Mul(cl, th)));
-  // a * c0, on a scaled by 2^500 where a is tiny (so no product underflows)
-  const auto tiny = hn::Lt(a, hn::Set(d, 0x1p-28));
+  // a * c0, on a scaled by 2^500 where a is tiny (so no product underflows);
+  // a^3 is below 2^-800 a there
+  const auto tiny = hn::Lt(a, hn::Set(d, 0x1p-400));
   const V as = hn::IfThenElse(tiny, hn::Mul(a, hn::Set(d, 0x1p500)), a);
   V sah, sal, ph, pl;
   Split(d, as, sah, sal);
@@ -758,9 +759,13 @@ HWY_INLINE void ErfSmall(D d, V a, V& sh, V& sl) {
   V h, l;
   FastTwoSum(ph, bh, h, l);
   l = hn::Add(l, hn::Add(pl, bl));
-  const V tiny_r = hn::Mul(hn::Add(ph, pl), hn::Set(d, 0x1p-500));
-  sh = hn::IfThenElse(tiny, tiny_r, h);
-  sl = hn::IfThenZeroElse(tiny, l);
+  // (ph + pl) * 2^-500: rounded once, then its remainder (for callers that
+  // use the double-double, such as Erfinv's Halley step)
+  const V down = hn::Set(d, 0x1p-500);
+  V th2, tl2;
+  FastTwoSum(ph, pl, th2, tl2);
+  sh = hn::IfThenElse(tiny, hn::Mul(th2, down), h);
+  sl = hn::IfThenElse(tiny, hn::Mul(tl2, down), l);
 }
 
 // erfc(a + delta) = 2^k * (ph + pl) for 1/2 <= a <= 27.5, |delta| <= 2^-50 a
@@ -839,6 +844,128 @@ HWY_INLINE hn::VFromD<D> Erfc(D d, hn::VFromD<D> x) {
   V r = hn::IfThenElse(hn::Lt(a, hn::Set(d, 0.5)), r_small, hn::IfThenElse(neg, r_neg, r_pos));
   const auto far = hn::Gt(a, hn::Set(d, 27.5));
   r = hn::IfThenElse(far, hn::IfThenElse(neg, hn::Set(d, 2.0), hn::Zero(d)), r);
+  return r;
+}
+
+// -------------------------------------------------------------------- Erfinv
+namespace trig_detail {
+
+// log(m) for normal m > 0, relative error about 2^-50: only the starting
+// guess of Erfinv uses it (one Halley step on erf then gives the result).
+template <class D, class V = hn::VFromD<D>>
+HWY_INLINE V LogRough(D d, V m) {
+  const hn::RebindToSigned<D> di;
+  const auto bits = hn::BitCast(di, m);
+  const auto ei = hn::Sub(hn::ShiftRight<52>(bits), hn::Set(di, 1023));
+  // mantissa in [1, 2)
+  V f = hn::BitCast(d, hn::Or(hn::And(bits, hn::Set(di, (1ll << 52) - 1)),
+                              hn::Set(di, 1023ll << 52)));
+  V e = hn::ConvertTo(d, ei);
+  const auto big = hn::Gt(f, hn::Set(d, 1.4142135623730951));
+  f = hn::IfThenElse(big, hn::Mul(f, hn::Set(d, 0.5)), f);
+  e = hn::IfThenElse(big, hn::Add(e, hn::Set(d, 1.0)), e);
+  const V s = hn::Div(hn::Sub(f, hn::Set(d, 1.0)), hn::Add(f, hn::Set(d, 1.0)));
+  const V u = hn::Mul(s, s);
+  const V lf = hn::Add(hn::Add(s, s), hn::Mul(hn::Mul(s, u), Horner(d, u, kLogL)));
+  return hn::Add(hn::Mul(e, hn::Set(d, kLn2H)), lf);
+}
+
+}  // namespace trig_detail
+
+template <class D>
+HWY_INLINE hn::VFromD<D> Erfinv(D d, hn::VFromD<D> y) {
+  using V = hn::VFromD<D>;
+  namespace td = trig_detail;
+  const V a = hn::Abs(y);
+  const V one = hn::Set(d, 1.0);
+  // starting guess, relative error ~2^-30
+  const V x_c = hn::Mul(a, td::Horner(d, hn::Mul(a, a), td::kErfinvCentral));
+  const V m = hn::Sub(one, a);  // exact for a >= 1/2
+  const auto tail = hn::Gt(a, hn::Set(d, 0.75));
+  const V w = hn::Sqrt(hn::Neg(td::LogRough(d, hn::IfThenElse(tail, m, hn::Set(d, 0.25)))));
+  const V x_t = hn::IfThenElse(hn::Lt(w, hn::Set(d, 2.5)), td::Horner(d, w, td::kErfinvTail1),
+                               td::Horner(d, w, td::kErfinvTail2));
+  V x0 = hn::IfThenElse(tail, x_t, x_c);
+  x0 = hn::IfThenElse(hn::Lt(x0, hn::Set(d, 27.0)), x0, hn::Set(d, 1.0));  // keep garbage lanes tame
+  // one Halley step on f(x) = erf(x) - a = (1 - a) - erfc(x), f' = c0 exp(-x^2)
+  V sh, sl, k, ph, pl, eh;
+  td::ErfSmall(d, x0, sh, sl);
+  td::ErfcBig(d, x0, hn::Zero(d), k, ph, pl, eh);
+  V h, l;
+  td::TwoSum(sh, hn::Neg(a), h, l);
+  const V f_small = hn::Add(h, hn::Add(l, sl));
+  const V sc = td::Pow2I(d, hn::IfThenElse(hn::Lt(k, hn::Set(d, -1000.0)), hn::Set(d, -1000.0), k));
+  td::TwoSum(m, hn::Neg(hn::Mul(ph, sc)), h, l);
+  const V f_big = hn::Sub(h, hn::Sub(hn::Mul(pl, sc), l));
+  const V f = hn::IfThenElse(hn::Lt(x0, hn::Set(d, 0.5)), f_small, f_big);
+  const V fp = hn::Mul(hn::Mul(hn::Set(d, td::kErfC0H), eh), sc);
+  const V delta = hn::Div(f, fp);
+  V r = hn::Sub(x0, hn::Div(delta, hn::Add(one, hn::Mul(x0, delta))));
+  // tiny: erfinv(a) = a * sqrt(pi)/2 (the next term is below 2^-800 of it),
+  // on a scaled by 2^500 (subnormals)
+  const auto tiny = hn::Lt(a, hn::Set(d, 0x1p-400));
+  {
+    const V as = hn::Mul(a, hn::Set(d, 0x1p500));
+    V qh, ql;
+    td::TwoProd(d, as, hn::Set(d, td::kSqrtPiOver2H), qh, ql);
+    ql = hn::Add(ql, hn::Mul(as, hn::Set(d, td::kSqrtPiOver2L)));
+    r = hn::IfThenElse(tiny, hn::Mul(hn::Add(qh, ql), hn::Set(d, 0x1p-500)), r);
+  }
+  r = hn::IfThenElse(hn::Eq(a, one), hn::Set(d, HUGE_VAL), r);
+  r = hn::IfThenElse(hn::Gt(a, one), hn::Set(d, NAN), r);
+  return hn::Xor(r, td::SignOf(d, y));
+}
+
+// ------------------------------------------------------------------ GeluErf
+// x/2 * (1 + erf(x/sqrt(2))); for x < 0 as x/2 * erfc(|x|/sqrt(2)).
+// GeluErf(-inf) = -0 (the limit).
+template <class D>
+HWY_INLINE hn::VFromD<D> GeluErf(D d, hn::VFromD<D> x) {
+  using V = hn::VFromD<D>;
+  namespace td = trig_detail;
+  const V a = hn::Abs(x);
+  const V half = hn::Set(d, 0.5);
+  const auto big_a = hn::Gt(a, hn::Set(d, 38.85));  // tame lanes decided below
+  const V ab = hn::IfThenElse(big_a, hn::Set(d, 38.85), a);
+  // u = uh + ul = |x| / sqrt(2)
+  V uh, ul;
+  td::TwoProd(d, ab, hn::Set(d, td::kInvSqrt2H), uh, ul);
+  ul = hn::Add(ul, hn::Mul(ab, hn::Set(d, td::kInvSqrt2L)));
+  V sh, sl, k, ph, pl, eh;
+  td::ErfSmall(d, uh, sh, sl);
+  // erf(uh + ul) = erf(uh) + ul * c0 * exp(-uh^2)
+  sl = hn::Add(sl, hn::Mul(hn::Mul(ul, hn::Set(d, td::kErfC0H)),
+                           hn::Sub(hn::Set(d, 1.0), hn::Mul(uh, uh))));
+  td::ErfcBig(d, uh, ul, k, ph, pl, eh);
+  const auto small = hn::Lt(uh, half);
+  const auto neg = hn::Lt(x, hn::Zero(d));
+  // g = (1 + erf(u)) / 2 or erfc(u) / 2 (times 2^k), in double-double
+  V gh, gl;
+  {
+    const V sgn = td::DoubleBit(d, neg);  // small: 1 +- erf
+    V h, l;
+    td::FastTwoSum(hn::Set(d, 1.0), hn::Xor(sh, sgn), h, l);
+    l = hn::Add(l, hn::Xor(sl, sgn));
+    const V kk = hn::IfThenElse(hn::Lt(k, hn::Set(d, -200.0)), hn::Set(d, -200.0), k);
+    const V sc = td::Pow2I(d, kk);
+    V h2, l2;  // big, x > 0: 2 - erfc
+    td::FastTwoSum(hn::Set(d, 2.0), hn::Neg(hn::Mul(ph, sc)), h2, l2);
+    l2 = hn::Sub(l2, hn::Mul(pl, sc));
+    // big, x < 0: erfc without its 2^k, applied after the product
+    gh = hn::IfThenElse(small, h, hn::IfThenElse(neg, ph, h2));
+    gl = hn::IfThenElse(small, l, hn::IfThenElse(neg, pl, l2));
+  }
+  gh = hn::Mul(gh, half);
+  gl = hn::Mul(gl, half);
+  V rh, rl;
+  td::TwoProd(d, x, gh, rh, rl);
+  rl = hn::Add(rl, hn::Mul(x, gl));
+  // (a zero product keeps its sign: -0 for -0 and negative underflow)
+  V r = hn::IfThenElse(hn::Eq(rh, hn::Zero(d)), rh, hn::Add(rh, rl));
+  const auto scaled = hn::AndNot(small, neg);  // big and x < 0
+  r = hn::IfThenElse(scaled, td::ScaleDown(d, r, k), r);
+  r = hn::IfThenElse(hn::Ge(x, hn::Set(d, 8.5)), x, r);
+  r = hn::IfThenElse(hn::Lt(x, hn::Set(d, -38.85)), hn::Set(d, -0.0), r);  // below 2^-1075
   return r;
 }
 
