@@ -697,11 +697,31 @@ HWY_INLINE V Pow2I(D d, V k) {
   const auto ki = hn::ConvertTo(di, k);
   return hn::BitCast(d, hn::ShiftLeft<52>(hn::Add(ki, hn::Set(di, 1023))));
 }
-// v * 2^k for v in [2^-8, 2], integral k in [-1100, 0]: one rounding.
+// (h + l) * p1 * p2 rounded once, also where it is subnormal: h * p1 is
+// exact (normal), the product with p2 rounds onto the subnormal grid and the
+// part of h + l that this drops is added back on that grid. p1, p2 <= 1 are
+// powers of two; q1 = 1/p1, q2 = 1/p2; |l| <= ulp(h).
+// Where the result is normal, (h + l) rounded and scaled exactly.
 template <class D, class V = hn::VFromD<D>>
-HWY_INLINE V ScaleDown(D d, V v, V k) {
+HWY_INLINE V ScaleDD(D d, V h, V l, V p1, V p2, V q1, V q2) {
+  const V normal = hn::Mul(hn::Mul(hn::Add(h, l), p1), p2);
+  const V hs = hn::Mul(hn::Mul(h, p1), p2);
+  const V rem = hn::Add(hn::Sub(h, hn::Mul(hn::Mul(hs, q2), q1)), l);
+  const V sub = hn::Add(hs, hn::Mul(hn::Mul(rem, p2), p1));
+  return hn::IfThenElse(hn::Ge(hn::Abs(normal), hn::Set(d, 0x1p-1022)), normal, sub);
+}
+// (h + l) * 2^k for h in [2^-20, 2^50], integral k in [-1100, 0].
+template <class D, class V = hn::VFromD<D>>
+HWY_INLINE V ScaleDown(D d, V h, V l, V k) {
   const V k1 = hn::IfThenElse(hn::Lt(k, hn::Set(d, -1000.0)), hn::Set(d, -1000.0), k);
-  return hn::Mul(hn::Mul(v, Pow2I(d, k1)), Pow2I(d, hn::Sub(k, k1)));
+  const V k2 = hn::Sub(k, k1);
+  return ScaleDD(d, h, l, Pow2I(d, k1), Pow2I(d, k2), Pow2I(d, hn::Neg(k1)), Pow2I(d, hn::Neg(k2)));
+}
+// (h + l) * 2^-500
+template <class D, class V = hn::VFromD<D>>
+HWY_INLINE V ScaleDown500(D d, V h, V l) {
+  const V one = hn::Set(d, 1.0);
+  return ScaleDD(d, h, l, hn::Set(d, 0x1p-500), one, hn::Set(d, 0x1p500), one);
 }
 
 // exp(yh + yl) = 2^k * (eh + el) for -760 <= yh <= 0 (relative error ~2^-62).
@@ -761,11 +781,11 @@ HWY_INLINE void ErfSmall(D d, V a, V& sh, V& sl) {
   l = hn::Add(l, hn::Add(pl, bl));
   // (ph + pl) * 2^-500: rounded once, then its remainder (for callers that
   // use the double-double, such as Erfinv's Halley step)
-  const V down = hn::Set(d, 0x1p-500);
   V th2, tl2;
   FastTwoSum(ph, pl, th2, tl2);
-  sh = hn::IfThenElse(tiny, hn::Mul(th2, down), h);
-  sl = hn::IfThenElse(tiny, hn::Mul(tl2, down), l);
+  const V tiny_h = ScaleDown500(d, th2, tl2);
+  sh = hn::IfThenElse(tiny, tiny_h, h);
+  sl = hn::IfThenZeroElse(tiny, l);  // tiny: sh alone is the rounded result
 }
 
 // erfc(a + delta) = 2^k * (ph + pl) for 1/2 <= a <= 27.5, |delta| <= 2^-50 a
@@ -835,7 +855,7 @@ HWY_INLINE hn::VFromD<D> Erfc(D d, hn::VFromD<D> x) {
   td::FastTwoSum(hn::Set(d, 1.0), hn::Xor(hn::Neg(sh), sgn), h0, l0);
   const V r_small = hn::Add(h0, hn::Sub(l0, hn::Xor(sl, sgn)));
   // x >= 1/2: 2^k p; x <= -1/2: 2 - 2^k p
-  const V r_pos = td::ScaleDown(d, hn::Add(ph, pl), k);
+  const V r_pos = td::ScaleDown(d, ph, pl, k);
   const V kk = hn::IfThenElse(hn::Lt(k, hn::Set(d, -200.0)), hn::Set(d, -200.0), k);
   const V sc = td::Pow2I(d, kk);
   V h, l;
@@ -903,13 +923,13 @@ HWY_INLINE hn::VFromD<D> Erfinv(D d, hn::VFromD<D> y) {
   V r = hn::Sub(x0, hn::Div(delta, hn::Add(one, hn::Mul(x0, delta))));
   // tiny: erfinv(a) = a * sqrt(pi)/2 (the next term is below 2^-800 of it),
   // on a scaled by 2^500 (subnormals)
-  const auto tiny = hn::Lt(a, hn::Set(d, 0x1p-400));
+  const auto tiny = hn::Lt(a, hn::Set(d, 0x1p-390));  // x0 > 2^-400: ErfSmall's full path
   {
     const V as = hn::Mul(a, hn::Set(d, 0x1p500));
     V qh, ql;
     td::TwoProd(d, as, hn::Set(d, td::kSqrtPiOver2H), qh, ql);
     ql = hn::Add(ql, hn::Mul(as, hn::Set(d, td::kSqrtPiOver2L)));
-    r = hn::IfThenElse(tiny, hn::Mul(hn::Add(qh, ql), hn::Set(d, 0x1p-500)), r);
+    r = hn::IfThenElse(tiny, td::ScaleDown500(d, qh, ql), r);
   }
   r = hn::IfThenElse(hn::Eq(a, one), hn::Set(d, HUGE_VAL), r);
   r = hn::IfThenElse(hn::Gt(a, one), hn::Set(d, NAN), r);
@@ -963,7 +983,7 @@ HWY_INLINE hn::VFromD<D> GeluErf(D d, hn::VFromD<D> x) {
   // (a zero product keeps its sign: -0 for -0 and negative underflow)
   V r = hn::IfThenElse(hn::Eq(rh, hn::Zero(d)), rh, hn::Add(rh, rl));
   const auto scaled = hn::AndNot(small, neg);  // big and x < 0
-  r = hn::IfThenElse(scaled, td::ScaleDown(d, r, k), r);
+  r = hn::IfThenElse(scaled, td::ScaleDown(d, rh, rl, k), r);
   r = hn::IfThenElse(hn::Ge(x, hn::Set(d, 8.5)), x, r);
   r = hn::IfThenElse(hn::Lt(x, hn::Set(d, -38.85)), hn::Set(d, -0.0), r);  // below 2^-1075
   return r;
