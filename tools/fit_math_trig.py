@@ -79,23 +79,27 @@ def sincos():
 
 def atan():
     tmax = mp.mpf('0.4375')
-    # atan(t) = t + t^3*A(z), z = t^2
+    # atan(t) = t + t^3*(-1/3 + z*A(z)), z = t^2
     def ga(z):
         if z < mp.mpf('1e-12'):
-            return -mp.mpf(1) / 3 + z / 5
+            return mp.mpf(1) / 5 - z / 7
         t = mp.sqrt(z)
-        return (mp.atan(t) - t) / t ** 3
-    fit("kAtanA", ga, 0, tmax ** 2, 13)
+        return ((mp.atan(t) - t) / t ** 3 + mp.mpf(1) / 3) / z
+    fit("kAtanA", ga, 0, tmax ** 2 * mp.mpf('1.001'), 12)
+    h, l = split_dd(-mp.mpf(1) / 3)
+    print(f"static constexpr double kMinusThirdH = {hexd(h)}, kMinusThirdL = {hexd(l)};")
 
 
 def asin():
-    # asin(a) = a + a^3*P(z), z = a^2 in [0, 1/4]
+    # asin(s) = s + s^3*(1/6 + z*P(z)), z = s^2 in [0, 1/4]
     def gp(z):
         if z < mp.mpf('1e-12'):
-            return mp.mpf(1) / 6 + 3 * z / 40
+            return mp.mpf(3) / 40 + 15 * z / 336
         a = mp.sqrt(z)
-        return (mp.asin(a) - a) / a ** 3
-    fit("kAsinP", gp, 0, mp.mpf(1) / 4, 15)
+        return ((mp.asin(a) - a) / a ** 3 - mp.mpf(1) / 6) / z
+    fit("kAsinP", gp, 0, mp.mpf(1) / 4 * mp.mpf('1.001'), 15)
+    h, l = split_dd(mp.mpf(1) / 6)
+    print(f"static constexpr double kSixthH = {hexd(h)}, kSixthL = {hexd(l)};")
 
 
 def exp_poly():

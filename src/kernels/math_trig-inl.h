@@ -75,38 +75,39 @@ static constexpr double kCosC[6] = {
     -0x1.27e4fa0b544edp-22,
     0x1.1eeb5bf022724p-29,
     -0x1.907458a591af7p-37};
-// kAtanA: 13 coefficients on [0, 0.19140625], error after rounding 2^-54.0
-static constexpr double kAtanA[13] = {
-    -0x1.5555555555555p-2,
-    0x1.999999999998fp-3,
-    -0x1.24924924918e8p-3,
-    0x1.c71c71c6740b1p-4,
-    -0x1.745d171e3eb9fp-4,
-    0x1.3b13abae16efbp-4,
-    -0x1.111090a2806b0p-4,
-    0x1.e1d23dd1aec1fp-5,
-    -0x1.ae802f8797bc7p-5,
-    0x1.812dbb32976abp-5,
-    -0x1.4ac2f13f00fb9p-5,
-    0x1.ddf4141252423p-6,
-    -0x1.9a239e5a9c793p-7};
-// kAsinP: 15 coefficients on [0, 0.25], error after rounding 2^-54.0
+// kAtanA: 12 coefficients on [0, 0.19159766], error after rounding 2^-53.4
+static constexpr double kAtanA[12] = {
+    0x1.9999999999999p-3,
+    -0x1.24924924923cbp-3,
+    0x1.c71c71c7042f9p-4,
+    -0x1.745d173c883d9p-4,
+    0x1.3b13af638469ep-4,
+    -0x1.1110d9a92018fp-4,
+    0x1.e1d995a4b6844p-5,
+    -0x1.aebee32d8f840p-5,
+    0x1.828dd0be6681fp-5,
+    -0x1.4fa43cdb01b2cp-5,
+    0x1.f1ca2e50a78a0p-6,
+    -0x1.bd54450ba94b1p-7};
+static constexpr double kMinusThirdH = -0x1.5555555555555p-2, kMinusThirdL = -0x1.5555555555555p-56;
+// kAsinP: 15 coefficients on [0, 0.25025], error after rounding 2^-54.5
 static constexpr double kAsinP[15] = {
-    0x1.5555555555555p-3,
-    0x1.333333333332dp-4,
-    0x1.6db6db6db7c7fp-5,
-    0x1.f1c71c70ee54ap-6,
-    0x1.6e8ba31c9dc09p-6,
-    0x1.1c4ebd7735bf2p-6,
-    0x1.c99afe79266f3p-7,
-    0x1.7a70c2a695fe0p-7,
-    0x1.40e38d543d8d2p-7,
-    0x1.0a9849ba5937fp-7,
-    0x1.2031dbbbbad45p-7,
-    0x1.8f5a75293b096p-12,
-    0x1.7184808eff5eep-6,
-    -0x1.898d77b6dddb2p-6,
-    0x1.f74bdb0d4b5bep-6};
+    0x1.3333333333333p-4,
+    0x1.6db6db6db6dabp-5,
+    0x1.f1c71c71c8d81p-6,
+    0x1.6e8ba2e7ef1b7p-6,
+    0x1.1c4ec51cdd99ep-6,
+    0x1.c9998ba8429f2p-7,
+    0x1.7a88d4c9adde8p-7,
+    0x1.3fc9139256a1dp-7,
+    0x1.13e2a72c588b2p-7,
+    0x1.cfb5c41001ce8p-8,
+    0x1.006ba4e965f47p-7,
+    0x1.c46015b4887b5p-14,
+    0x1.53d5665c6114bp-6,
+    -0x1.6e155a873e281p-6,
+    0x1.cfc4bc85e6d74p-6};
+static constexpr double kSixthH = 0x1.5555555555555p-3, kSixthL = 0x1.5555555555555p-57;
 // kExpE: 11 coefficients on [-0.35, 0.35], error after rounding 2^-53.8
 static constexpr double kExpE[11] = {
     0x1.5555555555555p-3,
@@ -370,6 +371,28 @@ HWY_INLINE V SignOf(D d, V x) {
   return hn::And(x, hn::SignBit(d));
 }
 
+// h + l = t + t^3 * (c1 + z*R(z)), z = t^2, in double-double (relative error
+// about 2^-60 where |z*R(z)| << |c1| and the t^3 term is < t/8); also z.
+template <class D, size_t N, class V = hn::VFromD<D>>
+HWY_INLINE void OddDD(D d, V t, double c1h, double c1l, const double (&r)[N], V& h, V& l,
+                      V& z) {
+  V th_, tl_, zl;
+  Split(d, t, th_, tl_);
+  TwoProdS(t, th_, tl_, t, th_, tl_, z, zl);
+  V ch, cl;
+  FastTwoSum(hn::Set(d, c1h), hn::Mul(z, Horner(d, z, r)), ch, cl);
+  cl = hn::Add(cl, hn::Set(d, c1l));
+  V zh_, zl_, ah, al;
+  Split(d, z, zh_, zl_);
+  TwoProdS(z, zh_, zl_, t, th_, tl_, ah, al);
+  al = hn::Add(al, hn::Mul(zl, t));  // ah + al = t^3
+  V bh, bl;
+  TwoProd(d, ah, ch, bh, bl);
+  bl = hn::Add(bl, hn::Add(hn::Mul(ah, cl), hn::Mul(al, ch)));
+  FastTwoSum(t, bh, h, l);
+  l = hn::Add(l, bl);
+}
+
 // ------------------------------------------------------ argument reduction
 // Scalar, basic IEEE and integer operations only (same bits everywhere).
 static inline double ScalarTwoProdErr(double a, double b, double p) {
@@ -618,31 +641,33 @@ HWY_INLINE hn::VFromD<D> Atan(D d, hn::VFromD<D> x) {
   V t0, tl;
   td::DivDD(d, num, zero, dh, dl, t0, tl);
   tl = hn::IfThenZeroElse(hn::Gt(a, hn::Set(d, 0x1p64)), tl);
-  const V z = hn::Mul(t0, t0);
-  const V poly = hn::Mul(hn::Mul(t0, z), td::Horner(d, z, td::kAtanA));
+  // atan(t0 + tl) = atan(t0) + tl / (1 + t0^2)
+  V ph_, pl_, z;
+  td::OddDD(d, t0, td::kMinusThirdH, td::kMinusThirdL, td::kAtanA, ph_, pl_, z);
   V sh, sl;
-  td::TwoSum(atH, t0, sh, sl);
-  sl = hn::Add(sl, hn::Add(hn::Add(atL, hn::Sub(tl, hn::Mul(tl, z))), poly));
+  td::TwoSum(atH, ph_, sh, sl);
+  sl = hn::Add(sl, hn::Add(hn::Add(atL, hn::Sub(tl, hn::Mul(tl, z))), pl_));
   return hn::Xor(hn::Add(sh, sl), td::SignOf(d, x));
 }
 
 // -------------------------------------------------------------- Asin, Acos
 namespace trig_detail {
-// For a = |x|: where a <= 1/2, s = a, z = a^2; elsewhere s + sl = sqrt(w),
-// z = w = (1 - a)/2 (exact). corr = s*z*P(z), so asin(s) ~ s + sl + corr.
+// For a = |x|: asin(s + sl) = h + l, where a <= 1/2: s = a, sl = 0;
+// elsewhere s + sl = sqrt((1 - a)/2) (so that asin(a) = pi/2 - 2 asin(s)).
 template <class D, class V = hn::VFromD<D>>
-HWY_INLINE void AsinParts(D d, V a, V s_small, hn::Mask<D>& small, V& s, V& sl, V& corr) {
+HWY_INLINE void AsinParts(D d, V a, hn::Mask<D>& small, V& h, V& l) {
   small = hn::Le(a, hn::Set(d, 0.5));
-  const V w = hn::Mul(hn::Sub(hn::Set(d, 1.0), a), hn::Set(d, 0.5));
+  const V w = hn::Mul(hn::Sub(hn::Set(d, 1.0), a), hn::Set(d, 0.5));  // exact
   const V sq = hn::Sqrt(w);
   V p, pe;
   TwoProd(d, sq, sq, p, pe);
-  V sql = hn::Div(hn::Sub(hn::Sub(w, p), pe), hn::Add(sq, sq));
-  sql = hn::IfThenZeroElse(hn::Eq(w, hn::Zero(d)), sql);
-  const V z = hn::IfThenElse(small, hn::Mul(a, a), w);
-  s = hn::IfThenElse(small, s_small, sq);
-  sl = hn::IfThenZeroElse(small, sql);
-  corr = hn::Mul(hn::Mul(s, z), Horner(d, z, kAsinP));
+  V sl = hn::Div(hn::Sub(hn::Sub(w, p), pe), hn::Add(sq, sq));
+  sl = hn::IfThenZeroElse(hn::Or(small, hn::Eq(w, hn::Zero(d))), sl);
+  const V s = hn::IfThenElse(small, a, sq);
+  V z;
+  OddDD(d, s, kSixthH, kSixthL, kAsinP, h, l, z);
+  // asin(s + sl) = asin(s) + sl / sqrt(1 - s^2)
+  l = hn::Add(l, hn::Add(sl, hn::Mul(sl, hn::Mul(z, hn::Set(d, 0.5)))));
 }
 }  // namespace trig_detail
 
@@ -652,13 +677,13 @@ HWY_INLINE hn::VFromD<D> Asin(D d, hn::VFromD<D> x) {
   namespace td = trig_detail;
   const V a = hn::Abs(x);
   hn::Mask<D> small;
-  V s, sl, corr;
-  td::AsinParts(d, a, a, small, s, sl, corr);
-  // large: pi/2 - 2*(s + sl + corr)
   V h, l;
-  td::TwoSum(hn::Set(d, td::kPio2H), hn::Neg(hn::Add(s, s)), h, l);
-  l = hn::Sub(hn::Add(l, hn::Set(d, td::kPio2L)), hn::Mul(hn::Set(d, 2.0), hn::Add(sl, corr)));
-  V r = hn::IfThenElse(small, hn::Add(a, corr), hn::Add(h, l));
+  td::AsinParts(d, a, small, h, l);
+  // a > 1/2: pi/2 - 2*(h + l)
+  V bh, bl;
+  td::TwoSum(hn::Set(d, td::kPio2H), hn::Neg(hn::Add(h, h)), bh, bl);
+  bl = hn::Sub(hn::Add(bl, hn::Set(d, td::kPio2L)), hn::Add(l, l));
+  V r = hn::IfThenElse(small, hn::Add(h, l), hn::Add(bh, bl));
   r = hn::IfThenElse(hn::Gt(a, hn::Set(d, 1.0)), hn::Set(d, NAN), r);
   return hn::Xor(r, td::SignOf(d, x));
 }
@@ -669,21 +694,22 @@ HWY_INLINE hn::VFromD<D> Acos(D d, hn::VFromD<D> x) {
   namespace td = trig_detail;
   const V a = hn::Abs(x);
   hn::Mask<D> small;
-  V s, sl, corr;
-  td::AsinParts(d, a, x, small, s, sl, corr);
+  V h, l;
+  td::AsinParts(d, a, small, h, l);
   const auto neg = hn::Lt(x, hn::Zero(d));
-  // small: pi/2 - (x + corr); x > 1/2: 2*(s + sl + corr); x < -1/2: pi - 2*(s + sl + corr)
-  const V two_s = hn::Add(s, s), two_l = hn::Mul(hn::Set(d, 2.0), hn::Add(sl, corr));
+  // |x| <= 1/2: pi/2 - sign(x)*(h + l); x > 1/2: 2*(h + l); x < -1/2: pi - 2*(h + l)
+  const V sgn = td::DoubleBit(d, neg);
+  const V mh = hn::IfThenElse(small, hn::Xor(h, sgn), hn::Add(h, h));
+  const V ml = hn::IfThenElse(small, hn::Xor(l, sgn), hn::Add(l, l));
   const V bh = hn::IfThenElse(small, hn::Set(d, td::kPio2H),
                               hn::IfThenElseZero(neg, hn::Set(d, td::kPiH)));
   const V bl = hn::IfThenElse(small, hn::Set(d, td::kPio2L),
                               hn::IfThenElseZero(neg, hn::Set(d, td::kPiL)));
   const auto minus = hn::Or(small, neg);
-  const V mh = hn::IfThenElse(small, x, two_s), ml = hn::IfThenElse(small, corr, two_l);
-  V h, l;
-  td::TwoSum(bh, hn::IfThenElse(minus, hn::Neg(mh), mh), h, l);
-  l = hn::Add(hn::Add(l, bl), hn::IfThenElse(minus, hn::Neg(ml), ml));
-  V r = hn::Add(h, l);
+  V rh, rl;
+  td::TwoSum(bh, hn::IfThenElse(minus, hn::Neg(mh), mh), rh, rl);
+  rl = hn::Add(hn::Add(rl, bl), hn::IfThenElse(minus, hn::Neg(ml), ml));
+  const V r = hn::Add(rh, rl);
   return hn::IfThenElse(hn::Gt(a, hn::Set(d, 1.0)), hn::Set(d, NAN), r);
 }
 
