@@ -50,7 +50,7 @@ def fit(name, g, a, b, n, weight=None, grid=2000):
     lg = mp.log(worst, 2) if worst > 0 else -999
     print(f"// {name}: {n} coefficients on [{mp.nstr(a, 8)}, {mp.nstr(b, 8)}], "
           f"error after rounding 2^{float(lg):.1f}")
-    print(f"static constexpr double {name}[{n}] = {{")
+    print(f"inline constexpr double {name}[{n}] = {{")
     print("    " + ",\n    ".join(hexd(c) for c in coefs) + "};")
     return coefs
 
@@ -87,7 +87,7 @@ def atan():
         return ((mp.atan(t) - t) / t ** 3 + mp.mpf(1) / 3) / z
     fit("kAtanA", ga, 0, tmax ** 2 * mp.mpf('1.001'), 12)
     h, l = split_dd(-mp.mpf(1) / 3)
-    print(f"static constexpr double kMinusThirdH = {hexd(h)}, kMinusThirdL = {hexd(l)};")
+    print(f"inline constexpr double kMinusThirdH = {hexd(h)}, kMinusThirdL = {hexd(l)};")
 
 
 def asin():
@@ -99,7 +99,7 @@ def asin():
         return ((mp.asin(a) - a) / a ** 3 - mp.mpf(1) / 6) / z
     fit("kAsinP", gp, 0, mp.mpf(1) / 4 * mp.mpf('1.001'), 15)
     h, l = split_dd(mp.mpf(1) / 6)
-    print(f"static constexpr double kSixthH = {hexd(h)}, kSixthL = {hexd(l)};")
+    print(f"inline constexpr double kSixthH = {hexd(h)}, kSixthL = {hexd(l)};")
 
 
 def exp_poly():
@@ -119,8 +119,8 @@ def exp_poly():
     l2 = trunc_bits(ln2 - l1, 42)
     l3 = mp.mpf(dbl(ln2 - l1 - l2))
     for n, v in (("kLn2_1", l1), ("kLn2_2", l2), ("kLn2_3", l3)):
-        print(f"static constexpr double {n} = {hexd(dbl(v))};")
-    print(f"static constexpr double kInvLn2 = {hexd(dbl(1 / ln2))};")
+        print(f"inline constexpr double {n} = {hexd(dbl(v))};")
+    print(f"inline constexpr double kInvLn2 = {hexd(dbl(1 / ln2))};")
 
 
 def erf_small():
@@ -129,7 +129,7 @@ def erf_small():
     c1 = -c0 / 3
     for n, v in (("kErfC0", c0), ("kErfC1", c1)):
         h, l = split_dd(v)
-        print(f"static constexpr double {n}H = {hexd(h)}, {n}L = {hexd(l)};")
+        print(f"inline constexpr double {n}H = {hexd(h)}, {n}L = {hexd(l)};")
     def gp(z):
         if z < mp.mpf('1e-12'):
             return c0 / 10 - c0 * z / 42
@@ -164,9 +164,9 @@ def erfcx_table():
             worst = max(worst, abs(v - F(mid + t)) / F(mid + t))
         rows.append((dbl(mid), row))
     print(f"// kErfcxTable: F(a) = erfc(a)*exp(a^2), 96 rows of 12; error 2^{float(mp.log(worst, 2)):.1f}")
-    print("static constexpr double kErfcxMid[96] = {")
+    print("inline constexpr double kErfcxMid[96] = {")
     print("    " + ",\n    ".join(", ".join(hexd(m) for m, _ in rows[i:i + 4]) for i in range(0, 96, 4)) + "};")
-    print("static constexpr double kErfcxTable[96 * 12] = {")
+    print("inline constexpr double kErfcxTable[96 * 12] = {")
     print(",\n".join("    " + ", ".join(hexd(x) for x in r) for _, r in rows) + "};")
 
 
@@ -206,18 +206,18 @@ def consts():
     p2 = trunc_bits(pio2 - p1, 33)
     p3 = mp.mpf(dbl(pio2 - p1 - p2))
     for n, v in (("kPio2_1", p1), ("kPio2_2", p2), ("kPio2_3", p3)):
-        print(f"static constexpr double {n} = {hexd(dbl(v))};")
+        print(f"inline constexpr double {n} = {hexd(dbl(v))};")
     for n, v in (("kPio2", pio2), ("kPi", mp.pi), ("kPio4", mp.pi / 4),
                  ("kMinusSixth", -mp.mpf(1) / 6), ("kTwoOverSqrtPi", 2 / mp.sqrt(mp.pi)),
                  ("kSqrtPiOver2", mp.sqrt(mp.pi) / 2), ("kLn2", mp.log(2)),
                  ("kInvSqrt2", 1 / mp.sqrt(2))):
         h, l = split_dd(v)
-        print(f"static constexpr double {n}H = {hexd(h)}, {n}L = {hexd(l)};")
-    print(f"static constexpr double kTwoOverPi = {hexd(dbl(2 / mp.pi))};")
+        print(f"inline constexpr double {n}H = {hexd(h)}, {n}L = {hexd(l)};")
+    print(f"inline constexpr double kTwoOverPi = {hexd(dbl(2 / mp.pi))};")
     for n, v in (("kAtanHalf", mp.atan(0.5)), ("kAtanOne", mp.atan(1)),
                  ("kAtanThreeHalves", mp.atan(1.5))):
         h, l = split_dd(v)
-        print(f"static constexpr double {n}H = {hexd(h)}, {n}L = {hexd(l)};")
+        print(f"inline constexpr double {n}H = {hexd(h)}, {n}L = {hexd(l)};")
 
 
 def payne_hanek():
@@ -231,7 +231,7 @@ def payne_hanek():
         for j in range(words):
             w = int(mp.floor(v * mp.mpf(2) ** (64 * j))) % (1 << 64)
             out.append(w)
-    print(f"static constexpr uint64_t kTwoOverPiBits[{words}] = {{")
+    print(f"inline constexpr uint64_t kTwoOverPiBits[{words}] = {{")
     lines = []
     for i in range(0, words, 3):
         lines.append("    " + ", ".join(f"0x{w:016x}ull" for w in out[i:i + 3]))
