@@ -372,13 +372,15 @@ void CheckFunction(int fn) {
   for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
     hwy::SetSupportedTargetsForTest(target);
     for (int one_lane = 0; one_lane < 2; ++one_lane) {
-      HWY_DYNAMIC_DISPATCH(EvalMathTrig)(fn, one_lane, x.data(), out.data(), x.size());
+      // one-lane vectors: the special inputs (first) and part of the random ones
+      const size_t n = one_lane ? std::min<size_t>(x.size(), 300000) : x.size();
+      HWY_DYNAMIC_DISPATCH(EvalMathTrig)(fn, one_lane, x.data(), out.data(), n);
       const std::string name =
           std::string(hwy::TargetName(target)) + (one_lane ? "/1lane" : "");
       int64_t worst = 0;
       double worst_arg = 0;
       size_t bad = 0;
-      for (size_t i = 0; i < x.size(); ++i) {
+      for (size_t i = 0; i < n; ++i) {
         const double got = out[i], want = ref[i];
         bool ok;
         int64_t dist = 0;
@@ -407,7 +409,7 @@ void CheckFunction(int fn) {
       if (first.empty()) {
         first = out;
         first_name = name;
-        for (size_t i = 0; i < x.size(); ++i) {
+        for (size_t i = 0; i < n; ++i) {
           const double e = UlpError(out[i], ref[i], refq[i]);
           if (e > worst_real && e < 1e9) {
             worst_real = e;
@@ -416,7 +418,7 @@ void CheckFunction(int fn) {
         }
       } else {
         size_t diff = 0;
-        for (size_t i = 0; i < x.size(); ++i) {
+        for (size_t i = 0; i < n; ++i) {
           if (BitsOf(out[i]) != BitsOf(first[i]) && !(std::isnan(out[i]) && std::isnan(first[i]))) {
             if (diff++ < 3)
               ADD_FAILURE() << kNames[fn] << ": " << name << " differs from " << first_name
