@@ -1,12 +1,35 @@
 // float64 vector math: Sin, Cos, Tan, Asin, Acos, Atan, Erf, Erfc, Erfinv,
-// GeluErf. Each result is within 1 ulp of the correctly rounded one (aim:
-// about 0.5-0.7 ulp) for every input, and has the same bits on every Highway
-// target: only per-lane exact IEEE operations (no FMA, no approximate
+// GeluErf, for any float64 descriptor. Each result is within 1 ulp of the
+// correctly rounded one for every input (measured max error 0.50-0.56 ulp of
+// the exact value, tests/test_math_trig.cc), and has the same bits on every
+// Highway target: only per-lane exact IEEE operations (no FMA, no approximate
 // reciprocals, no libm). Products and sums whose rounding errors would add up
 // are carried in double-double (Dekker splitting, two-sum). Build with
 // -ffp-contract=off, or the compiler may fuse a*b+c and change the bits.
 //
-// Coefficients and the table of 2/pi bits come from tools/fit_math_trig.py.
+// Methods:
+// - Sin, Cos, Tan: x = (4n + q) pi/2 + r, |r| <= pi/4 in double-double: a
+//   three-part Cody-Waite pi/2 below 1.6e6, else Payne-Hanek with 192 bits
+//   of 2/pi (scalar integer code, taken only when some lane needs it); sin r
+//   and cos r in double-double; Tan = sin/cos or -cos/sin, divided in
+//   double-double.
+// - Atan: t = (|x| - c)/(1 + |x| c), c in {0, 1/2, 1, 3/2}, or t = -1/|x|
+//   beyond 39/16; atan(c) + atan(t), t^3 term in double-double.
+// - Asin, Acos: odd polynomial on |x| <= 1/2, else asin(x) = pi/2 -
+//   2 asin(sqrt((1 - x)/2)) with the square root in double-double.
+// - Erf, Erfc: |x| < 1/2: odd polynomial in double-double; above,
+//   erfc(a) = exp(-a^2) * F(a), exp of the double-double -a^2 in
+//   double-double, F = erfc*exp(a^2) from a table of polynomials (16 rows per
+//   binade up to 32, gathered); Erfc(x < 0) = 2 - erfc(-x). Subnormal results
+//   are rounded once.
+// - Erfinv: a starting guess (polynomial in a, or in sqrt(-log(1 - a)) above
+//   3/4, relative error ~2^-30; its log needs only that accuracy) and one
+//   Halley step on the double-double erf (or 1 - a - erfc near 1).
+// - GeluErf: x/2 * (1 + erf(x/sqrt2)), for x < 0 x/2 * erfc(-x/sqrt2), with
+//   x/sqrt2 in double-double; GeluErf(-inf) = -0 (the limit).
+//
+// Coefficients and the table of 2/pi bits come from tools/fit_math_trig.py
+// (--update rewrites the generated block below).
 
 // Constants and tables: one copy for all targets.
 #ifndef BCAST_KERNELS_MATH_TRIG_CONSTANTS_
