@@ -395,8 +395,11 @@ HWY_INLINE void DivDD(D d, V nh, V nl, V dh, V dl, V& qh, V& ql) {
   ql = hn::Div(rem, dh);
 }
 
+// c[0] + c[1] x + ... by Horner's scheme. (Not Estrin's: its independent
+// multiply-adds of mixed signs let GCC's SLP vectorizer form vfmaddsub in
+// the scalar targets, even with -ffp-contract=off, where FMA is enabled.)
 template <class D, size_t N, class V = hn::VFromD<D>>
-HWY_INLINE V Horner(D d, V x, const double (&c)[N]) {
+HWY_INLINE V Poly(D d, V x, const double (&c)[N]) {
   V r = hn::Set(d, c[N - 1]);
   for (size_t i = N - 1; i-- > 0;) r = hn::Add(hn::Mul(r, x), hn::Set(d, c[i]));
   return r;
@@ -416,7 +419,7 @@ HWY_INLINE void OddDD(D d, V t, double c1h, double c1l, const double (&r)[N], V&
   Split(d, t, th_, tl_);
   TwoProdS(t, th_, tl_, t, th_, tl_, z, zl);
   V ch, cl;
-  FastTwoSum(hn::Set(d, c1h), hn::Mul(z, Horner(d, z, r)), ch, cl);
+  FastTwoSum(hn::Set(d, c1h), hn::Mul(z, Poly(d, z, r)), ch, cl);
   cl = hn::Add(cl, hn::Set(d, c1l));
   V zh_, zl_, ah, al;
   Split(d, z, zh_, zl_);
@@ -430,13 +433,8 @@ HWY_INLINE void OddDD(D d, V t, double c1h, double c1l, const double (&r)[N], V&
 }
 
 // ------------------------------------------------------ argument reduction
-// Scalar, basic IEEE and integer operations only (same bits everywhere).
-static inline double ScalarTwoProdErr(double a, double b, double p) {
-  const double ca = a * 134217729.0, cb = b * 134217729.0;
-  const double ah = ca - (ca - a), al = a - ah;
-  const double bh = cb - (cb - b), bl = b - bh;
-  return (((ah * bh - p) + ah * bl) + al * bh) + al * bl;
-}
+// Scalar integer code, and exact conversions and power-of-two scalings only
+// (nothing a compiler could fuse or reorder): the same bits everywhere.
 static inline double Pow2(int e) {  // 2^e, -1022 <= e <= 1023
   const uint64_t bits = static_cast<uint64_t>(e + 1023) << 52;
   double r;
@@ -444,9 +442,10 @@ static inline double Pow2(int e) {  // 2^e, -1022 <= e <= 1023
   return r;
 }
 
-// Payne-Hanek: a finite, a >= 2^20. Returns the quadrant (0..3, as double)
-// and r = rh + rl with a = (4n + q) * pi/2 + r, |r| <= pi/4.
-static inline void PayneHanek(double a, double* q_out, double* rh_out, double* rl_out) {
+// Payne-Hanek: a finite, a >= 2^20. a * 2/pi = 4n + q + f, |f| <= 1/2, with
+// q in {0,1,2,3} (as double) and f = fa + fb exactly to 106 bits (|fb| <=
+// 2^-53 |fa|); the caller multiplies f by pi/2 in double-double.
+static inline void PayneHanek(double a, double* q_out, double* fa_out, double* fb_out) {
   uint64_t bits;
   memcpy(&bits, &a, sizeof(bits));
   const int ex = static_cast<int>((bits >> 52) & 0x7ff);
@@ -460,7 +459,9 @@ static inline void PayneHanek(double a, double* q_out, double* rh_out, double* r
     const uint64_t hi = kTwoOverPiBits[j + t], lo = kTwoOverPiBits[j + t + 1];
     w[t] = sh == 0 ? hi : (hi << sh) | (lo >> (64 - sh));
   }
-  // a * 2/pi = m * W * 2^-190 (mod 4): the product modulo 2^192.
+  // a * 2/pi = m * W * 2^-190 (mod 4): the product modulo 2^192. The bits
+  // of 2/pi before the window give multiples of 4, those after it less than
+  // 2^-137.
   typedef unsigned __int128 u128;
   u128 t = static_cast<u128>(m) * w[2];
   const uint64_t p0 = static_cast<uint64_t>(t);
@@ -468,7 +469,7 @@ static inline void PayneHanek(double a, double* q_out, double* rh_out, double* r
   const uint64_t p1 = static_cast<uint64_t>(t);
   const uint64_t p2 = m * w[0] + static_cast<uint64_t>(t >> 64);
   uint64_t q = p2 >> 62;
-  // The fraction, 128 bits: f = F / 2^128.
+  // The fraction, 128 bits: f = F / 2^128 (|f| >= 2^-62 for every double).
   u128 f = (static_cast<u128>(p2 & ((1ull << 62) - 1)) << 66) | (static_cast<u128>(p1) << 2) |
            (p0 >> 62);
   bool neg = false;
@@ -477,34 +478,22 @@ static inline void PayneHanek(double a, double* q_out, double* rh_out, double* r
     f = -f;
     neg = true;
   }
+  *q_out = static_cast<double>(q);
   if (f == 0) {
-    *q_out = static_cast<double>(q);
-    *rh_out = 0.0;
-    *rl_out = 0.0;
+    *fa_out = 0.0;
+    *fb_out = 0.0;
     return;
   }
   const uint64_t fhi = static_cast<uint64_t>(f >> 64);
   const int lz = fhi != 0 ? __builtin_clzll(fhi) : 64 + __builtin_clzll(static_cast<uint64_t>(f));
   f <<= lz;
+  // top 53 bits and the next 53, scaled exactly
   const double scale = Pow2(-lz);
-  const double ah = static_cast<double>(static_cast<int64_t>(f >> 75)) * 0x1p-53 * scale;
-  const double al =
+  const double fa = static_cast<double>(static_cast<int64_t>(f >> 75)) * 0x1p-53 * scale;
+  const double fb =
       static_cast<double>(static_cast<int64_t>((f >> 22) & ((1ull << 53) - 1))) * 0x1p-106 * scale;
-  double fh = ah + al;
-  double fl = al - (fh - ah);
-  // r = f * pi/2
-  double rh = fh * kPio2H;
-  double rl = ScalarTwoProdErr(fh, kPio2H, rh) + (fh * kPio2L + fl * kPio2H);
-  const double s = rh + rl;
-  rl = rl - (s - rh);
-  rh = s;
-  if (neg) {
-    rh = -rh;
-    rl = -rl;
-  }
-  *q_out = static_cast<double>(q);
-  *rh_out = rh;
-  *rl_out = rl;
+  *fa_out = neg ? -fa : fa;
+  *fb_out = neg ? -fb : fb;
 }
 
 // a >= 0 (or NaN): a = (4n + q) * pi/2 + rh + rl, q in {0,1,2,3} as double.
@@ -531,20 +520,26 @@ HWY_INLINE void ReduceTrig(D d, V a, V& q, V& rh, V& rl) {
                             hn::Lt(a, hn::Set(d, HUGE_VAL)));
   if (HWY_UNLIKELY(!hn::AllFalse(d, huge))) {
     constexpr size_t kMax = HWY_MAX_BYTES / sizeof(double);
-    HWY_ALIGN double ba[kMax], bq[kMax], bh[kMax], bl[kMax];
+    HWY_ALIGN double ba[kMax], bq[kMax], bfa[kMax], bfb[kMax];
     const size_t n = hn::Lanes(d);
     hn::Store(a, d, ba);
     hn::Store(q, d, bq);
-    hn::Store(rh, d, bh);
-    hn::Store(rl, d, bl);
+    hn::Store(hn::Zero(d), d, bfa);
+    hn::Store(hn::Zero(d), d, bfb);
     for (size_t i = 0; i < n; ++i) {
       if (ba[i] >= kTrigHugeThreshold && ba[i] < HUGE_VAL) {
-        PayneHanek(ba[i], &bq[i], &bh[i], &bl[i]);
+        PayneHanek(ba[i], &bq[i], &bfa[i], &bfb[i]);
       }
     }
     q = hn::Load(d, bq);
-    rh = hn::Load(d, bh);
-    rl = hn::Load(d, bl);
+    // r = f * pi/2 in double-double
+    V fh, fl, mh, ml, hh, hl;
+    FastTwoSum(hn::Load(d, bfa), hn::Load(d, bfb), fh, fl);
+    TwoProd(d, fh, hn::Set(d, kPio2H), mh, ml);
+    ml = hn::Add(ml, hn::Add(hn::Mul(fh, hn::Set(d, kPio2L)), hn::Mul(fl, hn::Set(d, kPio2H))));
+    FastTwoSum(mh, ml, hh, hl);
+    rh = hn::IfThenElse(huge, hh, rh);
+    rl = hn::IfThenElse(huge, hl, rl);
   }
 }
 
@@ -556,7 +551,7 @@ HWY_INLINE void SinCosKernel(D d, V rh, V rl, V& sh, V& sl, V& ch, V& cl) {
   Split(d, rh, rhh, rhl);
   TwoProdS(rh, rhh, rhl, rh, rhh, rhl, z, zl);  // r^2
   // sin(rh) = rh + rh^3 * (-1/6 + z*S(z)), the cube and -1/6 in double-double
-  const V q = hn::Mul(z, Horner(d, z, kSinS));
+  const V q = hn::Mul(z, Poly(d, z, kSinS));
   V th, tl;
   FastTwoSum(hn::Set(d, kMinusSixthH), q, th, tl);
   tl = hn::Add(tl, hn::Set(d, kMinusSixthL));
@@ -577,7 +572,7 @@ HWY_INLINE void SinCosKernel(D d, V rh, V rl, V& sh, V& sl, V& ch, V& cl) {
   const V w = hn::Sub(one, hz);
   const V e = hn::Sub(hn::Sub(one, w), hz);  // exact
   const V rest = hn::Add(hn::Sub(e, hn::Mul(zl, hn::Set(d, 0.5))),
-                         hn::Mul(hn::Mul(z, z), Horner(d, z, kCosC)));
+                         hn::Mul(hn::Mul(z, z), Poly(d, z, kCosC)));
   FastTwoSum(w, rest, ch, cl);
   // + rl: sin(rh + rl) = sin(rh) + rl*cos(rh), cos(rh + rl) = cos(rh) - rl*sin(rh)
   const V sh0 = sh;
@@ -800,7 +795,7 @@ HWY_INLINE void ExpDD(D d, V yh, V yl, V& k, V& eh, V& el) {
   const V half = hn::Set(d, 0.5);
   const V hq = hn::Mul(qh, half);
   const V hql = hn::Add(hn::Mul(ql, half), hn::Mul(rh, rl));
-  const V poly = hn::Mul(hn::Mul(rh, qh), Horner(d, rh, kExpE));
+  const V poly = hn::Mul(hn::Mul(rh, qh), Poly(d, rh, kExpE));
   V h1, l1, h2, l2;
   FastTwoSum(hn::Set(d, 1.0), rh, h1, l1);
   FastTwoSum(h1, hq, h2, l2);
@@ -814,7 +809,7 @@ HWY_INLINE void ErfSmall(D d, V a, V& sh, V& sl) {
   V ah, al, z, zl;
   Split(d, a, ah, al);
   TwoProdS(a, ah, al, a, ah, al, z, zl);
-  const V q = hn::Mul(z, Horner(d, z, kErfP));
+  const V q = hn::Mul(z, Poly(d, z, kErfP));
   V th, tl;
   FastTwoSum(hn::Set(d, kErfC1H), q, th, tl);
   tl = hn::Add(tl, hn::Set(d, kErfC1L));
@@ -864,7 +859,7 @@ HWY_INLINE void ErfcBig(D d, V a, V delta, V& k, V& ph, V& pl, V& eh) {
   const auto j = hn::Sub(hn::ShiftRight<48>(hn::BitCast(di, ac)), hn::Set(di, 0x3FE0));
   const auto row = hn::Add(hn::ShiftLeft<3>(j), hn::ShiftLeft<2>(j));  // 12 * j
   const V t = hn::Sub(a, hn::GatherIndex(d, kErfcxMid, j));
-  V p = hn::GatherIndex(d, kErfcxTable, hn::Add(row, hn::Set(di, 11)));
+  V p = hn::GatherIndex(d, kErfcxTable, hn::Add(row, hn::Set(di, 11)));  // c10 .. c1
   for (int i = 10; i >= 2; --i) {
     p = hn::Add(hn::Mul(p, t), hn::GatherIndex(d, kErfcxTable, hn::Add(row, hn::Set(di, i))));
   }
@@ -948,7 +943,7 @@ HWY_INLINE V LogRough(D d, V m) {
   e = hn::IfThenElse(big, hn::Add(e, hn::Set(d, 1.0)), e);
   const V s = hn::Div(hn::Sub(f, hn::Set(d, 1.0)), hn::Add(f, hn::Set(d, 1.0)));
   const V u = hn::Mul(s, s);
-  const V lf = hn::Add(hn::Add(s, s), hn::Mul(hn::Mul(s, u), Horner(d, u, kLogL)));
+  const V lf = hn::Add(hn::Add(s, s), hn::Mul(hn::Mul(s, u), Poly(d, u, kLogL)));
   return hn::Add(hn::Mul(e, hn::Set(d, kLn2H)), lf);
 }
 
@@ -961,12 +956,12 @@ HWY_INLINE hn::VFromD<D> Erfinv(D d, hn::VFromD<D> y) {
   const V a = hn::Abs(y);
   const V one = hn::Set(d, 1.0);
   // starting guess, relative error ~2^-30
-  const V x_c = hn::Mul(a, td::Horner(d, hn::Mul(a, a), td::kErfinvCentral));
+  const V x_c = hn::Mul(a, td::Poly(d, hn::Mul(a, a), td::kErfinvCentral));
   const V m = hn::Sub(one, a);  // exact for a >= 1/2
   const auto tail = hn::Gt(a, hn::Set(d, 0.75));
   const V w = hn::Sqrt(hn::Neg(td::LogRough(d, hn::IfThenElse(tail, m, hn::Set(d, 0.25)))));
-  const V x_t = hn::IfThenElse(hn::Lt(w, hn::Set(d, 2.5)), td::Horner(d, w, td::kErfinvTail1),
-                               td::Horner(d, w, td::kErfinvTail2));
+  const V x_t = hn::IfThenElse(hn::Lt(w, hn::Set(d, 2.5)), td::Poly(d, w, td::kErfinvTail1),
+                               td::Poly(d, w, td::kErfinvTail2));
   V x0 = hn::IfThenElse(tail, x_t, x_c);
   x0 = hn::IfThenElse(hn::Lt(x0, hn::Set(d, 27.0)), x0, hn::Set(d, 1.0));  // keep garbage lanes tame
   // one Halley step on f(x) = erf(x) - a = (1 - a) - erfc(x), f' = c0 exp(-x^2)
