@@ -747,11 +747,13 @@ HWY_INLINE hn::VFromD<D> Acos(D d, hn::VFromD<D> x) {
 // ------------------------------------------------------------ Erf, Erfc
 namespace trig_detail {
 
-// 2^k for integral k in [-1022, 1023]
+// 2^k for integral k in [-1022, 1023] (other k, NaN included, give 1: lanes
+// whose result is replaced anyway, but the conversion must stay defined)
 template <class D, class V = hn::VFromD<D>>
 HWY_INLINE V Pow2I(D d, V k) {
   const hn::RebindToSigned<D> di;
-  const auto ki = hn::ConvertTo(di, k);
+  const auto in_range = hn::And(hn::Ge(k, hn::Set(d, -1022.0)), hn::Le(k, hn::Set(d, 1023.0)));
+  const auto ki = hn::ConvertTo(di, hn::IfThenElseZero(in_range, k));
   return hn::BitCast(d, hn::ShiftLeft<52>(hn::Add(ki, hn::Set(di, 1023))));
 }
 // (h + l) * p1 * p2 rounded once, also where it is subnormal: h * p1 is
