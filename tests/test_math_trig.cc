@@ -255,7 +255,7 @@ std::vector<double> MakeInputs(int fn) {
       in.AddAround(1.6e6);  // Cody-Waite / Payne-Hanek switch
       for (double k : {1.0, 2.0, 3.0, 4.0, 5.0, 7.0, 10.0, 100.0, 1000.0, 12345.0, 1e5, 1018592.0,
                        1e6, 2e6, 1e9, 0x1p40, 1e15})
-        in.AddAround(HalfPiTimes(k), 200);
+        in.AddAround(HalfPiTimes(k), 1000);
       for (int k = 1; k < 4000; ++k) {  // near every multiple of pi/2 up to 6000
         in.AddBoth(HalfPiTimes(k));
         in.AddBoth(std::nextafter(HalfPiTimes(k), 0));
