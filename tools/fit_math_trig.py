@@ -197,15 +197,16 @@ def erfinv_start():
 
 def consts():
     pio2 = mp.pi / 2
-    # Cody-Waite pi/2 in three parts: 33 + 33 + 53 bits.
+    # Cody-Waite pi/2 in four parts: 33 + 33 + 33 + 53 bits.
     def trunc_bits(v, bits):
         e = mp.floor(mp.log(abs(v), 2))
         s = mp.mpf(2) ** (bits - 1 - e)
         return mp.floor(v * s) / s  # v > 0
     p1 = trunc_bits(pio2, 33)
     p2 = trunc_bits(pio2 - p1, 33)
-    p3 = mp.mpf(dbl(pio2 - p1 - p2))
-    for n, v in (("kPio2_1", p1), ("kPio2_2", p2), ("kPio2_3", p3)):
+    p3 = trunc_bits(pio2 - p1 - p2, 33)
+    p4 = mp.mpf(dbl(pio2 - p1 - p2 - p3))
+    for n, v in (("kPio2_1", p1), ("kPio2_2", p2), ("kPio2_3", p3), ("kPio2_4", p4)):
         print(f"inline constexpr double {n} = {hexd(dbl(v))};")
     for n, v in (("kPio2", pio2), ("kPi", mp.pi), ("kPio4", mp.pi / 4),
                  ("kMinusSixth", -mp.mpf(1) / 6), ("kTwoOverSqrtPi", 2 / mp.sqrt(mp.pi)),
