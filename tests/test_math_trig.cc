@@ -297,15 +297,17 @@ std::vector<double> MakeInputs(int fn) {
     case kErf:
     case kErfc:
     case kGelu: {
+      // the switches of the implementation, and erfc's underflow
       for (double e : {0.5, 0.84375, 1.0, 1.25, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 26.5, 27.0,
-                       27.2, 27.25, 5.9, 6.0, 1e-8, 0x1p-28, 0x1p-54})
+                       27.2, 27.25, 27.5, 32.0, 5.9, 1e-8, 0x1p-28, 0x1p-54, 0x1p-400, 0x1p-390})
         in.AddAround(e);
       in.AddRandomBits(n * 2 / 10);
       in.AddUniform(-8, 8, n * 3 / 10);
       in.AddUniform(-30, 30, n * 2 / 10);
       in.AddLog(1e-20, 40, n * 3 / 10);
       if (fn == kGelu) {
-        for (double e : {37.0, 38.0, 38.5, 39.0, 40.0}) in.AddAround(e, 200);
+        for (double e : {0.70710678118654757, 8.5, 37.0, 38.0, 38.5, 38.85, 39.0, 40.0})
+          in.AddAround(e, 1000);
         in.AddUniform(-40, 0, n / 10);
       }
       break;
@@ -313,7 +315,10 @@ std::vector<double> MakeInputs(int fn) {
     case kErfinv: {
       in.AddAround(1.0, 1000);
       in.AddAround(0.0, 1000);
-      for (double e : {0.5, 0.75, 0.9, 0.99, 0.999, 0.9999}) in.AddAround(e);
+      for (double e : {0.5, 0.75, 0.9, 0.99, 0.999, 0.9999, 0.99999999, 0x1p-390, 0x1p-400, 0x1p-28})
+        in.AddAround(e);
+      // where the tail guess switches polynomials: sqrt(-log(1 - a)) = 2.5
+      in.AddAround(1 - std::exp(-6.25));
       in.AddRandomBits(n / 10);
       in.AddUniform(-1, 1, n * 5 / 10);
       {
