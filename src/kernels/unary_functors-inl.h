@@ -25,7 +25,7 @@
 #include "hwy/highway.h"
 #include "kernels/functors-inl.h"
 #include "kernels/math_exp-inl.h"
-#include "kernels/math_interim-inl.h"
+#include "kernels/math_trig-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace bcast {
@@ -517,9 +517,13 @@ using LogitF = MathF<T, LogitFn>;
 struct GeluFn {
   bool tanh_form = false;
   explicit GeluFn(const double* s) : tanh_form(s[0] != 0) {}
+  // gelu(-inf) is NaN in both forms, as PyTorch's -inf * 0 (silu and mish
+  // too): GeluErf alone would give the limit, -0.
   template <class D, class V>
   HWY_INLINE V operator()(D d, V x) const {
-    return tanh_form ? math::GeluTanh(d, x) : math::GeluErf(d, x);
+    if (tanh_form) return math::GeluTanh(d, x);
+    const V r = math::GeluErf(d, x);
+    return hn::IfThenElse(hn::Eq(x, hn::Set(d, -HUGE_VAL)), hn::Set(d, NAN), r);
   }
 };
 template <typename T>
