@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes what is generated from the op table, src/op_table.def.
+"""Writes what is generated from the op table, src/op_table.def, the dtype
+table, src/core/dtype_table.def, and the header's bc_status and bc_option enums.
 
     python3 tools/gen_ops.py            rewrite every generated file
     python3 tools/gen_ops.py --check    write nothing; exit 1 naming the files
@@ -7,17 +8,55 @@
                                         `ops.generated`), 0 when all are current
     python3 tools/gen_ops.py --check --diff   the same, with unified diffs
 
-Generated: the bc_op and bc_unary_op enums and their counts in
-include/bcast/bcast.h, the Rust constants of both (bcast-sys), the BinaryOp
-and UnaryOp variants, ALL, tensor methods and Context methods (bcast; UnaryOp
-also its parameter names), the Go constants, names and named functions of
-both (package-level and Context methods; binary ones also with a number
-operand), docs/ops.md and tests/differential/ops_table.py. Files that are partly generated carry
-BEGIN/END GENERATED marker comments; only the lines between them are
-rewritten, so a marker pair is placed by hand once and then kept.
+Generated from src/op_table.def: the bc_op and bc_unary_op enums and their
+counts in include/bcast/bcast.h, the Rust constants of both (bcast-sys), the
+BinaryOp and UnaryOp variants, ALL, tensor methods and Context methods
+(bcast; UnaryOp also its parameter names), the Go constants, names and named
+functions of both (package-level and Context methods; binary ones also with a
+number operand), docs/ops.md and tests/differential/ops_table.py. Of the
+ternary ops (BCAST_TERNARY_OP): all of Go's wrappers, bindings/go/
+ternary_named.go (Where, Addcmul, Addcdiv, Lerp, Clamp with their Out and
+InPlace forms, each a Context method and a package-level function; the
+parameters are those of the header's bc_ctx_<name>, bc_ctx_<name>_out and
+bc_ctx_<name>_, a `double` becoming a float64), and in Rust the ops whose C
+functions take three tensors and a `value` (addcmul, addcdiv: the
+ternary_value_methods! lines in bcast/src/ops.rs).
+
+Generated from src/core/dtype_table.def: bcast-sys's BC_<DTYPE> constants,
+the bcast DType variants, DType::ALL, torch_name(), the category (from the
+kind column) and the Element impls, and Go's DType constants and dtypeInfo
+table (names, PyTorch's Python and ScalarType names, sizes). A dtype's
+language-side spelling comes from DTYPE_WORDS, its size and Rust type from
+CTYPES (keyed by the table's CType). The header's bc_dtype enum stays
+hand-written (its docs are C's); the generator checks it lists the table's
+dtypes in the table's order.
+
+Generated from include/bcast/bcast.h, which stays their source (parsed, with
+each enumerator's Doxygen doc): bcast-sys's bc_status and bc_option
+constants, bcast's ErrorCode variants and its from_raw/raw mappings, and Go's
+Code constants and codeNames. Options have no generated wrapper beyond the
+constants: each setting's Rust and Go accessor has its own type and rules.
+
+Hand-written, because a template would be worse than the code:
+  - Rust where_cond/_out/_ (`where` is a keyword; the condition comes first
+    in the allocating form and second in place), lerp (a number weight goes
+    to bc_lerp_scalar*), clamp, clamp_min, clamp_max (number and missing
+    bounds go to bc_clamp_scalar*), and their Context methods; the
+    ternary_value_methods! macro and its ternary_value* helpers themselves.
+  - Go's notes on operands the table does not state (GO_TERNARY_NOTES:
+    where's Bool condition, clamp's nil bounds), ClampScalar and LerpScalar
+    (scalars.go).
+  - Every other binding function, and the C header outside the bc_op and
+    bc_unary_op blocks.
+
+Files that are partly generated carry BEGIN/END GENERATED marker comments
+(naming the source: op_table.def, dtype_table.def or bcast.h); only the lines
+between them are rewritten, so a marker pair is placed by hand once and then
+kept. Whole generated files start with "Code generated ... DO NOT EDIT."
 
 As a module (standard library only): `gen_ops.load()` returns the parsed
-table, a `Table` of `BinaryOp` and `TernaryOp` records.
+table, a `Table` of `BinaryOp`, `TernaryOp` and `UnaryOp` records;
+`parse_dtypes()` and `load_header()` the other two sources.
 """
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 //! Raw declarations of the bcast C ABI, `include/bcast/bcast.h`, written by
-//! hand and checked against the header by `tests/header.rs`.
+//! hand (the enum constants by `tools/gen_ops.py`, between GENERATED markers)
+//! and checked against the header by `tests/header.rs`.
 //!
 //! Nothing here is safe to call without reading the header's contract; the
 //! `bcast` crate wraps it. Enums are plain integers plus constants (as
