@@ -44,8 +44,8 @@ Hand-written, because a template would be worse than the code:
     bounds go to bc_clamp_scalar*), and their Context methods; the
     ternary_value_methods! macro and its ternary_value* helpers themselves.
   - Go's notes on operands the table does not state (GO_TERNARY_NOTES:
-    where's Bool condition, clamp's nil bounds), ClampScalar and LerpScalar
-    (scalars.go).
+    where's Bool condition, addcdiv's and lerp's dtypes, clamp's nil
+    bounds), ClampScalar and LerpScalar (scalars.go).
   - Every other binding function, and the C header outside the bc_op and
     bc_unary_op blocks.
 
@@ -1186,8 +1186,12 @@ def c_params(header: str, function: str) -> List[CParam]:
 
 
 # Go notes on a ternary op's operands that the table does not say.
+# (The dtypes column is not enough: clamp with one bound takes bool, lerp's
+# operands must share one dtype.)
 GO_TERNARY_NOTES = {
     "where": "cond must be Bool.",
+    "addcdiv": "Integer t1 and t2 are refused, as in PyTorch.",
+    "lerp": "The three must share one floating dtype.",
     "clamp": "lo or hi may be nil for no bound, but not both.",
 }
 
@@ -1214,8 +1218,6 @@ def go_ternary_named(t: Table, header: Header) -> str:
         alloc = [p for p in forms[""] if p.type != "tensor_out"]
         call = f"{op.name}({', '.join(p.name for p in alloc)})"
         doc = [go_doc(op.doc)]
-        if op.dtypes != "kAnyDtype":
-            doc.append(f"Dtypes: {DTYPE_SETS[op.dtypes]}.")
         if op.name in GO_TERNARY_NOTES:
             doc.append(GO_TERNARY_NOTES[op.name])
         docs = {

@@ -73,7 +73,7 @@ func WhereInPlace(self, cond, other *Tensor) error {
 }
 
 // Addcmul returns addcmul(self, t1, t2, value), the operands broadcast
-// together, on c. self + value * tensor1 * tensor2. Dtypes: all but bool.
+// together, on c. self + value * tensor1 * tensor2.
 func (c *Context) Addcmul(self, t1, t2 *Tensor, value float64) (*Tensor, error) {
 	h, err := handles(self, t1, t2)
 	if err != nil {
@@ -136,8 +136,8 @@ func AddcmulInPlace(self, t1, t2 *Tensor, value float64) error {
 }
 
 // Addcdiv returns addcdiv(self, t1, t2, value), the operands broadcast
-// together, on c. self + value * tensor1 / tensor2. Dtypes: floating (float16,
-// bfloat16, float32, float64).
+// together, on c. self + value * tensor1 / tensor2. Integer t1 and t2 are
+// refused, as in PyTorch.
 func (c *Context) Addcdiv(self, t1, t2 *Tensor, value float64) (*Tensor, error) {
 	h, err := handles(self, t1, t2)
 	if err != nil {
@@ -200,8 +200,7 @@ func AddcdivInPlace(self, t1, t2 *Tensor, value float64) error {
 }
 
 // Lerp returns lerp(start, end, weight), the operands broadcast together, on c.
-// start + weight * (end - start). Dtypes: floating (float16, bfloat16, float32,
-// float64).
+// start + weight * (end - start). The three must share one floating dtype.
 func (c *Context) Lerp(start, end, weight *Tensor) (*Tensor, error) {
 	h, err := handles(start, end, weight)
 	if err != nil {
@@ -264,8 +263,8 @@ func LerpInPlace(self, end, weight *Tensor) error {
 }
 
 // Clamp returns clamp(x, lo, hi), the operands broadcast together, on c.
-// min(max(x, lo), hi), NaN-propagating. Dtypes: all but bool. lo or hi may be
-// nil for no bound, but not both.
+// min(max(x, lo), hi), NaN-propagating. lo or hi may be nil for no bound, but
+// not both.
 func (c *Context) Clamp(x, lo, hi *Tensor) (*Tensor, error) {
 	h, err := handles(x, lo, hi)
 	if err != nil {
