@@ -1395,7 +1395,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"gen_ops.py: {e}", file=sys.stderr)
         return 2
     if args.check and stale:
-        print("gen_ops.py: out of date with src/op_table.def (run python3 tools/gen_ops.py):",
+        print("gen_ops.py: out of date with src/op_table.def, src/core/dtype_table.def or "
+              "include/bcast/bcast.h (run python3 tools/gen_ops.py):",
               file=sys.stderr)
         for rel in stale:
             print(f"  {rel}", file=sys.stderr)
