@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes what is generated from the op table, src/op_table.def.
+"""Writes what is generated from the op table, src/op_table.def, the dtype
+table, src/core/dtype_table.def, and the header's bc_status and bc_option enums.
 
     python3 tools/gen_ops.py            rewrite every generated file
     python3 tools/gen_ops.py --check    write nothing; exit 1 naming the files
@@ -7,17 +8,55 @@
                                         `ops.generated`), 0 when all are current
     python3 tools/gen_ops.py --check --diff   the same, with unified diffs
 
-Generated: the bc_op and bc_unary_op enums and their counts in
-include/bcast/bcast.h, the Rust constants of both (bcast-sys), the BinaryOp
-and UnaryOp variants, ALL, tensor methods and Context methods (bcast; UnaryOp
-also its parameter names), the Go constants, names and named functions of
-both (package-level and Context methods; binary ones also with a number
-operand), docs/ops.md and tests/differential/ops_table.py. Files that are partly generated carry
-BEGIN/END GENERATED marker comments; only the lines between them are
-rewritten, so a marker pair is placed by hand once and then kept.
+Generated from src/op_table.def: the bc_op and bc_unary_op enums and their
+counts in include/bcast/bcast.h, the Rust constants of both (bcast-sys), the
+BinaryOp and UnaryOp variants, ALL, tensor methods and Context methods
+(bcast; UnaryOp also its parameter names), the Go constants, names and named
+functions of both (package-level and Context methods; binary ones also with a
+number operand), docs/ops.md and tests/differential/ops_table.py. Of the
+ternary ops (BCAST_TERNARY_OP): all of Go's wrappers, bindings/go/
+ternary_named.go (Where, Addcmul, Addcdiv, Lerp, Clamp with their Out and
+InPlace forms, each a Context method and a package-level function; the
+parameters are those of the header's bc_ctx_<name>, bc_ctx_<name>_out and
+bc_ctx_<name>_, a `double` becoming a float64), and in Rust the ops whose C
+functions take three tensors and a `value` (addcmul, addcdiv: the
+ternary_value_methods! lines in bcast/src/ops.rs).
+
+Generated from src/core/dtype_table.def: bcast-sys's BC_<DTYPE> constants,
+the bcast DType variants, DType::ALL, torch_name(), the category (from the
+kind column) and the Element impls, and Go's DType constants and dtypeInfo
+table (names, PyTorch's Python and ScalarType names, sizes). A dtype's
+language-side spelling comes from DTYPE_WORDS, its size and Rust type from
+CTYPES (keyed by the table's CType). The header's bc_dtype enum stays
+hand-written (its docs are C's); the generator checks it lists the table's
+dtypes in the table's order.
+
+Generated from include/bcast/bcast.h, which stays their source (parsed, with
+each enumerator's Doxygen doc): bcast-sys's bc_status and bc_option
+constants, bcast's ErrorCode variants and its from_raw/raw mappings, and Go's
+Code constants and codeNames. Options have no generated wrapper beyond the
+constants: each setting's Rust and Go accessor has its own type and rules.
+
+Hand-written, because a template would be worse than the code:
+  - Rust where_cond/_out/_ (`where` is a keyword; the condition comes first
+    in the allocating form and second in place), lerp (a number weight goes
+    to bc_lerp_scalar*), clamp, clamp_min, clamp_max (number and missing
+    bounds go to bc_clamp_scalar*), and their Context methods; the
+    ternary_value_methods! macro and its ternary_value* helpers themselves.
+  - Go's notes on operands the table does not state (GO_TERNARY_NOTES:
+    where's Bool condition, addcdiv's and lerp's dtypes, clamp's nil
+    bounds), ClampScalar and LerpScalar (scalars.go).
+  - Every other binding function, and the C header outside the bc_op and
+    bc_unary_op blocks.
+
+Files that are partly generated carry BEGIN/END GENERATED marker comments
+(naming the source: op_table.def, dtype_table.def or bcast.h); only the lines
+between them are rewritten, so a marker pair is placed by hand once and then
+kept. Whole generated files start with "Code generated ... DO NOT EDIT."
 
 As a module (standard library only): `gen_ops.load()` returns the parsed
-table, a `Table` of `BinaryOp` and `TernaryOp` records.
+table, a `Table` of `BinaryOp`, `TernaryOp` and `UnaryOp` records;
+`parse_dtypes()` and `load_header()` the other two sources.
 """
 from __future__ import annotations
 
@@ -409,8 +448,17 @@ def splice(old: str, begin: str, end: str, bodies: Sequence[str], where: str) ->
     out: List[str] = []
     pairs = 0
     i = 0
+    other = begin.split(" BEGIN GENERATED ")[0] + " BEGIN GENERATED "
     while i < len(lines):
         out.append(lines[i])
+        if lines[i].strip().startswith(other) and lines[i].strip() != begin:
+            # Another source's block (the same END marker): copied as it is.
+            j = i + 1
+            while j < len(lines) and lines[j].strip() != end:
+                j += 1
+            out.extend(lines[i + 1:j + 1])
+            i = j + 1
+            continue
         if lines[i].strip() == begin:
             j = i + 1
             while j < len(lines) and lines[j].strip() != end:
@@ -812,6 +860,422 @@ def ops_table_py(t: Table) -> str:
     return "\n".join(lines) + "\n"
 
 
+# ---------------------------------------------------------------- dtypes, status, options
+
+DTYPE_DEF_PATH = "src/core/dtype_table.def"
+HEADER_PATH = "include/bcast/bcast.h"
+DTYPE_KINDS = ("kBoolKind", "kUnsignedKind", "kSignedKind", "kFloatKind")
+
+# What the bindings know of each storage type (the table's CType): its size
+# in bytes, the Rust type and the Rust variant's doc. A new dtype with a new
+# CType adds a row here.
+CTYPES = {
+    "bool": (1, "bool", "`bool`, one byte holding 0 or 1."),
+    "uint8_t": (1, "u8", "`u8`."),
+    "int8_t": (1, "i8", "`i8`."),
+    "int16_t": (2, "i16", "`i16`."),
+    "int32_t": (4, "i32", "`i32`."),
+    "int64_t": (8, "i64", "`i64`."),
+    "f16": (2, "F16", "IEEE binary16 ([`F16`])."),
+    "bf16": (2, "BF16", "bfloat16 ([`BF16`])."),
+    "float": (4, "f32", "`f32`."),
+    "double": (8, "f64", "`f64`."),
+}
+# The words of a dtype Id, as the bindings spell them: (Rust, Go).
+DTYPE_WORDS = {"BOOL": ("Bool", "Bool"), "UINT": ("UInt", "Uint"), "INT": ("Int", "Int"),
+               "FLOAT": ("Float", "Float"), "BFLOAT": ("BFloat", "BFloat")}
+
+
+@dataclasses.dataclass(frozen=True)
+class Dtype:
+    """One BCAST_DTYPE entry of src/core/dtype_table.def; value is its position."""
+
+    id: str
+    value: int
+    ctype: str
+    kind: str
+    torch: str
+    line: int
+
+    def _name(self, lang: int) -> str:
+        m = re.fullmatch(r"([A-Z]+)([0-9]*)", self.id)
+        if not m or m.group(1) not in DTYPE_WORDS:
+            raise TableError(f"{DTYPE_DEF_PATH}:{self.line}: no spelling of {self.id!r} for the "
+                             "bindings (add its word to DTYPE_WORDS in tools/gen_ops.py)")
+        return DTYPE_WORDS[m.group(1)][lang] + m.group(2)
+
+    @property
+    def c_enum(self) -> str:
+        return "BC_" + self.id
+
+    @property
+    def rust(self) -> str:
+        """Rust variant: UInt8, BFloat16."""
+        return self._name(0)
+
+    @property
+    def go(self) -> str:
+        """Go constant: Uint8, BFloat16."""
+        return self._name(1)
+
+    @property
+    def torch_python(self) -> str:
+        """PyTorch's Python name: torch.bfloat16."""
+        return "torch." + self.id.lower()
+
+    @property
+    def size(self) -> int:
+        return CTYPES[self.ctype][0]
+
+    @property
+    def rust_type(self) -> str:
+        return CTYPES[self.ctype][1]
+
+
+def parse_dtypes(text: str, where: str = DTYPE_DEF_PATH) -> Tuple[Dtype, ...]:
+    """The rows of a dtype_table.def."""
+    toks = _tokens(text, where)
+    out: List[Dtype] = []
+    i = 0
+    while i < len(toks):
+        _, macro, line = toks[i]
+        if macro != "BCAST_DTYPE" or i + 1 == len(toks) or toks[i + 1][1] != "(":
+            raise TableError(f"{where}:{line}: expected a BCAST_DTYPE entry, found {macro!r}")
+        args, i = _parse_args(toks, i + 1, where)
+        if len(args) != 8:
+            raise TableError(f"{where}:{line}: BCAST_DTYPE takes 8 arguments, got {len(args)}")
+        ctype = _want(args[1], "ident", "CType", where)
+        if ctype not in CTYPES:
+            raise TableError(f"{where}:{line}: CType {ctype!r} unknown to the bindings "
+                             "(add it to CTYPES in tools/gen_ops.py)")
+        out.append(Dtype(id=_want(args[0], "ident", "Id", where, r"[A-Z][A-Z0-9]*"),
+                         value=len(out), ctype=ctype,
+                         kind=_want_in(args[2], dict.fromkeys(DTYPE_KINDS, ""), "kind", where),
+                         torch=_want(args[3], "string", "torch", where, r"[A-Za-z0-9]+"),
+                         line=line))
+    if not out:
+        raise TableError(f"{where}: no BCAST_DTYPE entries")
+    return tuple(out)
+
+
+@dataclasses.dataclass(frozen=True)
+class Enumerator:
+    """One enumerator of a C enum of the header, with its Doxygen doc as one line."""
+
+    name: str
+    value: int
+    doc: str
+
+
+def _doc_text(comment: str) -> str:
+    body = re.sub(r"^/\*\*<?|\*/$", "", comment)
+    return " ".join(l.strip().lstrip("*").strip() for l in body.splitlines()).strip()
+
+
+def parse_c_enum(header: str, name: str, where: str = HEADER_PATH) -> Tuple[Enumerator, ...]:
+    """The enumerators of `typedef enum <name> { ... } <name>;` in the header,
+    each with its doc (a `/** ... */` before it or a `/**< ... */` after it)."""
+    m = re.search(rf"typedef enum {name} \{{(.*?)\}} {name};", header, re.S)
+    if not m:
+        raise TableError(f"{where}: no `typedef enum {name} {{ ... }} {name};`")
+    out: List[Enumerator] = []
+    docs: Dict[str, str] = {}
+    pending: Optional[str] = None
+    for t in re.finditer(r"/\*\*<.*?\*/|/\*\*.*?\*/|(?P<id>[A-Z][A-Z0-9_]*)\s*=\s*(?P<v>[0-9]+)",
+                         m.group(1), re.S):
+        if t.group("id"):
+            out.append(Enumerator(t.group("id"), int(t.group("v")), ""))
+            if pending is not None:
+                docs[t.group("id")], pending = pending, None
+        elif t.group(0).startswith("/**<"):
+            if not out:
+                raise TableError(f"{where}: enum {name}: a trailing doc before any enumerator")
+            docs[out[-1].name] = _doc_text(t.group(0))
+        else:
+            pending = _doc_text(t.group(0))
+    out = [dataclasses.replace(e, doc=docs.get(e.name, "")) for e in out]
+    for k, e in enumerate(out):
+        if e.value != k:
+            raise TableError(f"{where}: enum {name}: {e.name} = {e.value}, expected {k} "
+                             "(the bindings index tables by value)")
+        if not e.doc:
+            raise TableError(f"{where}: enum {name}: {e.name} has no doc comment")
+    return tuple(out)
+
+
+@dataclasses.dataclass(frozen=True)
+class Header:
+    """What the generator reads from include/bcast/bcast.h."""
+
+    status: Tuple[Enumerator, ...]
+    options: Tuple[Enumerator, ...]
+    dtypes: Tuple[Enumerator, ...]
+    text: str
+
+
+def load_header(root: Path = ROOT) -> Header:
+    text = (root / HEADER_PATH).read_text(encoding="utf-8")
+    return Header(parse_c_enum(text, "bc_status"), parse_c_enum(text, "bc_option"),
+                  parse_c_enum(text, "bc_dtype"), text)
+
+
+def check_dtypes(dtypes: Sequence[Dtype], header: Header) -> None:
+    """The header's bc_dtype (hand-written: its docs are C's) lists the table's
+    dtypes in the table's order."""
+    want = [d.c_enum for d in dtypes]
+    got = [e.name for e in header.dtypes]
+    if want != got:
+        raise TableError(f"{HEADER_PATH}: bc_dtype is {got}, but {DTYPE_DEF_PATH} lists {want}")
+
+
+def status_camel(e: Enumerator) -> str:
+    """BC_ERR_NOT_BROADCASTABLE -> NotBroadcastable."""
+    return "".join(w.capitalize() for w in e.name[len("BC_ERR_"):].split("_"))
+
+
+def _errors(h: Header) -> List[Enumerator]:
+    if h.status[0].name != "BC_OK":
+        raise TableError(f"{HEADER_PATH}: bc_status must start with BC_OK = 0")
+    bad = [e.name for e in h.status[1:] if not e.name.startswith("BC_ERR_")]
+    if bad:
+        raise TableError(f"{HEADER_PATH}: bc_status codes other than BC_OK start BC_ERR_: {bad}")
+    return list(h.status[1:])
+
+
+# -- Rust
+
+def _rust_sys_enum(c_type: str, what: str, names: Sequence[Tuple[str, int]]) -> List[str]:
+    lines = [f"/// `enum {c_type}`: {what}", f"pub type {c_type} = bc_enum_repr;"]
+    lines += [f"pub const {n}: {c_type} = {v};" for n, v in names]
+    return lines
+
+
+def rust_sys_status(h: Header) -> str:
+    lines = _rust_sys_enum("bc_status", "result of every fallible call.",
+                           [(e.name, e.value) for e in h.status])
+    return "\n".join(lines) + "\n"
+
+
+def rust_sys_options(h: Header) -> str:
+    lines = _rust_sys_enum("bc_option", "integer settings of a context.",
+                           [(e.name, e.value) for e in h.options])
+    return "\n".join(lines) + "\n"
+
+
+def rust_sys_dtypes(ds: Sequence[Dtype]) -> str:
+    return "\n".join(_rust_sys_enum("bc_dtype", "element types.",
+                                    [(d.c_enum, d.value) for d in ds])) + "\n"
+
+
+def rust_dtype_variants(ds: Sequence[Dtype]) -> str:
+    lines = []
+    for d in ds:
+        lines += [f"    /// {CTYPES[d.ctype][2]}", f"    {d.rust} = sys::{d.c_enum} as u32,"]
+    return "\n".join(lines) + "\n"
+
+
+def rust_dtype_all(ds: Sequence[Dtype]) -> str:
+    lines = ["    /// Every dtype, in `bc_dtype` order.", f"    pub const ALL: [DType; {len(ds)}] = ["]
+    lines += [f"        DType::{d.rust}," for d in ds]
+    lines.append("    ];")
+    return "\n".join(lines) + "\n"
+
+
+def rust_dtype_torch_names(ds: Sequence[Dtype]) -> str:
+    return "".join(f'            DType::{d.rust} => "{d.torch_python}",\n' for d in ds)
+
+
+def rust_dtype_categories(ds: Sequence[Dtype]) -> str:
+    cat = {"kBoolKind": "Bool", "kUnsignedKind": "Integer", "kSignedKind": "Integer",
+           "kFloatKind": "Floating"}
+    return "".join(f"            DType::{d.rust} => Category::{cat[d.kind]},\n" for d in ds)
+
+
+def rust_dtype_elements(ds: Sequence[Dtype]) -> str:
+    return "".join(f"    {d.rust_type} => {d.rust},\n" for d in ds)
+
+
+def rust_error_variants(h: Header) -> str:
+    lines = []
+    for e in _errors(h):
+        lines += [f"    /// {markdown_escape(e.doc)}", f"    {status_camel(e)},"]
+    return "\n".join(lines) + "\n"
+
+
+def rust_error_from_raw(h: Header) -> str:
+    return "".join(f"            sys::{e.name} => ErrorCode::{status_camel(e)},\n"
+                   for e in _errors(h))
+
+
+def rust_error_raw(h: Header) -> str:
+    return "".join(f"            ErrorCode::{status_camel(e)} => sys::{e.name},\n"
+                   for e in _errors(h))
+
+
+# -- Go
+
+def _go_const_block(doc: str, typ: str, rows: Sequence[Tuple[str, int, str]]) -> List[str]:
+    nw = max(len(n) for n, _, _ in rows)
+    vw = max(len(str(v)) for _, v, _ in rows)
+    lines = [f"// {doc}", "const ("]
+    for n, v, c in rows:
+        lines.append(f"\t{n.ljust(nw)} {typ} = {str(v).ljust(vw)} // {c}" if c
+                     else f"\t{n.ljust(nw)} {typ} = {v}")
+    return lines + [")"]
+
+
+def go_dtype_block(ds: Sequence[Dtype]) -> str:
+    halves = [d.go for d in ds if d.size == 2 and d.kind == "kFloatKind"]
+    doc = "Element types."
+    if halves:
+        doc += f" {' and '.join(halves)} are held in Go as their uint16 bits."
+    lines = [""] + _go_const_block(doc, "DType", [(d.go, d.value, "") for d in ds])
+    lines += ["", "var dtypeInfo = [...]struct {",
+              "\tname   string // the constant's name",
+              "\ttorch  string // PyTorch's Python name",
+              "\tscalar string // PyTorch's ScalarType name, in its messages and bc_dtype_name",
+              "\tsize   int",
+              "}{"]
+    lines += [f'\t{{"{d.go}", "{d.torch_python}", "{d.torch}", {d.size}}},' for d in ds]
+    lines += ["}", ""]
+    return "\n".join(lines) + "\n"
+
+
+def go_status_doc(doc: str) -> str:
+    """A status code's doc in Go's words (a Go caller passes nil or a closed
+    tensor where C passes NULL; Go's out= forms are the Out functions)."""
+    return doc.replace("NULL pointer", "NULL/closed tensor").replace("out=/in-place", "Out/in-place")
+
+
+def go_status_block(h: Header) -> str:
+    rows = [("OK", 0, "BC_OK; never the code of an *Error.")]
+    rows += [("Err" + status_camel(e), e.value, go_status_doc(e.doc)) for e in _errors(h)]
+    lines = [""] + _go_const_block("Status codes, with the values of the C enum bc_status.",
+                                   "Code", rows)
+    lines += ["", "var codeNames = [...]string{"]
+    lines += [f'\t"{e.name}",' for e in h.status]
+    lines += ["}", ""]
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- ternary wrappers
+
+@dataclasses.dataclass(frozen=True)
+class CParam:
+    type: str  # "tensor", "tensor_out" (bc_tensor**), "double"
+    name: str
+
+
+def c_params(header: str, function: str) -> List[CParam]:
+    """The parameters of `BC_API bc_status <function>(...)` after the context."""
+    m = re.search(rf"\bBC_API\s+bc_status\s+{function}\(([^)]*)\)", header)
+    if not m:
+        raise TableError(f"{HEADER_PATH}: no BC_API bc_status {function}()")
+    out: List[CParam] = []
+    for p in [p.strip() for p in m.group(1).split(",")]:
+        pm = re.fullmatch(r"(.*?)\s*(\w+)", p)
+        typ, name = " ".join(pm.group(1).replace("*", " * ").split()), pm.group(2)
+        kind = {"bc_ctx *": None, "const bc_tensor *": "tensor", "bc_tensor *": "tensor",
+                "bc_tensor * *": "tensor_out", "double": "double"}.get(typ, "?")
+        if kind == "?":
+            raise TableError(f"{HEADER_PATH}: {function}(): parameter {p!r} of a type the "
+                             "generated wrappers do not handle (write this op's by hand)")
+        if kind:
+            out.append(CParam(kind, name))
+    return out
+
+
+# Go notes on a ternary op's operands that the table does not say.
+# (The dtypes column is not enough: clamp with one bound takes bool, lerp's
+# operands must share one dtype.)
+GO_TERNARY_NOTES = {
+    "where": "cond must be Bool.",
+    "addcdiv": "Integer t1 and t2 are refused, as in PyTorch.",
+    "lerp": "The three must share one floating dtype.",
+    "clamp": "lo or hi may be nil for no bound, but not both.",
+}
+
+
+def _go_params(ps: Sequence[CParam]) -> str:
+    groups: List[Tuple[str, List[str]]] = []
+    for p in ps:
+        t = {"tensor": "*Tensor", "double": "float64"}[p.type]
+        if groups and groups[-1][0] == t:
+            groups[-1][1].append(p.name)
+        else:
+            groups.append((t, [p.name]))
+    return ", ".join(f"{', '.join(ns)} {t}" for t, ns in groups)
+
+
+def go_ternary_named(t: Table, header: Header) -> str:
+    out = [f"// Code generated {GENERATED}; DO NOT EDIT.\n\npackage bcast\n\n"
+           "/*\n#include \"gobc.h\"\n*/\nimport \"C\"\n\nimport \"runtime\"\n"]
+    for op in t.ternary:
+        n = "".join(w.capitalize() for w in op.name.split("_"))
+        forms = {"": c_params(header.text, f"bc_ctx_{op.name}"),
+                 "Out": c_params(header.text, f"bc_ctx_{op.name}_out"),
+                 "InPlace": c_params(header.text, f"bc_ctx_{op.name}_")}
+        alloc = [p for p in forms[""] if p.type != "tensor_out"]
+        call = f"{op.name}({', '.join(p.name for p in alloc)})"
+        doc = [go_doc(op.doc)]
+        if op.name in GO_TERNARY_NOTES:
+            doc.append(GO_TERNARY_NOTES[op.name])
+        docs = {
+            "": [f"{n} returns {call}, the operands broadcast together, on c."] + doc,
+            "Out": [f"{n}Out writes {call} into out, on c."],
+            "InPlace": [f"{n}InPlace writes {n}'s result into its first operand, self, whose "
+                        f"shape and dtype do not change (C's bc_{op.name}_), on c."],
+        }
+        for form, ps in forms.items():
+            args = [p for p in ps if p.type != "tensor_out"]
+            tensors = [p.name for p in args if p.type == "tensor"]
+            k = iter(range(len(tensors)))
+            cargs = ", ".join("C.double(%s)" % p.name if p.type == "double"
+                              else "out" if p.type == "tensor_out" else f"h[{next(k)}]"
+                              for p in ps)
+            sig = _go_params(args)
+            names = ", ".join(p.name for p in args)
+            cfn = f"C.bc_ctx_{op.name}{'_out' if form == 'Out' else '_' if form else ''}"
+            keep = "".join(f"\truntime.KeepAlive({x})\n" for x in tensors)
+            text = " ".join(docs[form])
+            comment = "\n".join("// " + l for l in wrap(text.split(), "", "", 77))
+            if form == "":
+                body = (f"\th, err := handles({', '.join(tensors)})\n\tif err != nil {{\n"
+                        f"\t\treturn nil, err\n\t}}\n"
+                        f"\tt, err := c.makeTensor(func(l *C.bc_ctx, out **C.bc_tensor) C.bc_status {{\n"
+                        f"\t\treturn {cfn}(l, {cargs})\n\t}})\n{keep}\treturn t, err\n")
+                ret = "(*Tensor, error)"
+            else:
+                body = (f"\th, err := handles({', '.join(tensors)})\n\tif err != nil {{\n"
+                        f"\t\treturn err\n\t}}\n"
+                        f"\terr = c.do(func(l *C.bc_ctx) C.bc_status {{\n"
+                        f"\t\treturn {cfn}(l, {cargs})\n\t}})\n{keep}\treturn err\n")
+                ret = "error"
+            out.append(f"\n{comment}\nfunc (c *Context) {n}{form}({sig}) {ret} {{\n{body}}}\n"
+                       f"\n// {n}{form} is Default().{n}{form}.\n"
+                       f"func {n}{form}({sig}) {ret} {{\n"
+                       f"\treturn defaultContext.{n}{form}({names})\n}}\n")
+    return "".join(out)
+
+
+def rust_ternary_value_methods(t: Table, header: Header) -> str:
+    """Lines of `ternary_value_methods!`: the ternary ops whose C functions take
+    three tensors and a `double value` (addcmul, addcdiv)."""
+    lines = []
+    for op in t.ternary:
+        if [p.type for p in c_params(header.text, f"bc_ctx_{op.name}")] != \
+                ["tensor", "tensor", "tensor", "double", "tensor_out"]:
+            continue
+        docs = [f"`{op.doc.rstrip('.')}` (`t1`, `t2`: PyTorch's `{op.operands[1]}`, "
+                f"`{op.operands[2]}`)."]
+        if op.dtypes != "kAnyDtype":
+            docs.append(f"Dtypes: {DTYPE_SETS[op.dtypes]}.")
+        n = op.name
+        lines.append(f"    {n}, {n}_out, {n}_ => bc_ctx_{n}, bc_ctx_{n}_out, bc_ctx_{n}_,")
+        lines.append(",\n".join(f'        "{d}"' for d in docs) + ";")
+    return "\n".join(lines) + "\n"
+
+
 # ---------------------------------------------------------------- outputs
 
 def _check_ternary_functions(t: Table, header: str) -> None:
@@ -822,40 +1286,72 @@ def _check_ternary_functions(t: Table, header: str) -> None:
                                  "in include/bcast/bcast.h")
 
 
-def outputs(t: Table) -> List[Tuple[str, Callable[[Optional[str], str], str]]]:
+def _begin(source: str) -> str:
+    return f"// BEGIN GENERATED by tools/gen_ops.py from {source}: do not edit"
+
+
+DTYPE_BEGIN, HEADER_BEGIN = _begin(DTYPE_DEF_PATH), _begin(HEADER_PATH)
+
+
+def outputs(t: Table, dtypes: Sequence[Dtype], header: Header
+            ) -> List[Tuple[str, Callable[[Optional[str], str], str]]]:
     """(path relative to the root, (old text or None, path) -> new text) of every
     generated file."""
 
-    def partial(begin: str, end: str, *makers: Callable[[Table], str]):
+    def blocks(*parts: Tuple[str, str, Sequence[Callable[[], str]]]):
+        """Each part: (begin marker, end marker, makers of its blocks in order)."""
         def make(old: Optional[str], path: str) -> str:
             if old is None:
                 raise TableError(f"{path}: missing (it holds hand-written code around the "
                                  "GENERATED markers)")
-            return splice(old, begin, end, [m(t) for m in makers], path)
+            for begin, end, makers in parts:
+                old = splice(old, begin, end, [m() for m in makers], path)
+            return old
         return make
 
-    def header(old: Optional[str], path: str) -> str:
-        new = partial(C_BEGIN, C_END, c_header_block, c_unary_block)(old, path)
+    def ops(*makers: Callable[[Table], str]):
+        return (SLASH_BEGIN, SLASH_END, [lambda m=m: m(t) for m in makers])
+
+    def dt(*makers: Callable[[Sequence[Dtype]], str]):
+        return (DTYPE_BEGIN, SLASH_END, [lambda m=m: m(dtypes) for m in makers])
+
+    def hd(*makers: Callable[[Header], str]):
+        return (HEADER_BEGIN, SLASH_END, [lambda m=m: m(header) for m in makers])
+
+    def c_header(old: Optional[str], path: str) -> str:
+        new = blocks((C_BEGIN, C_END, [lambda: c_header_block(t), lambda: c_unary_block(t)]))(
+            old, path)
         _check_ternary_functions(t, new)
         return new
 
-    def whole(maker: Callable[[Table], str]):
-        return lambda old, path: maker(t)
+    def whole(maker: Callable[[], str]):
+        return lambda old, path: maker()
 
+    check_dtypes(dtypes, header)
     return [
-        ("include/bcast/bcast.h", header),
-        ("bindings/rust/bcast-sys/src/lib.rs", partial(SLASH_BEGIN, SLASH_END, rust_sys_block)),
+        ("include/bcast/bcast.h", c_header),
+        ("bindings/rust/bcast-sys/src/lib.rs",
+         blocks(hd(rust_sys_status, rust_sys_options), dt(rust_sys_dtypes), ops(rust_sys_block))),
         ("bindings/rust/bcast/src/ops.rs",
-         partial(SLASH_BEGIN, SLASH_END, rust_variants, rust_all, rust_methods)),
-        ("bindings/go/ops.go", partial(SLASH_BEGIN, SLASH_END, go_ops_block)),
+         blocks(ops(rust_variants, rust_all, rust_methods,
+                    lambda t: rust_ternary_value_methods(t, header)))),
         ("bindings/rust/bcast/src/unary.rs",
-         partial(SLASH_BEGIN, SLASH_END, rust_unary_variants, rust_unary_all,
-                 rust_unary_param_names, rust_unary_methods)),
-        ("bindings/go/ops_named.go", whole(go_ops_named)),
-        ("bindings/go/unary.go", partial(SLASH_BEGIN, SLASH_END, go_unary_block)),
-        ("bindings/go/unary_named.go", whole(go_unary_named)),
-        ("docs/ops.md", whole(ops_md)),
-        ("tests/differential/ops_table.py", whole(ops_table_py)),
+         blocks(ops(rust_unary_variants, rust_unary_all, rust_unary_param_names,
+                    rust_unary_methods))),
+        ("bindings/rust/bcast/src/dtype.rs",
+         blocks(dt(rust_dtype_variants, rust_dtype_all, rust_dtype_torch_names,
+                   rust_dtype_categories, rust_dtype_elements))),
+        ("bindings/rust/bcast/src/error.rs",
+         blocks(hd(rust_error_variants, rust_error_from_raw, rust_error_raw))),
+        ("bindings/go/ops.go", blocks(ops(go_ops_block))),
+        ("bindings/go/ops_named.go", whole(lambda: go_ops_named(t))),
+        ("bindings/go/ternary_named.go", whole(lambda: go_ternary_named(t, header))),
+        ("bindings/go/unary.go", blocks(ops(go_unary_block))),
+        ("bindings/go/unary_named.go", whole(lambda: go_unary_named(t))),
+        ("bindings/go/dtype.go", blocks(dt(go_dtype_block))),
+        ("bindings/go/errors.go", blocks(hd(go_status_block))),
+        ("docs/ops.md", whole(lambda: ops_md(t))),
+        ("tests/differential/ops_table.py", whole(lambda: ops_table_py(t))),
     ]
 
 
@@ -876,8 +1372,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = ap.parse_args(argv)
     try:
         table = load(args.root / DEF_PATH)
+        dtypes = parse_dtypes((args.root / DTYPE_DEF_PATH).read_text(encoding="utf-8"),
+                              str(args.root / DTYPE_DEF_PATH))
+        header = load_header(args.root)
         stale = []
-        for rel, make in outputs(table):
+        for rel, make in outputs(table, dtypes, header):
             path = args.root / rel
             old = _read(path)
             new = make(old, rel)
@@ -896,7 +1395,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"gen_ops.py: {e}", file=sys.stderr)
         return 2
     if args.check and stale:
-        print("gen_ops.py: out of date with src/op_table.def (run python3 tools/gen_ops.py):",
+        print("gen_ops.py: out of date with src/op_table.def, src/core/dtype_table.def or "
+              "include/bcast/bcast.h (run python3 tools/gen_ops.py):",
               file=sys.stderr)
         for rel in stale:
             print(f"  {rel}", file=sys.stderr)
