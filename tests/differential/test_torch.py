@@ -137,7 +137,8 @@ def mp_unary(op, x, vals, given):
             return mp.log(X / (1 - X))
         if op == "gelu":
             if P(0, 0.0) == 1.0:
-                return X / 2 * (1 + mp.tanh(mp.sqrt(2 / mp.pi) * (X + mp.mpf("0.044715") * X**3)))
+                y = mp.sqrt(2 / mp.pi) * (X + mp.mpf("0.044715") * X**3)
+                return X / (1 + mp.exp(-2 * y))  # x/2 * (1 + tanh(y)), without cancellation
             return X / 2 * mp.erfc(-X / mp.sqrt(2))
         if op == "mish":
             return X * mp.tanh(mp.log1p(mp.exp(X)))
@@ -892,6 +893,8 @@ def torch_call(spec, views, layout=None):
         if form == "alloc":
             return fn(x, **kw)
         if form == "out":
+            if op == "relu" and x.dtype == torch.bool:  # relu's own check first
+                return torch.relu(x)
             if op in UNARY:  # torch.nn.functional has no out=: its ATen op
                 return getattr(torch._C._nn, op)(x, **kw, out=out) if op != "relu" \
                     else torch.clamp_min(x, 0, out=out)
