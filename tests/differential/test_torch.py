@@ -890,6 +890,10 @@ def torch_call(spec, views, layout=None):
                 v = vals[k]
                 kw[name] = ("none", "tanh")[int(v)] if name == "approximate" else v
         fn = UNARY.get(op) or getattr(torch, op)
+        if op == "hardtanh" and kw.get("min_val", -1.0) > kw.get("max_val", 1.0):
+            # F.hardtanh's check, which bcast makes in every form (the ATen op
+            # behind out= and in place has none).
+            raise ValueError("min_val cannot be greater than max_val")
         if form == "alloc":
             return fn(x, **kw)
         if form == "out":
