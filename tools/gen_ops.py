@@ -92,20 +92,10 @@ class TableError(Exception):
     """The op table cannot be read: the message names the file and line."""
 
 
-@dataclasses.dataclass(frozen=True)
-class BinaryOp:
-    """One BCAST_BINARY_OP entry; fields in the macro's argument order."""
+class EnumNames:
+    """The names an op with a C enum value (binary and unary ops) goes by."""
 
     id: str
-    value: int
-    name: str
-    promotion: str
-    dtypes: str
-    kernel: str
-    functor: str
-    alpha_functor: str
-    doc: str
-    line: int
 
     @property
     def c_enum(self) -> str:
@@ -120,6 +110,23 @@ class BinaryOp:
     def camel(self) -> str:
         """Rust variant and Go function name: ShiftLeft."""
         return "".join(w.capitalize() for w in self.id.split("_"))
+
+
+@dataclasses.dataclass(frozen=True)
+class BinaryOp(EnumNames):
+    """One BCAST_BINARY_OP entry; fields in the macro's argument order."""
+
+    id: str
+    value: int
+    name: str
+    promotion: str
+    dtypes: str
+    kernel: str
+    functor: str
+    alpha_functor: str
+    doc: str
+    line: int
+
 
     @property
     def has_alpha(self) -> bool:
@@ -145,7 +152,7 @@ class TernaryOp:
 
 
 @dataclasses.dataclass(frozen=True)
-class UnaryOp:
+class UnaryOp(EnumNames):
     """One BCAST_UNARY_OP entry; fields in the macro's argument order."""
 
     id: str
@@ -159,17 +166,6 @@ class UnaryOp:
     doc: str
     line: int
 
-    @property
-    def c_enum(self) -> str:
-        return "BC_" + self.id
-
-    @property
-    def snake(self) -> str:
-        return self.id.lower()
-
-    @property
-    def camel(self) -> str:
-        return "".join(w.capitalize() for w in self.id.split("_"))
 
     @property
     def param_names(self) -> Tuple[str, ...]:
