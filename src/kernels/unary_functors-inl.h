@@ -427,6 +427,14 @@ using LogicalNotF = PredicateF<T, Pred::kZero>;
 
 // ---------------------------------------------------------------- transcendentals
 
+// A math function out of line: once per function, descriptor and target,
+// not inlined at every call site of every row kernel (the library's code
+// was 12.6 MB with them inlined).
+template <class Fn, class D, class V>
+HWY_NOINLINE V MathCall(const Fn& f, D d, V x) {
+  return f(d, x);
+}
+
 // A float64 function F64 (a functor: r = f(d, x) on float64 lanes) on T
 // lanes: float64 directly; float32 widened, computed, rounded once. The
 // scalar form runs the same code on one lane.
@@ -439,23 +447,23 @@ struct MathF {
   template <class D, class V>
   HWY_INLINE V Vec(D d, V x) const {
     if constexpr (std::is_same_v<T, double>) {
-      return f(d, x);
+      return MathCall(f, d, x);
     } else {
 #if HWY_TARGET == HWY_SCALAR
       const hn::Rebind<double, D> dd;
-      return hn::DemoteTo(d, f(dd, hn::PromoteTo(dd, x)));
+      return hn::DemoteTo(d, MathCall(f, dd, hn::PromoteTo(dd, x)));
 #else
       const hn::Half<D> dh;
       const hn::Repartition<double, D> dd;
-      const auto lo = f(dd, hn::PromoteTo(dd, hn::LowerHalf(dh, x)));
-      const auto hi = f(dd, hn::PromoteTo(dd, hn::UpperHalf(dh, x)));
+      const auto lo = MathCall(f, dd, hn::PromoteTo(dd, hn::LowerHalf(dh, x)));
+      const auto hi = MathCall(f, dd, hn::PromoteTo(dd, hn::UpperHalf(dh, x)));
       return hn::Combine(d, hn::DemoteTo(dh, hi), hn::DemoteTo(dh, lo));
 #endif
     }
   }
   HWY_INLINE T operator()(T x) const {
     const hn::CappedTag<double, 1> d1;
-    return static_cast<T>(hn::GetLane(f(d1, hn::Set(d1, static_cast<double>(x)))));
+    return static_cast<T>(hn::GetLane(MathCall(f, d1, hn::Set(d1, static_cast<double>(x)))));
   }
 };
 
