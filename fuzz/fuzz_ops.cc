@@ -84,9 +84,6 @@ bool UnaryExact(int op, bc_dtype d, bc_dtype* rd) {
       return is_int || IsFloatDtype(d);
     case BC_ROUND: case BC_BITWISE_NOT: return is_int;
     case BC_ISNAN: case BC_ISINF: case BC_ISFINITE: case BC_SIGNBIT: case BC_LOGICAL_NOT:
-      // Known bug: isnan's vector form misses NaN on AVX3 (Highway's Ne is
-      // ordered there).
-      if (op == BC_ISNAN && bcfuzz::AvoidKnownBugs()) return false;
       *rd = BC_BOOL;
       return is_int || IsFloatDtype(d) || d == BC_BOOL;
     default: return false;

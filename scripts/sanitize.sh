@@ -75,7 +75,7 @@ run_asan() {
   # BC_ERR_OUT_OF_MEMORY, not an abort. LeakSanitizer is on (the default).
   ASAN_OPTIONS="allocator_may_return_null=1:detect_leaks=1:strict_string_checks=1:check_initialization_order=1:detect_stack_use_after_return=1" \
   UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
-  BCAST_STRESS_OPS=${BCAST_STRESS_OPS_ASAN:-400} \
+  BCAST_STRESS_OPS=${BCAST_STRESS_OPS_ASAN:-400} BCAST_MATH_SAMPLES=${BCAST_MATH_SAMPLES_ASAN:-100000} \
     ctest --test-dir "$dir" --output-on-failure -j"$jobs" -E "$asan_exclude|reliability.dlopen_dlclose" \
     || return 1
   # The dlopen test's ops run on OpenMP threads started inside the dlopen()ed
