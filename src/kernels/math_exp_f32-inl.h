@@ -1,0 +1,518 @@
+// Float32 vector math, exponential family: ExpF32, Exp2F32, Expm1F32,
+// LogF32, Log2F32, Log10F32, Log1pF32, SinhF32, CoshF32, TanhF32, AsinhF32,
+// AcoshF32, AtanhF32 and the activations SigmoidF32, LogitF32, SiluF32,
+// SoftplusF32, MishF32, EluF32, GeluTanhF32. Each takes and returns float32
+// lanes (any float32 descriptor, 1-lane and HWY_SCALAR included).
+//
+// Method: each half of the vector is widened to float64 (exact), the
+// function computed there with plain float64 arithmetic and short
+// polynomials, to a relative error of about 2^-36 or better, and rounded once
+// to float32 (DemoteTo, IEEE round to nearest). A relative error e before
+// that rounding costs at most e 2^24 ulp beyond the rounding's 0.5 ulp, so
+// every result is within 0.5 + 2^-11 ulp of the exact value: within 1 ulp of
+// the correctly rounded float32, and correctly rounded except for inputs
+// whose exact result lies within ~2^-11 ulp of a rounding boundary
+// (tests/math_f32_exhaustive.cc checks all 2^32 inputs of every function).
+// Float32 inputs are exact in float64 and their squares too, and float64's
+// 29 extra bits absorb the cancellations that the float64 functions of
+// math_exp-inl.h handle with double-double steps.
+//
+// Same bits on every Highway target: only exact IEEE operations (Add, Sub,
+// Mul, Div, Sqrt, compares, selects, integer bit operations, the IEEE
+// float<->double conversions); no FMA, no approximate reciprocal, no libm.
+// Compile with -ffp-contract=off. On the emulated targets (EMU128, SCALAR)
+// Highway's DemoteTo clamps values beyond FLT_MAX to +-FLT_MAX instead of
+// rounding them to +-inf; DemoteF32 restores the IEEE result there.
+//
+// Polynomials and constants: tools/fit_math_f32.py.
+
+#if defined(BCAST_KERNELS_MATH_EXP_F32_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef BCAST_KERNELS_MATH_EXP_F32_INL_H_
+#undef BCAST_KERNELS_MATH_EXP_F32_INL_H_
+#else
+#define BCAST_KERNELS_MATH_EXP_F32_INL_H_
+#endif
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <limits>
+
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace bcast {
+namespace HWY_NAMESPACE {
+namespace math {
+namespace hn = hwy::HWY_NAMESPACE;
+
+namespace f32detail {
+
+// (exp(r) - 1 - r) / r^2 on |r| <= 0.3466: expm1(r) = r + r^2 Q(r) to a
+// relative error of 2^-36.5 (and exp(r) = 1 + that to 2^-38).
+constexpr double kExpQ[7] = {
+    0x1.0000000000000p-1, 0x1.5555556752826p-3, 0x1.5555555c86d13p-5, 0x1.1110c63476727p-7,
+    0x1.6c16858cf08f7p-10, 0x1.a151760b496bbp-13, 0x1.a1131d0be06e8p-16,
+};
+// (atanh(s)/s - 1) / s^2 in z = s^2 <= 0.02944: atanh(s)/s = 1 + z T(z) to
+// a relative error of 2^-43.
+constexpr double kLogT[5] = {
+    0x1.5555555564eb7p-2, 0x1.999998cae671fp-3, 0x1.249323f5fe0a4p-3,
+    0x1.c67ad18010d25p-4, 0x1.8c8cb725e2db5p-4,
+};
+constexpr double kLn2CwHi = 0x1.62e42fefa3800p-1;  // 42 significant bits
+constexpr double kLn2CwLo = 0x1.ef35793c76730p-45;
+constexpr double kLn2 = 0x1.62e42fefa39efp-1;
+constexpr double kInvLn2 = 0x1.71547652b82fep+0;
+constexpr double kInvLn10 = 0x1.bcb7b1526e50ep-2;
+constexpr double kInvLog2_10 = 0x1.34413509f79ffp-2;  // log10(2)
+constexpr double kSqrt2OverPi = 0x1.9884533d43651p-1;
+constexpr double kRoundMagic = 0x1.8p52;  // x + magic - magic: nearest integer
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr float kInfF = std::numeric_limits<float>::infinity();
+
+template <size_t I, size_t N, class D, class V>
+HWY_INLINE V HornerFrom(D d, V x, const double (&c)[N]) {
+  if constexpr (I + 1 == N) {
+    return hn::Set(d, c[I]);
+  } else {
+    return hn::Add(hn::Mul(HornerFrom<I + 1>(d, x, c), x), hn::Set(d, c[I]));
+  }
+}
+// c[0] + x (c[1] + x (...)).
+template <class D, class V, size_t N>
+HWY_INLINE V Horner(D d, V x, const double (&c)[N]) {
+  return HornerFrom<0>(d, x, c);
+}
+
+// lo <= x <= hi; NaN stays NaN.
+template <class D, class V>
+HWY_INLINE V Clamp(D d, V x, double lo, double hi) {
+  x = hn::IfThenElse(hn::Gt(x, hn::Set(d, hi)), hn::Set(d, hi), x);
+  return hn::IfThenElse(hn::Lt(x, hn::Set(d, lo)), hn::Set(d, lo), x);
+}
+
+// e^t = 2^k (1 + e1), |e1| <= 0.42; t clamped to [-700, 700].
+template <class V>
+struct ExpParts {
+  V k;   // integer-valued, |k| <= 1010
+  V p2;  // 2^k
+  V e1;  // expm1(r), relative error 2^-36.5
+};
+template <class D, class V>
+HWY_INLINE ExpParts<V> ExpCore(D d, V t) {
+  const hn::RebindToUnsigned<D> du;
+  t = Clamp(d, t, -700.0, 700.0);
+  const V kb = hn::Add(hn::Mul(t, hn::Set(d, kInvLn2)), hn::Set(d, kRoundMagic + 1023.0));
+  const V k = hn::Sub(kb, hn::Set(d, kRoundMagic + 1023.0));
+  // Cody-Waite: k ln2hi is exact, t - k ln2hi too (Sterbenz).
+  const V r = hn::Sub(hn::Sub(t, hn::Mul(k, hn::Set(d, kLn2CwHi))), hn::Mul(k, hn::Set(d, kLn2CwLo)));
+  const V e1 = hn::Add(r, hn::Mul(hn::Mul(r, r), Horner(d, r, kExpQ)));
+  const V p2 = hn::BitCast(d, hn::ShiftLeft<52>(hn::BitCast(du, kb)));
+  return {k, p2, e1};
+}
+template <class D, class V>
+HWY_INLINE V Exp64(D d, V t) {
+  const ExpParts<V> c = ExpCore(d, t);
+  return hn::Mul(hn::Add(c.e1, hn::Set(d, 1.0)), c.p2);
+}
+// e^t - 1 = 2^k e1 + (2^k - 1): for k = 0 it is e1 (relative error 2^-36.5);
+// for k != 0 the two terms add without harmful cancellation.
+template <class D, class V>
+HWY_INLINE V Expm1From(D d, const ExpParts<V>& c) {
+  return hn::Add(hn::Mul(c.p2, c.e1), hn::Sub(c.p2, hn::Set(d, 1.0)));
+}
+
+// log(u) for finite u > 0 (normal in float64; every float32 is): u = 2^e m,
+// m in [sqrt(1/2), sqrt(2)), f = m - 1 (exact), s = f / (2 + f),
+// log(m) = 2 atanh(s) = 2s (1 + z T(z)), z = s^2. Relative error ~2^-43
+// plus the roundings (a few 2^-53). Other inputs give garbage that the
+// callers replace.
+template <class D, class V>
+HWY_INLINE V Log64(D d, V u) {
+  const hn::RebindToUnsigned<D> du;
+  using VU = hn::VFromD<decltype(du)>;
+  const VU ui = hn::BitCast(du, u);
+  // Shift the exponent boundary from 1 to sqrt(1/2).
+  const VU t = hn::Add(ui, hn::Set(du, uint64_t{0x3ff0000000000000} - 0x3fe6a09e667f3bcdu));
+  // e + 1023 as an integer in the low bits of 2^52 + (e + 1023).
+  const VU eb = hn::Or(hn::ShiftRight<52>(t), hn::Set(du, uint64_t{0x4330000000000000}));
+  const V e = hn::Sub(hn::BitCast(d, eb), hn::Set(d, 0x1p52 + 1023.0));
+  const VU mb = hn::Add(hn::And(t, hn::Set(du, uint64_t{0x000fffffffffffff})),
+                        hn::Set(du, uint64_t{0x3fe6a09e667f3bcd}));
+  const V f = hn::Sub(hn::BitCast(d, mb), hn::Set(d, 1.0));
+  const V s = hn::Div(f, hn::Add(f, hn::Set(d, 2.0)));
+  const V z = hn::Mul(s, s);
+  const V s2 = hn::Add(s, s);
+  const V lm = hn::Add(s2, hn::Mul(hn::Mul(s2, z), Horner(d, z, kLogT)));
+  return hn::Add(hn::Mul(e, hn::Set(d, kLn2)), lm);
+}
+
+// log1p(t) for t > -1: u = 1 + t rounded, and for |t| <= 1 the rounding
+// error c = t - (u - 1) (exact, Fast2Sum) added back (as c, not c/u: the
+// difference c t / u is below 2^-51 of the result there); for |t| > 1 the
+// rounding of u costs at most 2^-53 absolute against a result above 0.69.
+template <class D, class V>
+HWY_INLINE V Log1p64(D d, V t) {
+  const V one = hn::Set(d, 1.0);
+  const V u = hn::Add(one, t);
+  const V c = hn::IfThenElseZero(hn::Le(hn::Abs(t), one), hn::Sub(t, hn::Sub(u, one)));
+  return hn::Add(Log64(d, u), c);
+}
+
+// Rounds float64 lanes to float32 (IEEE round to nearest, overflow to inf).
+template <class DF, class VD>
+HWY_INLINE hn::VFromD<DF> DemoteF32(DF df, VD v) {
+#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_EMU128
+  // Highway's emulated DemoteTo gives +-FLT_MAX for |v| > FLT_MAX; |v| at or
+  // above FLT_MAX + ulp/2 rounds to inf (FLT_MAX's significand is odd).
+  const hn::Rebind<double, DF> dd;
+  const auto big = hn::Ge(hn::Abs(v), hn::Set(dd, 0x1.ffffffp127));
+  const auto r = hn::DemoteTo(df, hn::IfThenElse(big, hn::Zero(dd), v));
+  const auto bigf = hn::Eq(hn::DemoteTo(df, hn::IfThenElseZero(big, hn::Set(dd, 1.0))),
+                           hn::Set(df, 1.0f));
+  const auto inf = hn::DemoteTo(df, hn::CopySignToAbs(hn::Set(dd, 1.0), v));
+  return hn::IfThenElse(bigf, hn::Mul(inf, hn::Set(df, kInfF)), r);
+#else
+  return hn::DemoteTo(df, v);
+#endif
+}
+
+// f(dd, v) on each float64 half of x, rounded once to float32.
+template <class DF, class F>
+HWY_INLINE hn::VFromD<DF> ViaF64(DF df, hn::VFromD<DF> x, const F& f) {
+  if constexpr (hn::MaxLanes(DF()) == 1) {
+    const hn::Rebind<double, DF> dd;
+    return DemoteF32(df, f(dd, hn::PromoteTo(dd, x)));
+  } else {
+    const hn::Half<DF> dh;
+    const hn::Rebind<double, decltype(dh)> dd;
+    const auto lo = f(dd, hn::PromoteTo(dd, hn::LowerHalf(dh, x)));
+    const auto hi = f(dd, hn::PromoteTo(dd, hn::UpperHalf(dh, x)));
+    return hn::Combine(df, DemoteF32(dh, hi), DemoteF32(dh, lo));
+  }
+}
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> NaNF(DF df) {
+  return hn::Set(df, std::numeric_limits<float>::quiet_NaN());
+}
+// NaN inputs give themselves.
+template <class DF, class V>
+HWY_INLINE V KeepNaN(DF, V x, V r) {
+  return hn::IfThenElse(hn::IsNaN(x), x, r);
+}
+// +-0 inputs give themselves.
+template <class DF, class V>
+HWY_INLINE V KeepZero(DF df, V x, V r) {
+  return hn::IfThenElse(hn::Eq(x, hn::Zero(df)), x, r);
+}
+// log-type special values: +inf -> +inf, 0 -> -inf, x < 0 or NaN -> NaN.
+template <class DF, class V>
+HWY_INLINE V FixLog(DF df, V x, V r) {
+  r = hn::IfThenElse(hn::Eq(x, hn::Set(df, kInfF)), x, r);
+  r = hn::IfThenElse(hn::Eq(x, hn::Zero(df)), hn::Set(df, -kInfF), r);
+  return hn::IfThenElse(hn::Not(hn::Ge(x, hn::Zero(df))), NaNF(df), r);
+}
+
+}  // namespace f32detail
+
+// ---------------------------------------------------------------------------
+// Exponentials
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> ExpF32(DF df, hn::VFromD<DF> x) {
+  const auto r = f32detail::ViaF64(df, x, [](auto d, auto v) {
+    return f32detail::Exp64(d, f32detail::Clamp(d, v, -200.0, 200.0));
+  });
+  return f32detail::KeepNaN(df, x, r);
+}
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> Exp2F32(DF df, hn::VFromD<DF> x) {
+  const auto r = f32detail::ViaF64(df, x, [](auto d, auto v) {
+    namespace f = f32detail;
+    using V = decltype(v);
+    const hn::RebindToUnsigned<decltype(d)> du;
+    v = f::Clamp(d, v, -300.0, 300.0);
+    const V kb = hn::Add(v, hn::Set(d, f::kRoundMagic + 1023.0));
+    const V k = hn::Sub(kb, hn::Set(d, f::kRoundMagic + 1023.0));
+    const V rr = hn::Mul(hn::Sub(v, k), hn::Set(d, f::kLn2));  // |v - k| <= 1/2, exact
+    const V e1 = hn::Add(rr, hn::Mul(hn::Mul(rr, rr), f::Horner(d, rr, f::kExpQ)));
+    const V p2 = hn::BitCast(d, hn::ShiftLeft<52>(hn::BitCast(du, kb)));
+    return hn::Mul(hn::Add(e1, hn::Set(d, 1.0)), p2);
+  });
+  return f32detail::KeepNaN(df, x, r);
+}
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> Expm1F32(DF df, hn::VFromD<DF> x) {
+  const auto r = f32detail::ViaF64(df, x, [](auto d, auto v) {
+    return f32detail::Expm1From(d, f32detail::ExpCore(d, f32detail::Clamp(d, v, -200.0, 200.0)));
+  });
+  return f32detail::KeepZero(df, x, f32detail::KeepNaN(df, x, r));
+}
+
+// ---------------------------------------------------------------------------
+// Logarithms
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> LogF32(DF df, hn::VFromD<DF> x) {
+  const auto r = f32detail::ViaF64(df, x, [](auto d, auto v) { return f32detail::Log64(d, v); });
+  return f32detail::FixLog(df, x, r);
+}
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> Log2F32(DF df, hn::VFromD<DF> x) {
+  const auto r = f32detail::ViaF64(df, x, [](auto d, auto v) {
+    return hn::Mul(f32detail::Log64(d, v), hn::Set(d, f32detail::kInvLn2));
+  });
+  return f32detail::FixLog(df, x, r);
+}
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> Log10F32(DF df, hn::VFromD<DF> x) {
+  const auto r = f32detail::ViaF64(df, x, [](auto d, auto v) {
+    return hn::Mul(f32detail::Log64(d, v), hn::Set(d, f32detail::kInvLn10));
+  });
+  return f32detail::FixLog(df, x, r);
+}
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> Log1pF32(DF df, hn::VFromD<DF> x) {
+  using VF = hn::VFromD<DF>;
+  // 1 + x is exact in float64 for |x| >= 2^-29 and |x| < 2^52; Log1p64
+  // adds back the rounding error elsewhere.
+  VF r = f32detail::ViaF64(df, x, [](auto d, auto v) { return f32detail::Log1p64(d, v); });
+  const VF m1 = hn::Set(df, -1.0f);
+  r = hn::IfThenElse(hn::Eq(x, hn::Set(df, f32detail::kInfF)), x, r);
+  r = hn::IfThenElse(hn::Eq(x, m1), hn::Set(df, -f32detail::kInfF), r);
+  r = hn::IfThenElse(hn::Not(hn::Ge(x, m1)), f32detail::NaNF(df), r);
+  return f32detail::KeepZero(df, x, r);
+}
+
+// ---------------------------------------------------------------------------
+// Hyperbolic functions
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> SinhF32(DF df, hn::VFromD<DF> x) {
+  const auto r = f32detail::ViaF64(df, x, [](auto d, auto v) {
+    using V = decltype(v);
+    const V a = f32detail::Clamp(d, hn::Abs(v), 0.0, 200.0);
+    const V e = f32detail::Expm1From(d, f32detail::ExpCore(d, a));  // e^a - 1
+    // sinh(a) = (e + e / (e + 1)) / 2, no cancellation.
+    const V s = hn::Mul(hn::Add(e, hn::Div(e, hn::Add(e, hn::Set(d, 1.0)))), hn::Set(d, 0.5));
+    return hn::CopySignToAbs(s, v);
+  });
+  return f32detail::KeepZero(df, x, f32detail::KeepNaN(df, x, r));
+}
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> CoshF32(DF df, hn::VFromD<DF> x) {
+  const auto r = f32detail::ViaF64(df, x, [](auto d, auto v) {
+    using V = decltype(v);
+    const V e = f32detail::Exp64(d, f32detail::Clamp(d, hn::Abs(v), 0.0, 200.0));
+    const V h = hn::Set(d, 0.5);
+    return hn::Add(hn::Mul(e, h), hn::Div(h, e));
+  });
+  return f32detail::KeepNaN(df, x, r);
+}
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> TanhF32(DF df, hn::VFromD<DF> x) {
+  const auto r = f32detail::ViaF64(df, x, [](auto d, auto v) {
+    using V = decltype(v);
+    // tanh(a) = e / (e + 2), e = e^2a - 1; a > 10 gives 1 - 2^-57.
+    const V a = f32detail::Clamp(d, hn::Abs(v), 0.0, 10.0);
+    const V e = f32detail::Expm1From(d, f32detail::ExpCore(d, hn::Add(a, a)));
+    return hn::CopySignToAbs(hn::Div(e, hn::Add(e, hn::Set(d, 2.0))), v);
+  });
+  return f32detail::KeepZero(df, x, f32detail::KeepNaN(df, x, r));
+}
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> AsinhF32(DF df, hn::VFromD<DF> x) {
+  using VF = hn::VFromD<DF>;
+  VF r = f32detail::ViaF64(df, x, [](auto d, auto v) {
+    using V = decltype(v);
+    // asinh(a) = log1p(a + a^2 / (1 + sqrt(1 + a^2))); a^2 is exact.
+    const V a = hn::Abs(v);
+    const V one = hn::Set(d, 1.0);
+    const V a2 = hn::Mul(a, a);
+    const V t = hn::Add(a, hn::Div(a2, hn::Add(one, hn::Sqrt(hn::Add(one, a2)))));
+    return hn::CopySignToAbs(f32detail::Log1p64(d, t), v);
+  });
+  r = hn::IfThenElse(hn::IsInf(x), x, r);
+  return f32detail::KeepZero(df, x, f32detail::KeepNaN(df, x, r));
+}
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> AcoshF32(DF df, hn::VFromD<DF> x) {
+  using VF = hn::VFromD<DF>;
+  VF r = f32detail::ViaF64(df, x, [](auto d, auto v) {
+    using V = decltype(v);
+    // log(x + sqrt(x^2 - 1)); x^2 is exact, x^2 - 1 exact for x < 2. Near
+    // x = 1 the argument's rounding (2^-53 absolute) is below 2^-40 of the
+    // result (>= 2^-11.5).
+    const V xi = f32detail::Clamp(d, v, 1.0, f32detail::kInf);
+    const V s = hn::Sqrt(hn::Sub(hn::Mul(xi, xi), hn::Set(d, 1.0)));
+    return f32detail::Log64(d, hn::Add(xi, s));
+  });
+  const VF one = hn::Set(df, 1.0f);
+  r = hn::IfThenElse(hn::Eq(x, hn::Set(df, f32detail::kInfF)), x, r);
+  return hn::IfThenElse(hn::Not(hn::Ge(x, one)), f32detail::NaNF(df), r);
+}
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> AtanhF32(DF df, hn::VFromD<DF> x) {
+  using VF = hn::VFromD<DF>;
+  VF r = f32detail::ViaF64(df, x, [](auto d, auto v) {
+    using V = decltype(v);
+    // atanh(a) = log1p(2a / (1 - a)) / 2; 1 - a is exact.
+    const V one = hn::Set(d, 1.0);
+    const V a = hn::IfThenElseZero(hn::Lt(hn::Abs(v), one), hn::Abs(v));
+    const V t = hn::Div(hn::Add(a, a), hn::Sub(one, a));
+    return hn::CopySignToAbs(hn::Mul(f32detail::Log1p64(d, t), hn::Set(d, 0.5)), v);
+  });
+  const VF a = hn::Abs(x);
+  const VF one = hn::Set(df, 1.0f);
+  r = hn::IfThenElse(hn::Eq(a, one), hn::CopySignToAbs(hn::Set(df, f32detail::kInfF), x), r);
+  r = hn::IfThenElse(hn::Not(hn::Le(a, one)), f32detail::NaNF(df), r);
+  return f32detail::KeepZero(df, x, r);
+}
+
+// ---------------------------------------------------------------------------
+// Activations
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> SigmoidF32(DF df, hn::VFromD<DF> x) {
+  const auto r = f32detail::ViaF64(df, x, [](auto d, auto v) {
+    const auto e = f32detail::Exp64(d, f32detail::Clamp(d, hn::Neg(v), -200.0, 200.0));
+    return hn::Div(hn::Set(d, 1.0), hn::Add(hn::Set(d, 1.0), e));
+  });
+  return f32detail::KeepNaN(df, x, r);
+}
+
+// log(x / (1 - x)) for x in [0, 1]; 0 -> -inf, 1 -> inf, else NaN.
+template <class DF>
+HWY_INLINE hn::VFromD<DF> LogitF32(DF df, hn::VFromD<DF> x) {
+  using VF = hn::VFromD<DF>;
+  VF r = f32detail::ViaF64(df, x, [](auto d, auto v) {
+    using V = decltype(v);
+    // 1 - x is exact. Near x = 1/2: log1p((2x - 1) / (1 - x)) (2x - 1 exact);
+    // elsewhere log(x / (1 - x)), whose magnitude is above 1.09.
+    const V one = hn::Set(d, 1.0);
+    const V half = hn::Set(d, 0.5);
+    const V xi = f32detail::Clamp(d, v, 0x1p-150, 1.0 - 0x1p-24);
+    const V den = hn::Sub(one, xi);
+    const auto mid = hn::Lt(hn::Abs(hn::Sub(xi, half)), hn::Set(d, 0.25));
+    const V num = hn::IfThenElse(mid, hn::Sub(hn::Add(xi, xi), one), xi);
+    const V q = hn::Div(num, den);
+    const V c = hn::IfThenElseZero(mid, hn::Sub(q, hn::Sub(hn::Add(one, q), one)));
+    const V u = hn::IfThenElse(mid, hn::Add(one, q), q);
+    return hn::Add(f32detail::Log64(d, u), c);
+  });
+  const VF one = hn::Set(df, 1.0f);
+  const VF zero = hn::Zero(df);
+  const auto inside = hn::And(hn::Gt(x, zero), hn::Lt(x, one));
+  r = hn::IfThenElse(inside, r, f32detail::NaNF(df));
+  r = hn::IfThenElse(hn::Eq(x, zero), hn::Set(df, -f32detail::kInfF), r);
+  return hn::IfThenElse(hn::Eq(x, one), hn::Set(df, f32detail::kInfF), r);
+}
+
+// x / (1 + e^-x); -inf -> NaN (as the float64 Silu).
+template <class DF>
+HWY_INLINE hn::VFromD<DF> SiluF32(DF df, hn::VFromD<DF> x) {
+  using VF = hn::VFromD<DF>;
+  VF r = f32detail::ViaF64(df, x, [](auto d, auto v) {
+    const auto e = f32detail::Exp64(d, f32detail::Clamp(d, hn::Neg(v), -200.0, 200.0));
+    return hn::Div(v, hn::Add(hn::Set(d, 1.0), e));
+  });
+  r = hn::IfThenElse(hn::Eq(x, hn::Set(df, -f32detail::kInfF)), f32detail::NaNF(df), r);
+  return f32detail::KeepNaN(df, x, r);
+}
+
+// PyTorch's softplus: x where x * beta (rounded to float32) > threshold, else
+// log1p(e^(beta x)) / beta with beta x exact in float64. Assumes beta > 0.
+template <class DF>
+HWY_INLINE hn::VFromD<DF> SoftplusF32(DF df, hn::VFromD<DF> x, float beta, float threshold) {
+  using VF = hn::VFromD<DF>;
+  const double b = beta;
+  VF r = f32detail::ViaF64(df, x, [b](auto d, auto v) {
+    using V = decltype(v);
+    const V bv = hn::Set(d, b);
+    // z + log1p(e^-|z|) for z > 0, log1p(e^z) else; z below -400 gives
+    // e^z / beta < 2^-400 / 2^-149, zero in float32.
+    const V z = f32detail::Clamp(d, hn::Mul(v, bv), -400.0, f32detail::kInf);
+    const V w = f32detail::Exp64(d, hn::Neg(hn::Abs(z)));
+    const V l = f32detail::Log1p64(d, w);
+    const V s = hn::IfThenElse(hn::Gt(z, hn::Zero(d)), hn::Add(z, l), l);
+    return hn::Div(s, bv);
+  });
+  const auto ret_x = hn::Gt(hn::Mul(x, hn::Set(df, beta)), hn::Set(df, threshold));
+  return hn::IfThenElse(hn::Or(ret_x, hn::IsNaN(x)), x, r);
+}
+
+// x tanh(log1p(e^x)) = x w(w+2) / (w(w+2) + 2), w = e^x; for x > 0 with
+// w = e^-x: x (1 + 2w) / (1 + 2w + 2w^2). -inf -> NaN.
+template <class DF>
+HWY_INLINE hn::VFromD<DF> MishF32(DF df, hn::VFromD<DF> x) {
+  using VF = hn::VFromD<DF>;
+  VF r = f32detail::ViaF64(df, x, [](auto d, auto v) {
+    using V = decltype(v);
+    const V one = hn::Set(d, 1.0), two = hn::Set(d, 2.0);
+    const V w = f32detail::Exp64(d, f32detail::Clamp(d, hn::Neg(hn::Abs(v)), -200.0, 0.0));
+    const V w2 = hn::Add(w, w);
+    const V n_neg = hn::Mul(w, hn::Add(w, two));
+    const V n_pos = hn::Add(one, w2);
+    const auto pos = hn::Gt(v, hn::Zero(d));
+    const V num = hn::IfThenElse(pos, n_pos, n_neg);
+    const V den = hn::IfThenElse(pos, hn::Add(n_pos, hn::Mul(w2, w)), hn::Add(n_neg, two));
+    return hn::Div(hn::Mul(v, num), den);
+  });
+  r = hn::IfThenElse(hn::Eq(x, hn::Set(df, -f32detail::kInfF)), f32detail::NaNF(df), r);
+  return f32detail::KeepNaN(df, x, r);
+}
+
+// x for x > 0, else alpha expm1(x) rounded once.
+template <class DF>
+HWY_INLINE hn::VFromD<DF> EluF32(DF df, hn::VFromD<DF> x, float alpha) {
+  using VF = hn::VFromD<DF>;
+  const double al = alpha;
+  const VF r = f32detail::ViaF64(df, x, [al](auto d, auto v) {
+    using V = decltype(v);
+    const V xi = f32detail::Clamp(d, v, -200.0, 0.0);
+    const V e = f32detail::Expm1From(d, f32detail::ExpCore(d, xi));
+    // expm1(-0) = -0 (Expm1From gives +0).
+    const V em = hn::IfThenElse(hn::Eq(xi, hn::Zero(d)), xi, e);
+    return hn::Mul(em, hn::Set(d, al));
+  });
+  return hn::IfThenElse(hn::Or(hn::Gt(x, hn::Zero(df)), hn::IsNaN(x)), x, r);
+}
+
+// x / (1 + e^-2y), y = sqrt(2/pi) (x + 0.044715 x^3); x > 10 gives x,
+// x < -20 gives -0 (|x| e^2y < 2^-800), -inf gives NaN.
+template <class DF>
+HWY_INLINE hn::VFromD<DF> GeluTanhF32(DF df, hn::VFromD<DF> x) {
+  using VF = hn::VFromD<DF>;
+  VF r = f32detail::ViaF64(df, x, [](auto d, auto v) {
+    using V = decltype(v);
+    const V xi = f32detail::Clamp(d, v, -20.0, 10.0);
+    const V x2 = hn::Mul(xi, xi);  // exact
+    const V in = hn::Add(xi, hn::Mul(hn::Mul(x2, xi), hn::Set(d, 0.044715)));
+    const V m2y = hn::Mul(in, hn::Set(d, -2.0 * f32detail::kSqrt2OverPi));
+    const V e = f32detail::Exp64(d, m2y);
+    return hn::Div(xi, hn::Add(hn::Set(d, 1.0), e));
+  });
+  r = hn::IfThenElse(hn::Gt(x, hn::Set(df, 10.0f)), x, r);
+  r = hn::IfThenElse(hn::Lt(x, hn::Set(df, -20.0f)), hn::Set(df, -0.0f), r);
+  r = hn::IfThenElse(hn::Eq(x, hn::Set(df, -f32detail::kInfF)), f32detail::NaNF(df), r);
+  return f32detail::KeepNaN(df, x, r);
+}
+
+}  // namespace math
+}  // namespace HWY_NAMESPACE
+}  // namespace bcast
+HWY_AFTER_NAMESPACE();
+
+#endif  // BCAST_KERNELS_MATH_EXP_F32_INL_H_
