@@ -181,6 +181,10 @@ HWY_INLINE hn::VFromD<DF> DemoteF32(DF df, VD v) {
 // f(dd, v) on each float64 half of x, rounded once to float32.
 template <class DF, class F>
 HWY_INLINE hn::VFromD<DF> ViaF64(DF df, hn::VFromD<DF> x, const F& f) {
+#if HWY_TARGET == HWY_SCALAR
+  const hn::Rebind<double, DF> dd;
+  return DemoteF32(df, f(dd, hn::PromoteTo(dd, x)));
+#else
   if constexpr (hn::MaxLanes(DF()) == 1) {
     const hn::Rebind<double, DF> dd;
     return DemoteF32(df, f(dd, hn::PromoteTo(dd, x)));
@@ -191,6 +195,7 @@ HWY_INLINE hn::VFromD<DF> ViaF64(DF df, hn::VFromD<DF> x, const F& f) {
     const auto hi = f(dd, hn::PromoteTo(dd, hn::UpperHalf(dh, x)));
     return hn::Combine(df, DemoteF32(dh, hi), DemoteF32(dh, lo));
   }
+#endif
 }
 
 template <class DF>
