@@ -3,7 +3,7 @@
 // function, round to float32), ns per element on an in-cache array (4096
 // float32), 1 thread, the compiler's static target. Built by hand:
 //
-//   g++ -O2 -march=icelake-server -std=c++17 -ffp-contract=off -I src \
+//   g++ -O2 -march=icelake-server -std=c++17 -ffp-contract=off -I src
 //       tests/math_f32_bench.cc -lhwy -o /tmp/f32bench && /tmp/f32bench
 
 #include <stdio.h>

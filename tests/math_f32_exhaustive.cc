@@ -8,7 +8,7 @@
 // that are not the correctly rounded one, NaN mismatches and zero-sign
 // mismatches. Not part of ctest; build by hand:
 //
-//   g++ -O2 -march=native -std=c++17 -ffp-contract=off -I src \
+//   g++ -O2 -march=icelake-server -std=c++17 -ffp-contract=off -I src
 //       tests/math_f32_exhaustive.cc -lhwy -lquadmath -pthread -o /tmp/f32ex
 //   /tmp/f32ex [threads] [function names...]
 

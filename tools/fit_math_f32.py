@@ -16,15 +16,21 @@ import mpmath as mp
 mp.mp.dps = 120
 
 
-def fit(f, a, b, deg, g=None):
-    """Fit f on [a, b]; error measured relative to g(x, p, f) if given."""
+def f32(v):
+    import struct
+    return struct.unpack("f", struct.pack("f", v))[0]
+
+
+def fit(f, a, b, deg, g=None, rnd=float):
+    """Fit f on [a, b]; error measured relative to g(x, p, f) if given.
+    rnd rounds the coefficients (float: to double, f32: to float32)."""
     a, b = mp.mpf(a), mp.mpf(b)
     n = deg + 1
     nodes = [(a + b) / 2 + (b - a) / 2 * mp.cos(mp.pi * (2 * i + 1) / (2 * n)) for i in range(n)]
     A = mp.matrix([[x ** j for j in range(n)] for x in nodes])
     y = mp.matrix([f(x) for x in nodes])
     c = mp.lu_solve(A, y)
-    cd = [float(c[j]) for j in range(n)]
+    cd = [rnd(float(c[j])) for j in range(n)]
     err = mp.mpf(0)
     for i in range(4001):
         x = a + (b - a) * i / 4000
@@ -37,11 +43,11 @@ def fit(f, a, b, deg, g=None):
     return cd, err
 
 
-def show(name, cd, err):
+def show(name, cd, err, ty="double"):
     print("// %s: max relative error %.3g (2^%.1f)" % (name, float(err), float(mp.log(err, 2))))
-    print("constexpr double %s[%d] = {" % (name, len(cd)))
+    print("constexpr %s %s[%d] = {" % (ty, name, len(cd)))
     for c in cd:
-        print("    %s," % float.hex(c))
+        print("    %s%s," % (float.hex(c), "f" if ty == "float" else ""))
     print("};")
 
 
@@ -85,6 +91,13 @@ if __name__ == "__main__":
     for deg in (3, 4, 5):
         cd, err = fit(atanh_tail, 0, Z, deg, log_err)
         show("kLogT%d" % deg, cd, err)
+    # Native float32 exp: Q(r) = (e^r - 1 - r) / r^2 with float32
+    # coefficients; error relative to e^r - 1 - r (i.e. of r^2 Q).
+    def q_err(r, p, q):
+        return abs((p - q) / q)
+    for deg in (4, 5):
+        cd, err = fit(exp_q, -R, R, deg, q_err, f32)
+        show("kExpQf%d" % deg, cd, err, "float")
     print("constexpr double kInvLn2 = %s;" % float.hex(float(1 / mp.log(2))))
     print("constexpr double kLn2 = %s;" % float.hex(float(mp.log(2))))
     print("constexpr double kInvLn10 = %s;" % float.hex(float(1 / mp.log(10))))

@@ -71,6 +71,26 @@ constexpr double kRoundMagic = 0x1.8p52;  // x + magic - magic: nearest integer
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr float kInfF = std::numeric_limits<float>::infinity();
 
+// Native float32 exp: Q(r) = (e^r - 1 - r) / r^2 on |r| <= 0.3466 with
+// float32 coefficients, relative error 2^-26.7.
+constexpr float kExpQf[6] = {
+    0x1.000000p-1f, 0x1.555556p-3f, 0x1.5554eap-5f,
+    0x1.1110e0p-7f, 0x1.6d4320p-10f, 0x1.a124eep-13f,
+};
+constexpr float kLn2F1 = 0x1.62ep-1f;       // 13 bits: k ln2F1 exact for |k| < 2^11
+constexpr float kLn2F2 = 0x1.0bfbe8p-15f;   // ln2 - kLn2F1, rounded
+constexpr float kInvLn2F = 0x1.715476p+0f;
+constexpr float kRoundMagicF = 0x1.8p23f;
+
+template <size_t I, size_t N, class D, class V>
+HWY_INLINE V HornerFromF(D d, V x, const float (&c)[N]) {
+  if constexpr (I + 1 == N) {
+    return hn::Set(d, c[I]);
+  } else {
+    return hn::Add(hn::Mul(HornerFromF<I + 1>(d, x, c), x), hn::Set(d, c[I]));
+  }
+}
+
 template <size_t I, size_t N, class D, class V>
 HWY_INLINE V HornerFrom(D d, V x, const double (&c)[N]) {
   if constexpr (I + 1 == N) {
@@ -88,11 +108,14 @@ HWY_INLINE V Horner(D d, V x, const double (&c)[N]) {
 // lo <= x <= hi; NaN stays NaN.
 template <class D, class V>
 HWY_INLINE V Clamp(D d, V x, double lo, double hi) {
-  x = hn::IfThenElse(hn::Gt(x, hn::Set(d, hi)), hn::Set(d, hi), x);
-  return hn::IfThenElse(hn::Lt(x, hn::Set(d, lo)), hn::Set(d, lo), x);
+  using T = hn::TFromD<D>;
+  const V vh = hn::Set(d, static_cast<T>(hi)), vl = hn::Set(d, static_cast<T>(lo));
+  x = hn::IfThenElse(hn::Gt(x, vh), vh, x);
+  return hn::IfThenElse(hn::Lt(x, vl), vl, x);
 }
 
-// e^t = 2^k (1 + e1), |e1| <= 0.42; t clamped to [-700, 700].
+// e^t = 2^k (1 + e1), |e1| <= 0.42, for t in [-700, 700] (callers clamp;
+// NaN gives garbage that they replace).
 template <class V>
 struct ExpParts {
   V k;   // integer-valued, |k| <= 1010
@@ -102,7 +125,6 @@ struct ExpParts {
 template <class D, class V>
 HWY_INLINE ExpParts<V> ExpCore(D d, V t) {
   const hn::RebindToUnsigned<D> du;
-  t = Clamp(d, t, -700.0, 700.0);
   const V kb = hn::Add(hn::Mul(t, hn::Set(d, kInvLn2)), hn::Set(d, kRoundMagic + 1023.0));
   const V k = hn::Sub(kb, hn::Set(d, kRoundMagic + 1023.0));
   // Cody-Waite: k ln2hi is exact, t - k ln2hi too (Sterbenz).
@@ -123,6 +145,19 @@ HWY_INLINE V Expm1From(D d, const ExpParts<V>& c) {
   return hn::Add(hn::Mul(c.p2, c.e1), hn::Sub(c.p2, hn::Set(d, 1.0)));
 }
 
+// 1 / v for v in [2^-100, 2^100]: the float32 quotient (IEEE, relative
+// error <= 2^-23 with the rounding of v to float32), refined by one Newton
+// step in float64, y + y (1 - v y): relative error below 2^-45. Much
+// cheaper than a float64 division (8 float32 lanes divide in a third of
+// the time of 8 float64 lanes).
+template <class D, class V>
+HWY_INLINE V Recip(D d, V v) {
+  const hn::Rebind<float, D> df;
+  const auto vf = hn::DemoteTo(df, v);
+  const V y = hn::PromoteTo(d, hn::Div(hn::Set(df, 1.0f), vf));
+  return hn::Add(y, hn::Mul(y, hn::Sub(hn::Set(d, 1.0), hn::Mul(v, y))));
+}
+
 // log(u) for finite u > 0 (normal in float64; every float32 is): u = 2^e m,
 // m in [sqrt(1/2), sqrt(2)), f = m - 1 (exact), s = f / (2 + f),
 // log(m) = 2 atanh(s) = 2s (1 + z T(z)), z = s^2. Relative error ~2^-43
@@ -141,7 +176,7 @@ HWY_INLINE V Log64(D d, V u) {
   const VU mb = hn::Add(hn::And(t, hn::Set(du, uint64_t{0x000fffffffffffff})),
                         hn::Set(du, uint64_t{0x3fe6a09e667f3bcd}));
   const V f = hn::Sub(hn::BitCast(d, mb), hn::Set(d, 1.0));
-  const V s = hn::Div(f, hn::Add(f, hn::Set(d, 2.0)));
+  const V s = hn::Mul(f, Recip(d, hn::Add(f, hn::Set(d, 2.0))));
   const V z = hn::Mul(s, s);
   const V s2 = hn::Add(s, s);
   const V lm = hn::Add(s2, hn::Mul(hn::Mul(s2, z), Horner(d, z, kLogT)));
@@ -225,12 +260,48 @@ HWY_INLINE V FixLog(DF df, V x, V r) {
 // ---------------------------------------------------------------------------
 // Exponentials
 
+// Native float32 (16 lanes on AVX-512): k = round(x / ln2), r = x - k ln2
+// as a float-float rh + rl (x - k ln2F1 exact by Sterbenz, then TwoSum with
+// -k ln2F2), e^r = 1 + rh + (rl (1 + rh) + rh^2 Q(rh)) with 1 + rh split
+// exactly (Fast2Sum) so that only the last addition rounds at the result's
+// scale; then times 2^k in the exponent field (every lane normal) or in two
+// exact-then-rounding multiplies (overflow, subnormal results).
 template <class DF>
 HWY_INLINE hn::VFromD<DF> ExpF32(DF df, hn::VFromD<DF> x) {
-  const auto r = f32detail::ViaF64(df, x, [](auto d, auto v) {
-    return f32detail::Exp64(d, f32detail::Clamp(d, v, -200.0, 200.0));
-  });
-  return f32detail::KeepNaN(df, x, r);
+  namespace f = f32detail;
+  using VF = hn::VFromD<DF>;
+  const hn::RebindToSigned<DF> di;
+  // Beyond: inf (e^89 > 2^128) and 0 (e^-104 < 2^-150).
+  const VF xc = f::Clamp(df, x, -104.0f, 89.0f);
+  const VF kb = hn::Add(hn::Mul(xc, hn::Set(df, f::kInvLn2F)), hn::Set(df, f::kRoundMagicF));
+  const VF k = hn::Sub(kb, hn::Set(df, f::kRoundMagicF));
+  const VF t = hn::Sub(xc, hn::Mul(k, hn::Set(df, f::kLn2F1)));  // exact
+  const VF u = hn::Neg(hn::Mul(k, hn::Set(df, f::kLn2F2)));
+  // TwoSum(t, u) = rh + rl.
+  const VF rh = hn::Add(t, u);
+  const VF ub = hn::Sub(rh, t);
+  const VF rl = hn::Add(hn::Sub(t, hn::Sub(rh, ub)), hn::Sub(u, ub));
+  const VF r2 = hn::Mul(rh, rh);
+  const VF small = hn::Add(hn::Mul(r2, f::HornerFromF<0>(df, rh, f::kExpQf)),
+                           hn::Add(rl, hn::Mul(rl, rh)));
+  const VF one = hn::Set(df, 1.0f);
+  const VF s1 = hn::Add(one, rh);
+  const VF e1 = hn::Add(hn::Sub(one, s1), rh);  // Fast2Sum error, exact
+  const VF p = hn::Add(s1, hn::Add(e1, small));  // e^r in [0.7, 1.42]
+  const auto ki = hn::Sub(hn::BitCast(di, kb), hn::BitCast(di, hn::Set(df, f::kRoundMagicF)));
+  VF r;
+  const auto normal = hn::And(hn::Ge(k, hn::Set(df, -125.0f)), hn::Le(k, hn::Set(df, 127.0f)));
+  if (HWY_LIKELY(hn::AllTrue(df, hn::Or(normal, hn::IsNaN(x))))) {
+    r = hn::BitCast(df, hn::Add(hn::BitCast(di, p), hn::ShiftLeft<23>(ki)));
+  } else {
+    const auto a = hn::ShiftRight<1>(ki);  // floor(k / 2)
+    const auto b = hn::Sub(ki, a);
+    const auto bias = hn::Set(di, 127);
+    const VF pa = hn::BitCast(df, hn::ShiftLeft<23>(hn::Add(a, bias)));
+    const VF pb = hn::BitCast(df, hn::ShiftLeft<23>(hn::Add(b, bias)));
+    r = hn::Mul(hn::Mul(p, pa), pb);
+  }
+  return f::KeepNaN(df, x, r);
 }
 
 template <class DF>
@@ -305,8 +376,10 @@ HWY_INLINE hn::VFromD<DF> SinhF32(DF df, hn::VFromD<DF> x) {
     using V = decltype(v);
     const V a = f32detail::Clamp(d, hn::Abs(v), 0.0, 200.0);
     const V e = f32detail::Expm1From(d, f32detail::ExpCore(d, a));  // e^a - 1
-    // sinh(a) = (e + e / (e + 1)) / 2, no cancellation.
-    const V s = hn::Mul(hn::Add(e, hn::Div(e, hn::Add(e, hn::Set(d, 1.0)))), hn::Set(d, 0.5));
+    // sinh(a) = (e + e / (e + 1)) / 2, no cancellation; e + 1 capped at
+    // 2^60 for the reciprocal (the term is then 2^-60 of e).
+    const V den = f32detail::Clamp(d, hn::Add(e, hn::Set(d, 1.0)), 1.0, 0x1p60);
+    const V s = hn::Mul(hn::Add(e, hn::Mul(e, f32detail::Recip(d, den))), hn::Set(d, 0.5));
     return hn::CopySignToAbs(s, v);
   });
   return f32detail::KeepZero(df, x, f32detail::KeepNaN(df, x, r));
@@ -318,7 +391,9 @@ HWY_INLINE hn::VFromD<DF> CoshF32(DF df, hn::VFromD<DF> x) {
     using V = decltype(v);
     const V e = f32detail::Exp64(d, f32detail::Clamp(d, hn::Abs(v), 0.0, 200.0));
     const V h = hn::Set(d, 0.5);
-    return hn::Add(hn::Mul(e, h), hn::Div(h, e));
+    // 1/e capped (e at 2^60: 2^-120 of the result).
+    const V ec = f32detail::Clamp(d, e, 1.0, 0x1p60);
+    return hn::Add(hn::Mul(e, h), hn::Mul(h, f32detail::Recip(d, ec)));
   });
   return f32detail::KeepNaN(df, x, r);
 }
@@ -330,7 +405,7 @@ HWY_INLINE hn::VFromD<DF> TanhF32(DF df, hn::VFromD<DF> x) {
     // tanh(a) = e / (e + 2), e = e^2a - 1; a > 10 gives 1 - 2^-57.
     const V a = f32detail::Clamp(d, hn::Abs(v), 0.0, 10.0);
     const V e = f32detail::Expm1From(d, f32detail::ExpCore(d, hn::Add(a, a)));
-    return hn::CopySignToAbs(hn::Div(e, hn::Add(e, hn::Set(d, 2.0))), v);
+    return hn::CopySignToAbs(hn::Mul(e, f32detail::Recip(d, hn::Add(e, hn::Set(d, 2.0)))), v);
   });
   return f32detail::KeepZero(df, x, f32detail::KeepNaN(df, x, r));
 }
@@ -340,12 +415,18 @@ HWY_INLINE hn::VFromD<DF> AsinhF32(DF df, hn::VFromD<DF> x) {
   using VF = hn::VFromD<DF>;
   VF r = f32detail::ViaF64(df, x, [](auto d, auto v) {
     using V = decltype(v);
-    // asinh(a) = log1p(a + a^2 / (1 + sqrt(1 + a^2))); a^2 is exact.
+    // a < 1: log1p(t), t = a + a^2 / (1 + sqrt(1 + a^2)) (a^2 exact);
+    // a >= 1: log(a + sqrt(1 + a^2)), whose argument's rounding costs 2^-53
+    // absolute against a result above 0.88.
     const V a = hn::Abs(v);
     const V one = hn::Set(d, 1.0);
     const V a2 = hn::Mul(a, a);
-    const V t = hn::Add(a, hn::Div(a2, hn::Add(one, hn::Sqrt(hn::Add(one, a2)))));
-    return hn::CopySignToAbs(f32detail::Log1p64(d, t), v);
+    const V sq = hn::Sqrt(hn::Add(one, a2));
+    const auto small = hn::Lt(a, one);
+    const V t = hn::Add(a, hn::Mul(a2, f32detail::Recip(d, hn::Add(one, sq))));
+    const V u = hn::IfThenElse(small, hn::Add(one, t), hn::Add(a, sq));
+    const V c = hn::IfThenElseZero(small, hn::Sub(t, hn::Sub(u, one)));
+    return hn::CopySignToAbs(hn::Add(f32detail::Log64(d, u), c), v);
   });
   r = hn::IfThenElse(hn::IsInf(x), x, r);
   return f32detail::KeepZero(df, x, f32detail::KeepNaN(df, x, r));
@@ -376,7 +457,7 @@ HWY_INLINE hn::VFromD<DF> AtanhF32(DF df, hn::VFromD<DF> x) {
     // atanh(a) = log1p(2a / (1 - a)) / 2; 1 - a is exact.
     const V one = hn::Set(d, 1.0);
     const V a = hn::IfThenElseZero(hn::Lt(hn::Abs(v), one), hn::Abs(v));
-    const V t = hn::Div(hn::Add(a, a), hn::Sub(one, a));
+    const V t = hn::Mul(hn::Add(a, a), f32detail::Recip(d, hn::Sub(one, a)));
     return hn::CopySignToAbs(hn::Mul(f32detail::Log1p64(d, t), hn::Set(d, 0.5)), v);
   });
   const VF a = hn::Abs(x);
@@ -392,8 +473,10 @@ HWY_INLINE hn::VFromD<DF> AtanhF32(DF df, hn::VFromD<DF> x) {
 template <class DF>
 HWY_INLINE hn::VFromD<DF> SigmoidF32(DF df, hn::VFromD<DF> x) {
   const auto r = f32detail::ViaF64(df, x, [](auto d, auto v) {
-    const auto e = f32detail::Exp64(d, f32detail::Clamp(d, hn::Neg(v), -200.0, 200.0));
-    return hn::Div(hn::Set(d, 1.0), hn::Add(hn::Set(d, 1.0), e));
+    // e = e^-|x|: x >= 0: 1 / (1 + e), else e / (1 + e).
+    const auto e = f32detail::Exp64(d, f32detail::Clamp(d, hn::Neg(hn::Abs(v)), -200.0, 0.0));
+    const auto r = f32detail::Recip(d, hn::Add(hn::Set(d, 1.0), e));
+    return hn::IfThenElse(hn::Lt(v, hn::Zero(d)), hn::Mul(e, r), r);
   });
   return f32detail::KeepNaN(df, x, r);
 }
@@ -412,7 +495,7 @@ HWY_INLINE hn::VFromD<DF> LogitF32(DF df, hn::VFromD<DF> x) {
     const V den = hn::Sub(one, xi);
     const auto mid = hn::Lt(hn::Abs(hn::Sub(xi, half)), hn::Set(d, 0.25));
     const V num = hn::IfThenElse(mid, hn::Sub(hn::Add(xi, xi), one), xi);
-    const V q = hn::Div(num, den);
+    const V q = hn::Mul(num, f32detail::Recip(d, den));
     const V c = hn::IfThenElseZero(mid, hn::Sub(q, hn::Sub(hn::Add(one, q), one)));
     const V u = hn::IfThenElse(mid, hn::Add(one, q), q);
     return hn::Add(f32detail::Log64(d, u), c);
@@ -430,8 +513,10 @@ template <class DF>
 HWY_INLINE hn::VFromD<DF> SiluF32(DF df, hn::VFromD<DF> x) {
   using VF = hn::VFromD<DF>;
   VF r = f32detail::ViaF64(df, x, [](auto d, auto v) {
-    const auto e = f32detail::Exp64(d, f32detail::Clamp(d, hn::Neg(v), -200.0, 200.0));
-    return hn::Div(v, hn::Add(hn::Set(d, 1.0), e));
+    // e = e^-|x|: x / (1 + e) for x >= 0, x e / (1 + e) else.
+    const auto e = f32detail::Exp64(d, f32detail::Clamp(d, hn::Neg(hn::Abs(v)), -200.0, 0.0));
+    const auto r = hn::Mul(v, f32detail::Recip(d, hn::Add(hn::Set(d, 1.0), e)));
+    return hn::IfThenElse(hn::Lt(v, hn::Zero(d)), hn::Mul(e, r), r);
   });
   r = hn::IfThenElse(hn::Eq(x, hn::Set(df, -f32detail::kInfF)), f32detail::NaNF(df), r);
   return f32detail::KeepNaN(df, x, r);
@@ -443,16 +528,17 @@ template <class DF>
 HWY_INLINE hn::VFromD<DF> SoftplusF32(DF df, hn::VFromD<DF> x, float beta, float threshold) {
   using VF = hn::VFromD<DF>;
   const double b = beta;
-  VF r = f32detail::ViaF64(df, x, [b](auto d, auto v) {
+  const double inv_b = 1.0 / b;  // relative error 2^-53
+  VF r = f32detail::ViaF64(df, x, [b, inv_b](auto d, auto v) {
     using V = decltype(v);
     const V bv = hn::Set(d, b);
     // z + log1p(e^-|z|) for z > 0, log1p(e^z) else; z below -400 gives
     // e^z / beta < 2^-400 / 2^-149, zero in float32.
     const V z = f32detail::Clamp(d, hn::Mul(v, bv), -400.0, f32detail::kInf);
-    const V w = f32detail::Exp64(d, hn::Neg(hn::Abs(z)));
+    const V w = f32detail::Exp64(d, f32detail::Clamp(d, hn::Neg(hn::Abs(z)), -400.0, 0.0));
     const V l = f32detail::Log1p64(d, w);
     const V s = hn::IfThenElse(hn::Gt(z, hn::Zero(d)), hn::Add(z, l), l);
-    return hn::Div(s, bv);
+    return hn::Mul(s, hn::Set(d, inv_b));
   });
   const auto ret_x = hn::Gt(hn::Mul(x, hn::Set(df, beta)), hn::Set(df, threshold));
   return hn::IfThenElse(hn::Or(ret_x, hn::IsNaN(x)), x, r);
@@ -473,7 +559,7 @@ HWY_INLINE hn::VFromD<DF> MishF32(DF df, hn::VFromD<DF> x) {
     const auto pos = hn::Gt(v, hn::Zero(d));
     const V num = hn::IfThenElse(pos, n_pos, n_neg);
     const V den = hn::IfThenElse(pos, hn::Add(n_pos, hn::Mul(w2, w)), hn::Add(n_neg, two));
-    return hn::Div(hn::Mul(v, num), den);
+    return hn::Mul(hn::Mul(v, num), f32detail::Recip(d, den));
   });
   r = hn::IfThenElse(hn::Eq(x, hn::Set(df, -f32detail::kInfF)), f32detail::NaNF(df), r);
   return f32detail::KeepNaN(df, x, r);
@@ -505,9 +591,11 @@ HWY_INLINE hn::VFromD<DF> GeluTanhF32(DF df, hn::VFromD<DF> x) {
     const V xi = f32detail::Clamp(d, v, -20.0, 10.0);
     const V x2 = hn::Mul(xi, xi);  // exact
     const V in = hn::Add(xi, hn::Mul(hn::Mul(x2, xi), hn::Set(d, 0.044715)));
-    const V m2y = hn::Mul(in, hn::Set(d, -2.0 * f32detail::kSqrt2OverPi));
-    const V e = f32detail::Exp64(d, m2y);
-    return hn::Div(xi, hn::Add(hn::Set(d, 1.0), e));
+    // z = 2y; e = e^-|z|: x / (1 + e) for z >= 0, x e / (1 + e) else.
+    const V z = hn::Mul(in, hn::Set(d, 2.0 * f32detail::kSqrt2OverPi));
+    const V e = f32detail::Exp64(d, hn::Neg(hn::Abs(z)));
+    const V r = hn::Mul(xi, f32detail::Recip(d, hn::Add(hn::Set(d, 1.0), e)));
+    return hn::IfThenElse(hn::Lt(z, hn::Zero(d)), hn::Mul(e, r), r);
   });
   r = hn::IfThenElse(hn::Gt(x, hn::Set(df, 10.0f)), x, r);
   r = hn::IfThenElse(hn::Lt(x, hn::Set(df, -20.0f)), hn::Set(df, -0.0f), r);
