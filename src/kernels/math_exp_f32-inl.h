@@ -77,6 +77,9 @@ constexpr float kExpQf[6] = {
     0x1.000000p-1f, 0x1.555556p-3f, 0x1.5554eap-5f,
     0x1.1110e0p-7f, 0x1.6d4320p-10f, 0x1.a124eep-13f,
 };
+// (atanh(s)/s - 1) / s^2 = 1/3 + z/5 + z^2/7 + z^3/9 (z = s^2 <= 0.0295;
+// the rest, z^4/11, is below 2^-24.4 of the sum).
+constexpr float kAtanhTf[4] = {1.0f / 3, 1.0f / 5, 1.0f / 7, 1.0f / 9};
 constexpr float kLn2F1 = 0x1.62ep-1f;       // 13 bits: k ln2F1 exact for |k| < 2^11
 constexpr float kLn2F2 = 0x1.0bfbe8p-15f;   // ln2 - kLn2F1, rounded
 constexpr float kInvLn2F = 0x1.715476p+0f;
@@ -233,6 +236,36 @@ HWY_INLINE hn::VFromD<DF> ViaF64(DF df, hn::VFromD<DF> x, const F& f) {
 #endif
 }
 
+// f(dd, v) on each float64 half of x, as a float-float hi + lo (lo = the
+// float64 result minus hi, rounded).
+template <class DF, class F>
+HWY_INLINE void SplitViaF64(DF df, hn::VFromD<DF> x, const F& f, hn::VFromD<DF>* hi,
+                            hn::VFromD<DF>* lo) {
+#if HWY_TARGET == HWY_SCALAR
+  const hn::Rebind<double, DF> dd;
+  const auto v = f(dd, hn::PromoteTo(dd, x));
+  *hi = hn::DemoteTo(df, v);
+  *lo = hn::DemoteTo(df, hn::Sub(v, hn::PromoteTo(dd, *hi)));
+#else
+  if constexpr (hn::MaxLanes(DF()) == 1) {
+    const hn::Rebind<double, DF> dd;
+    const auto v = f(dd, hn::PromoteTo(dd, x));
+    *hi = hn::DemoteTo(df, v);
+    *lo = hn::DemoteTo(df, hn::Sub(v, hn::PromoteTo(dd, *hi)));
+  } else {
+    const hn::Half<DF> dh;
+    const hn::Rebind<double, decltype(dh)> dd;
+    const auto vl = f(dd, hn::PromoteTo(dd, hn::LowerHalf(dh, x)));
+    const auto vh = f(dd, hn::PromoteTo(dd, hn::UpperHalf(dh, x)));
+    const auto hl = hn::DemoteTo(dh, vl);
+    const auto hh = hn::DemoteTo(dh, vh);
+    *hi = hn::Combine(df, hh, hl);
+    *lo = hn::Combine(df, hn::DemoteTo(dh, hn::Sub(vh, hn::PromoteTo(dd, hh))),
+                      hn::DemoteTo(dh, hn::Sub(vl, hn::PromoteTo(dd, hl))));
+  }
+#endif
+}
+
 template <class DF>
 HWY_INLINE hn::VFromD<DF> NaNF(DF df) {
   return hn::Set(df, std::numeric_limits<float>::quiet_NaN());
@@ -255,51 +288,137 @@ HWY_INLINE V FixLog(DF df, V x, V r) {
   return hn::IfThenElse(hn::Not(hn::Ge(x, hn::Zero(df))), NaNF(df), r);
 }
 
+// e^x = 2^k (s1 + lo) for float32 x in [-110, 110] (NaN: garbage; plus
+// xlo, |xlo| <= 2^-16, where given), with
+// s1 + lo in [0.7, 1.42] to a relative error of about 2^-27 (|lo| < 0.07):
+// k = round(x / ln2), r = x - k ln2 as a float-float rh + rl (x - k ln2F1
+// exact by Sterbenz, then TwoSum with -k ln2F2), e^r = 1 + rh + (rl (1 + rh)
+// + rh^2 Q(rh)), where s1 = 1 + rh rounded and lo holds its rounding error
+// (Fast2Sum) plus the rest, so that a caller's s1 + lo rounds once.
+template <class DF>
+struct ExpPartsF {
+  hn::VFromD<DF> k, s1, lo;
+  hn::VFromD<hn::RebindToSigned<DF>> ki;  // k as int32
+  hn::VFromD<DF> rh, small;  // e^r - 1 = rh + small (|small| < 0.6 |rh|)
+};
+template <class DF>
+HWY_INLINE ExpPartsF<DF> ExpCoreF(DF df, hn::VFromD<DF> xc,
+                                  hn::VFromD<DF> xlo = hn::Zero(DF())) {
+  using VF = hn::VFromD<DF>;
+  const hn::RebindToSigned<DF> di;
+  const VF kb = hn::Add(hn::Mul(xc, hn::Set(df, kInvLn2F)), hn::Set(df, kRoundMagicF));
+  const VF k = hn::Sub(kb, hn::Set(df, kRoundMagicF));
+  const VF t = hn::Sub(xc, hn::Mul(k, hn::Set(df, kLn2F1)));  // exact
+  const VF u = hn::Sub(xlo, hn::Mul(k, hn::Set(df, kLn2F2)));
+  // TwoSum(t, u) = rh + rl.
+  const VF rh = hn::Add(t, u);
+  const VF ub = hn::Sub(rh, t);
+  const VF rl = hn::Add(hn::Sub(t, hn::Sub(rh, ub)), hn::Sub(u, ub));
+  const VF r2 = hn::Mul(rh, rh);
+  const VF small = hn::Add(hn::Mul(r2, HornerFromF<0>(df, rh, kExpQf)), hn::Add(rl, hn::Mul(rl, rh)));
+  const VF one = hn::Set(df, 1.0f);
+  const VF s1 = hn::Add(one, rh);
+  const VF e1 = hn::Add(hn::Sub(one, s1), rh);  // Fast2Sum error, exact
+  const auto ki = hn::Sub(hn::BitCast(di, kb), hn::BitCast(di, hn::Set(df, kRoundMagicF)));
+  return {k, s1, hn::Add(e1, small), ki, rh, small};
+}
+
+// v 2^k for int32 k in [-252, 254]: two power-of-two factors, the first
+// product exact, the second rounding once (to a subnormal or to inf too).
+template <class DF>
+HWY_INLINE hn::VFromD<DF> ScaleF(DF df, hn::VFromD<DF> v, hn::VFromD<hn::RebindToSigned<DF>> k) {
+  const hn::RebindToSigned<DF> di;
+  const auto a = hn::ShiftRight<1>(k);  // floor(k / 2)
+  const auto b = hn::Sub(k, a);
+  const auto bias = hn::Set(di, 127);
+  const auto pa = hn::BitCast(df, hn::ShiftLeft<23>(hn::Add(a, bias)));
+  const auto pb = hn::BitCast(df, hn::ShiftLeft<23>(hn::Add(b, bias)));
+  return hn::Mul(hn::Mul(v, pa), pb);
+}
+
+// v 2^-m for int32 m in [0, 252], |v| in [2^-5, 2^7] where m > 0: in the
+// exponent field where every lane's result is normal (m <= 120), else ScaleF.
+template <class DF>
+HWY_INLINE hn::VFromD<DF> ScaleDownF(DF df, hn::VFromD<DF> v, hn::VFromD<hn::RebindToSigned<DF>> m) {
+  const hn::RebindToSigned<DF> di;
+  if (HWY_LIKELY(hn::AllTrue(di, hn::Lt(m, hn::Set(di, 121))))) {
+    return hn::BitCast(df, hn::Sub(hn::BitCast(di, v), hn::ShiftLeft<23>(m)));
+  }
+  return ScaleF(df, v, hn::Neg(m));
+}
+
+// v with the low 12 significand bits cleared (12 significant bits left).
+template <class DF>
+HWY_INLINE hn::VFromD<DF> Trunc12(DF df, hn::VFromD<DF> v) {
+  const hn::RebindToUnsigned<DF> du;
+  return hn::BitCast(df, hn::And(hn::BitCast(du, v), hn::Set(du, 0xfffff000u)));
+}
+
+// 2^m / (1 + e^y) for float32 y in [-20, 110] (m = max(k, 0), returned),
+// as q12 (1 + c): q12 has 12 significant bits, c is a small correction,
+// relative error about 2^-29. With y = k ln2 + r, e^r = p: d = 1 + 2^k p
+// for k <= 0, 2^-k + p for k > 0 (2^-k capped at 2^-100), a float-float
+// dh + dl with dh of 12 bits; q12 = dh^-1 truncated to 12 bits, so that
+// q12 dh is exact; rho = 1 - q12 (dh + dl) (|rho| < 2^-10) and
+// 1/d = q12 (1 + rho + rho^2 + O(rho^3)).
+template <class DF>
+struct RecipOnePlusExp {
+  hn::VFromD<DF> q12, c;
+  hn::VFromD<hn::RebindToSigned<DF>> m;
+  hn::VFromD<DF> ph, pl, pk;  // e^r = ph + pl; pk = 2^k for k <= 0
+};
+template <class DF>
+HWY_INLINE RecipOnePlusExp<DF> SigmoidCore(DF df, const ExpPartsF<DF>& e) {
+  using VF = hn::VFromD<DF>;
+  const hn::RebindToSigned<DF> di;
+  const VF one = hn::Set(df, 1.0f);
+  const auto kpos = hn::Gt(e.ki, hn::Zero(di));
+  const auto kposf = hn::RebindMask(df, kpos);
+  // 2^k for k <= 0 (k >= -29), 2^-min(k, 100) for k > 0.
+  const auto kneg_i = hn::IfThenElse(kpos, hn::Neg(hn::Min(e.ki, hn::Set(di, 100))), e.ki);
+  const VF pk = hn::BitCast(df, hn::ShiftLeft<23>(hn::Add(kneg_i, hn::Set(di, 127))));
+  const VF A = hn::IfThenElse(kposf, pk, one);
+  const VF B = hn::IfThenElse(kposf, one, pk);
+  // p = ph + pl normalized (Fast2Sum: |lo| < s1).
+  const VF ph = hn::Add(e.s1, e.lo);
+  const VF pl = hn::Add(hn::Sub(e.s1, ph), e.lo);
+  const VF T = hn::Mul(B, ph);  // exact
+  const VF dh = Trunc12(df, hn::Add(A, T));
+  // The part of A + T below dh (exact, see above), then B pl.
+  const VF dl0 = hn::IfThenElse(kposf, hn::Add(hn::Sub(T, dh), A), hn::Add(hn::Sub(A, dh), T));
+  const VF dl = hn::Add(dl0, hn::Mul(B, pl));
+  const VF q12 = Trunc12(df, hn::Div(one, dh));
+  const VF rho = hn::Sub(hn::Sub(one, hn::Mul(q12, dh)), hn::Mul(q12, dl));
+  const VF c = hn::Add(rho, hn::Mul(rho, rho));
+  return {q12, c, hn::IfThenElseZero(kpos, e.ki), ph, pl, B};
+}
+template <class DF>
+HWY_INLINE RecipOnePlusExp<DF> SigmoidCore(DF df, hn::VFromD<DF> y) {
+  return SigmoidCore(df, ExpCoreF(df, y));
+}
+
 }  // namespace f32detail
 
 // ---------------------------------------------------------------------------
 // Exponentials
 
-// Native float32 (16 lanes on AVX-512): k = round(x / ln2), r = x - k ln2
-// as a float-float rh + rl (x - k ln2F1 exact by Sterbenz, then TwoSum with
-// -k ln2F2), e^r = 1 + rh + (rl (1 + rh) + rh^2 Q(rh)) with 1 + rh split
-// exactly (Fast2Sum) so that only the last addition rounds at the result's
-// scale; then times 2^k in the exponent field (every lane normal) or in two
-// exact-then-rounding multiplies (overflow, subnormal results).
+// Native float32 (16 lanes on AVX-512): see f32detail::ExpCoreF; then times
+// 2^k in the exponent field (every lane normal) or in two multiplies, exact
+// then one rounding (overflow, subnormal results).
 template <class DF>
 HWY_INLINE hn::VFromD<DF> ExpF32(DF df, hn::VFromD<DF> x) {
   namespace f = f32detail;
   using VF = hn::VFromD<DF>;
   const hn::RebindToSigned<DF> di;
   // Beyond: inf (e^89 > 2^128) and 0 (e^-104 < 2^-150).
-  const VF xc = f::Clamp(df, x, -104.0f, 89.0f);
-  const VF kb = hn::Add(hn::Mul(xc, hn::Set(df, f::kInvLn2F)), hn::Set(df, f::kRoundMagicF));
-  const VF k = hn::Sub(kb, hn::Set(df, f::kRoundMagicF));
-  const VF t = hn::Sub(xc, hn::Mul(k, hn::Set(df, f::kLn2F1)));  // exact
-  const VF u = hn::Neg(hn::Mul(k, hn::Set(df, f::kLn2F2)));
-  // TwoSum(t, u) = rh + rl.
-  const VF rh = hn::Add(t, u);
-  const VF ub = hn::Sub(rh, t);
-  const VF rl = hn::Add(hn::Sub(t, hn::Sub(rh, ub)), hn::Sub(u, ub));
-  const VF r2 = hn::Mul(rh, rh);
-  const VF small = hn::Add(hn::Mul(r2, f::HornerFromF<0>(df, rh, f::kExpQf)),
-                           hn::Add(rl, hn::Mul(rl, rh)));
-  const VF one = hn::Set(df, 1.0f);
-  const VF s1 = hn::Add(one, rh);
-  const VF e1 = hn::Add(hn::Sub(one, s1), rh);  // Fast2Sum error, exact
-  const VF p = hn::Add(s1, hn::Add(e1, small));  // e^r in [0.7, 1.42]
-  const auto ki = hn::Sub(hn::BitCast(di, kb), hn::BitCast(di, hn::Set(df, f::kRoundMagicF)));
+  const f::ExpPartsF<DF> c = f::ExpCoreF(df, f::Clamp(df, x, -104.0f, 89.0f));
+  const VF p = hn::Add(c.s1, c.lo);  // e^r in [0.7, 1.42]
   VF r;
-  const auto normal = hn::And(hn::Ge(k, hn::Set(df, -125.0f)), hn::Le(k, hn::Set(df, 127.0f)));
+  const auto normal = hn::And(hn::Ge(c.k, hn::Set(df, -125.0f)), hn::Le(c.k, hn::Set(df, 127.0f)));
   if (HWY_LIKELY(hn::AllTrue(df, hn::Or(normal, hn::IsNaN(x))))) {
-    r = hn::BitCast(df, hn::Add(hn::BitCast(di, p), hn::ShiftLeft<23>(ki)));
+    r = hn::BitCast(df, hn::Add(hn::BitCast(di, p), hn::ShiftLeft<23>(c.ki)));
   } else {
-    const auto a = hn::ShiftRight<1>(ki);  // floor(k / 2)
-    const auto b = hn::Sub(ki, a);
-    const auto bias = hn::Set(di, 127);
-    const VF pa = hn::BitCast(df, hn::ShiftLeft<23>(hn::Add(a, bias)));
-    const VF pb = hn::BitCast(df, hn::ShiftLeft<23>(hn::Add(b, bias)));
-    r = hn::Mul(hn::Mul(p, pa), pb);
+    r = f::ScaleF(df, p, c.ki);
   }
   return f::KeepNaN(df, x, r);
 }
@@ -321,21 +440,69 @@ HWY_INLINE hn::VFromD<DF> Exp2F32(DF df, hn::VFromD<DF> x) {
   return f32detail::KeepNaN(df, x, r);
 }
 
+// Native float32 (ExpCoreF): e^x - 1 = rh + small for k = 0; for k in
+// [-26, 24] 2^k ph - 1 by Fast2Sum (2^k ph exact), plus 2^k pl, one
+// rounding; for k > 24 the -1 is below half an ulp: e^x as in ExpF32.
+// x < -18 gives -1 (e^x < 2^-25), x > 89 inf.
 template <class DF>
 HWY_INLINE hn::VFromD<DF> Expm1F32(DF df, hn::VFromD<DF> x) {
-  const auto r = f32detail::ViaF64(df, x, [](auto d, auto v) {
-    return f32detail::Expm1From(d, f32detail::ExpCore(d, f32detail::Clamp(d, v, -200.0, 200.0)));
-  });
-  return f32detail::KeepZero(df, x, f32detail::KeepNaN(df, x, r));
+  namespace f = f32detail;
+  using VF = hn::VFromD<DF>;
+  const hn::RebindToSigned<DF> di;
+  const f::ExpPartsF<DF> e = f::ExpCoreF(df, f::Clamp(df, x, -18.0f, 89.0f));
+  const VF one = hn::Set(df, 1.0f);
+  const VF ph = hn::Add(e.s1, e.lo);
+  const VF pl = hn::Add(hn::Sub(e.s1, ph), e.lo);
+  const auto kmid = hn::Lt(e.ki, hn::Set(di, 25));
+  const auto kc = hn::IfThenElse(kmid, e.ki, hn::Zero(di));
+  const VF pk = hn::BitCast(df, hn::ShiftLeft<23>(hn::Add(kc, hn::Set(di, 127))));
+  const VF T = hn::Mul(pk, ph);
+  const VF S = hn::Sub(T, one);
+  const auto kposf = hn::RebindMask(df, hn::Gt(e.ki, hn::Zero(di)));
+  const VF err = hn::IfThenElse(kposf, hn::Sub(hn::Sub(T, S), one), hn::Add(hn::Sub(hn::Neg(one), S), T));
+  const VF mid = hn::Add(S, hn::Add(err, hn::Mul(pk, pl)));
+  const VF k0 = hn::Add(e.rh, e.small);
+  VF r = hn::IfThenElse(hn::RebindMask(df, hn::Eq(e.ki, hn::Zero(di))), k0, mid);
+  if (HWY_UNLIKELY(!hn::AllTrue(df, hn::RebindMask(df, kmid)))) {
+    r = hn::IfThenElse(hn::RebindMask(df, kmid), r, f::ScaleF(df, ph, e.ki));
+  }
+  return f::KeepZero(df, x, f::KeepNaN(df, x, r));
 }
 
 // ---------------------------------------------------------------------------
 // Logarithms
 
+// Native float32: x = 2^e m, m in [sqrt(1/2), sqrt(2)) (subnormals scaled
+// by 2^23 first), f = m - 1 (exact), s = f / (2 + f) (2 + f as Dh + Dl,
+// s corrected by -s Dl / 2), log(m) = f - h with h = f - 2 atanh(s)
+// = s (f - 2 s^2 T(s^2)) (|h| < f^2 / 2, relative error ~2^-23, so below
+// 2^-25.5 of the result); log(x) = (e ln2F1 + f) (Fast2Sum, exact) plus the
+// small terms, one rounding.
 template <class DF>
 HWY_INLINE hn::VFromD<DF> LogF32(DF df, hn::VFromD<DF> x) {
-  const auto r = f32detail::ViaF64(df, x, [](auto d, auto v) { return f32detail::Log64(d, v); });
-  return f32detail::FixLog(df, x, r);
+  namespace f = f32detail;
+  using VF = hn::VFromD<DF>;
+  const hn::RebindToSigned<DF> di;
+  const auto sub = hn::Lt(x, hn::Set(df, 0x1p-126f));
+  const VF xs = hn::IfThenElse(sub, hn::Mul(x, hn::Set(df, 0x1p23f)), x);
+  const auto t = hn::Sub(hn::BitCast(di, xs), hn::Set(di, 0x3f3504f3));
+  const auto ei = hn::ShiftRight<23>(t);
+  const VF m = hn::BitCast(df, hn::Add(hn::And(t, hn::Set(di, 0x007fffff)), hn::Set(di, 0x3f3504f3)));
+  const VF e = hn::Sub(hn::ConvertTo(df, ei), hn::IfThenElseZero(sub, hn::Set(df, 23.0f)));
+  const VF one = hn::Set(df, 1.0f), two = hn::Set(df, 2.0f);
+  const VF fm = hn::Sub(m, one);
+  const VF dh = hn::Add(two, fm);
+  const VF dl = hn::Add(hn::Sub(two, dh), fm);
+  const VF s0 = hn::Div(fm, dh);
+  const VF sv = hn::Sub(s0, hn::Mul(hn::Mul(s0, dl), hn::Set(df, 0.5f)));
+  const VF z = hn::Mul(sv, sv);
+  const VF T = f::HornerFromF<0>(df, z, f::kAtanhTf);
+  const VF h = hn::Mul(sv, hn::Sub(fm, hn::Mul(hn::Add(z, z), T)));
+  const VF L = hn::Mul(e, hn::Set(df, f::kLn2F1));  // exact
+  const VF S = hn::Add(L, fm);
+  const VF err = hn::Add(hn::Sub(L, S), fm);
+  const VF r = hn::Add(S, hn::Sub(hn::Add(err, hn::Mul(e, hn::Set(df, f::kLn2F2))), h));
+  return f::FixLog(df, x, r);
 }
 
 template <class DF>
@@ -398,16 +565,38 @@ HWY_INLINE hn::VFromD<DF> CoshF32(DF df, hn::VFromD<DF> x) {
   return f32detail::KeepNaN(df, x, r);
 }
 
+// Native float32: tanh(a) = (1 - w) / (1 + w), w = e^-2a = 2^k p (k <= 0),
+// a = |x|. 1 / (1 + w) = q12 (1 + c) (SigmoidCore); 1 - w as a float-float
+// Nh + Nl: -(e^r - 1) from ExpCoreF's parts for k = 0, else 1 - 2^k p by
+// Fast2Sum; Nh q12 exactly as the sum of two products (Nh split into 12-bit
+// halves); one rounding in the final sum. |x| < 2^-12 gives x (|x^3/3| is
+// below half an ulp), |x| > 9.1 gives +-1 (1 - tanh < 2^-25).
 template <class DF>
 HWY_INLINE hn::VFromD<DF> TanhF32(DF df, hn::VFromD<DF> x) {
-  const auto r = f32detail::ViaF64(df, x, [](auto d, auto v) {
-    using V = decltype(v);
-    // tanh(a) = e / (e + 2), e = e^2a - 1; a > 10 gives 1 - 2^-57.
-    const V a = f32detail::Clamp(d, hn::Abs(v), 0.0, 10.0);
-    const V e = f32detail::Expm1From(d, f32detail::ExpCore(d, hn::Add(a, a)));
-    return hn::CopySignToAbs(hn::Mul(e, f32detail::Recip(d, hn::Add(e, hn::Set(d, 2.0)))), v);
-  });
-  return f32detail::KeepZero(df, x, f32detail::KeepNaN(df, x, r));
+  namespace f = f32detail;
+  using VF = hn::VFromD<DF>;
+  const hn::RebindToSigned<DF> di;
+  const VF a = f::Clamp(df, hn::Abs(x), 0.0f, 9.1f);
+  const f::ExpPartsF<DF> e = f::ExpCoreF(df, hn::Neg(hn::Add(a, a)));
+  const f::RecipOnePlusExp<DF> s = f::SigmoidCore(df, e);
+  // k = 0: 1 - e^r = -(rh + small).
+  const VF n0h = hn::Neg(hn::Add(e.rh, e.small));
+  const VF n0l = hn::Sub(hn::Sub(n0h, hn::Neg(e.rh)), hn::Neg(e.small));
+  // k < 0: 1 - 2^k (ph + pl), 2^k ph <= 0.71 (exact).
+  const VF one = hn::Set(df, 1.0f);
+  const VF T = hn::Mul(s.pk, s.ph);
+  const VF n1h = hn::Sub(one, T);
+  const VF n1l = hn::Sub(hn::Sub(hn::Sub(one, n1h), T), hn::Mul(s.pk, s.pl));
+  const auto k0 = hn::RebindMask(df, hn::Eq(e.ki, hn::Zero(di)));
+  const VF nh = hn::IfThenElse(k0, n0h, n1h);
+  const VF nl = hn::IfThenElse(k0, hn::Neg(n0l), n1l);
+  const VF nhh = f::Trunc12(df, nh);
+  const VF a1 = hn::Mul(nhh, s.q12);
+  const VF b1 = hn::Mul(hn::Sub(nh, nhh), s.q12);
+  const VF t = hn::Add(a1, hn::Add(b1, hn::Add(hn::Mul(hn::Add(a1, b1), s.c), hn::Mul(nl, s.q12))));
+  VF r = hn::CopySignToAbs(t, x);
+  r = hn::IfThenElse(hn::Lt(hn::Abs(x), hn::Set(df, 0x1p-12f)), x, r);
+  return f::KeepNaN(df, x, r);
 }
 
 template <class DF>
@@ -470,15 +659,16 @@ HWY_INLINE hn::VFromD<DF> AtanhF32(DF df, hn::VFromD<DF> x) {
 // ---------------------------------------------------------------------------
 // Activations
 
+// Native float32: 1 / (1 + e^-x) = q12 (1 + c) 2^-m (SigmoidCore), rounded
+// once in q12 + q12 c (then exactly scaled, or once more to a subnormal).
 template <class DF>
 HWY_INLINE hn::VFromD<DF> SigmoidF32(DF df, hn::VFromD<DF> x) {
-  const auto r = f32detail::ViaF64(df, x, [](auto d, auto v) {
-    // e = e^-|x|: x >= 0: 1 / (1 + e), else e / (1 + e).
-    const auto e = f32detail::Exp64(d, f32detail::Clamp(d, hn::Neg(hn::Abs(v)), -200.0, 0.0));
-    const auto r = f32detail::Recip(d, hn::Add(hn::Set(d, 1.0), e));
-    return hn::IfThenElse(hn::Lt(v, hn::Zero(d)), hn::Mul(e, r), r);
-  });
-  return f32detail::KeepNaN(df, x, r);
+  namespace f = f32detail;
+  using VF = hn::VFromD<DF>;
+  // -x < -20: 1 - 2^-28.8 and above, rounds to 1; -x > 110: below 2^-158.
+  const f::RecipOnePlusExp<DF> s = f::SigmoidCore(df, f::Clamp(df, hn::Neg(x), -20.0f, 110.0f));
+  const VF q = hn::Add(s.q12, hn::Mul(s.q12, s.c));
+  return f::KeepNaN(df, x, f::ScaleDownF(df, q, s.m));
 }
 
 // log(x / (1 - x)) for x in [0, 1]; 0 -> -inf, 1 -> inf, else NaN.
@@ -508,18 +698,27 @@ HWY_INLINE hn::VFromD<DF> LogitF32(DF df, hn::VFromD<DF> x) {
   return hn::IfThenElse(hn::Eq(x, one), hn::Set(df, f32detail::kInfF), r);
 }
 
-// x / (1 + e^-x); -inf -> NaN (as the float64 Silu).
+// x / (1 + e^-x); -inf -> NaN (as the float64 Silu). Native float32: with
+// 1 / (1 + e^-x) = q12 (1 + c) 2^-m (SigmoidCore), x q12 = a + b exactly
+// (x split into two 12-bit halves), x sigmoid(x) = (a + (b + (a + b) c))
+// 2^-m, rounded once in the outer sum.
 template <class DF>
 HWY_INLINE hn::VFromD<DF> SiluF32(DF df, hn::VFromD<DF> x) {
+  namespace f = f32detail;
   using VF = hn::VFromD<DF>;
-  VF r = f32detail::ViaF64(df, x, [](auto d, auto v) {
-    // e = e^-|x|: x / (1 + e) for x >= 0, x e / (1 + e) else.
-    const auto e = f32detail::Exp64(d, f32detail::Clamp(d, hn::Neg(hn::Abs(v)), -200.0, 0.0));
-    const auto r = hn::Mul(v, f32detail::Recip(d, hn::Add(hn::Set(d, 1.0), e)));
-    return hn::IfThenElse(hn::Lt(v, hn::Zero(d)), hn::Mul(e, r), r);
-  });
-  r = hn::IfThenElse(hn::Eq(x, hn::Set(df, -f32detail::kInfF)), f32detail::NaNF(df), r);
-  return f32detail::KeepNaN(df, x, r);
+  // x < -110: |x| e^x < 2^-150 (x = -110 gives -0 too); x > 20: x.
+  const VF xc = f::Clamp(df, x, -110.0f, 20.0f);
+  const f::RecipOnePlusExp<DF> s = f::SigmoidCore(df, hn::Neg(xc));
+  const VF xh = f::Trunc12(df, xc);
+  const VF xl = hn::Sub(xc, xh);
+  const VF a = hn::Mul(xh, s.q12);
+  const VF b = hn::Mul(xl, s.q12);
+  const VF q = hn::Add(a, hn::Add(b, hn::Mul(hn::Add(a, b), s.c)));
+  // The sign of x also where q rounds to zero.
+  VF r = hn::CopySign(f::ScaleDownF(df, q, s.m), xc);  // m > 0: |x| > 0.17, |q| > 2^-3
+  r = hn::IfThenElse(hn::Gt(x, hn::Set(df, 20.0f)), x, r);
+  r = hn::IfThenElse(hn::Eq(x, hn::Set(df, -f::kInfF)), f::NaNF(df), r);
+  return f::KeepZero(df, x, f::KeepNaN(df, x, r));
 }
 
 // PyTorch's softplus: x where x * beta (rounded to float32) > threshold, else
@@ -581,26 +780,40 @@ HWY_INLINE hn::VFromD<DF> EluF32(DF df, hn::VFromD<DF> x, float alpha) {
   return hn::IfThenElse(hn::Or(hn::Gt(x, hn::Zero(df)), hn::IsNaN(x)), x, r);
 }
 
-// x / (1 + e^-2y), y = sqrt(2/pi) (x + 0.044715 x^3); x > 10 gives x,
-// x < -20 gives -0 (|x| e^2y < 2^-800), -inf gives NaN.
+// x / (1 + e^-z), z = 2y, y = sqrt(2/pi) (x + 0.044715 x^3); x > 10 gives
+// x, x < -11 gives -0 (|x| e^z < 2^-155), -inf gives NaN. z is computed in
+// float64 (relative error ~2^-51) and split into a float-float zh + zl (its
+// error, up to 2^-44 absolute for |z| <= 113, moves sigmoid(z) by as
+// little relative); then as SiluF32 with -z for -x: x q12 = a + b exactly,
+// (a + (b + (a + b) c)) 2^-m.
 template <class DF>
 HWY_INLINE hn::VFromD<DF> GeluTanhF32(DF df, hn::VFromD<DF> x) {
+  namespace f = f32detail;
   using VF = hn::VFromD<DF>;
-  VF r = f32detail::ViaF64(df, x, [](auto d, auto v) {
-    using V = decltype(v);
-    const V xi = f32detail::Clamp(d, v, -20.0, 10.0);
-    const V x2 = hn::Mul(xi, xi);  // exact
-    const V in = hn::Add(xi, hn::Mul(hn::Mul(x2, xi), hn::Set(d, 0.044715)));
-    // z = 2y; e = e^-|z|: x / (1 + e) for z >= 0, x e / (1 + e) else.
-    const V z = hn::Mul(in, hn::Set(d, 2.0 * f32detail::kSqrt2OverPi));
-    const V e = f32detail::Exp64(d, hn::Neg(hn::Abs(z)));
-    const V r = hn::Mul(xi, f32detail::Recip(d, hn::Add(hn::Set(d, 1.0), e)));
-    return hn::IfThenElse(hn::Lt(z, hn::Zero(d)), hn::Mul(e, r), r);
-  });
+  const VF xc = f::Clamp(df, x, -11.0f, 10.0f);
+  VF zh, zl;
+  f::SplitViaF64(df, xc, [](auto d, auto v) {
+    const auto x2 = hn::Mul(v, v);  // exact
+    const auto in = hn::Add(v, hn::Mul(hn::Mul(x2, v), hn::Set(d, 0.044715)));
+    return hn::Mul(in, hn::Set(d, 2.0 * f::kSqrt2OverPi));
+  }, &zh, &zl);
+  // sigmoid(z) = 1 / (1 + e^y), y = -z clamped to [-20, 110] (y < -20:
+  // x sigmoid(z) rounds to x; y > 110 only where x < -10.9, result -0).
+  const VF yh0 = hn::Neg(zh);
+  const VF yh = f::Clamp(df, yh0, -20.0f, 110.0f);
+  const VF yl = hn::IfThenElse(hn::Eq(yh, yh0), hn::Neg(zl), hn::Zero(df));
+  const f::RecipOnePlusExp<DF> s = f::SigmoidCore(df, f::ExpCoreF(df, yh, yl));
+  const VF xh = f::Trunc12(df, xc);
+  const VF xl = hn::Sub(xc, xh);
+  const VF a = hn::Mul(xh, s.q12);
+  const VF b = hn::Mul(xl, s.q12);
+  const VF q = hn::Add(a, hn::Add(b, hn::Mul(hn::Add(a, b), s.c)));
+  // The sign of x also where q rounds to zero.
+  VF r = hn::CopySign(f::ScaleDownF(df, q, s.m), xc);  // m > 0: x < -0.2, |q| > 2^-4
   r = hn::IfThenElse(hn::Gt(x, hn::Set(df, 10.0f)), x, r);
-  r = hn::IfThenElse(hn::Lt(x, hn::Set(df, -20.0f)), hn::Set(df, -0.0f), r);
-  r = hn::IfThenElse(hn::Eq(x, hn::Set(df, -f32detail::kInfF)), f32detail::NaNF(df), r);
-  return f32detail::KeepNaN(df, x, r);
+  r = hn::IfThenElse(hn::Lt(x, hn::Set(df, -11.0f)), hn::Set(df, -0.0f), r);
+  r = hn::IfThenElse(hn::Eq(x, hn::Set(df, -f::kInfF)), f::NaNF(df), r);
+  return f::KeepZero(df, x, f::KeepNaN(df, x, r));
 }
 
 }  // namespace math
