@@ -2,20 +2,25 @@
 // LogF32, Log2F32, Log10F32, Log1pF32, SinhF32, CoshF32, TanhF32, AsinhF32,
 // AcoshF32, AtanhF32 and the activations SigmoidF32, LogitF32, SiluF32,
 // SoftplusF32, MishF32, EluF32, GeluTanhF32. Each takes and returns float32
-// lanes (any float32 descriptor, 1-lane and HWY_SCALAR included).
+// lanes (any float32 descriptor, 1-lane and HWY_SCALAR included). Every
+// result is within 1 ulp of the correctly rounded float32 for every input:
+// tests/math_f32_exhaustive.cc checks all 2^32 inputs of each function.
 //
-// Method: each half of the vector is widened to float64 (exact), the
-// function computed there with plain float64 arithmetic and short
-// polynomials, to a relative error of about 2^-36 or better, and rounded once
-// to float32 (DemoteTo, IEEE round to nearest). A relative error e before
-// that rounding costs at most e 2^24 ulp beyond the rounding's 0.5 ulp, so
-// every result is within 0.5 + 2^-11 ulp of the exact value: within 1 ulp of
-// the correctly rounded float32, and correctly rounded except for inputs
-// whose exact result lies within ~2^-11 ulp of a rounding boundary
-// (tests/math_f32_exhaustive.cc checks all 2^32 inputs of every function).
-// Float32 inputs are exact in float64 and their squares too, and float64's
-// 29 extra bits absorb the cancellations that the float64 functions of
-// math_exp-inl.h handle with double-double steps.
+// Two methods:
+//  * Native float32 (all lanes at once): Exp, Exp2, Expm1, Log, Log2,
+//    Log10, Log1p, Tanh, Sigmoid, Silu, GeluTanh. Float-float steps where
+//    rounding errors would add up (Cody-Waite reduction kept as rh + rl,
+//    Fast2Sum/TwoSum, products made exact by splitting one factor into
+//    12-bit halves against a 12-bit other factor), so that the result rounds
+//    once from a value within about 0.3 ulp (see ExpCoreF, SigmoidCore,
+//    LogPartsOf). GeluTanh computes its argument z in float64.
+//  * Through float64 (ViaF64): each half widened (exact), plain float64
+//    arithmetic with short polynomials to a relative error of ~2^-36 or
+//    better, rounded once to float32: within 0.5 + 2^-11 ulp. Float32
+//    inputs and their squares are exact in float64, whose 29 extra bits
+//    absorb the cancellations that math_exp-inl.h handles with
+//    double-double steps. Divisions use a float32 reciprocal refined by one
+//    float64 Newton step (Recip).
 //
 // Same bits on every Highway target: only exact IEEE operations (Add, Sub,
 // Mul, Div, Sqrt, compares, selects, integer bit operations, the IEEE
@@ -288,6 +293,13 @@ HWY_INLINE V FixLog(DF df, V x, V r) {
   return hn::IfThenElse(hn::Not(hn::Ge(x, hn::Zero(df))), NaNF(df), r);
 }
 
+// v with the low 12 significand bits cleared (12 significant bits left).
+template <class DF>
+HWY_INLINE hn::VFromD<DF> Trunc12(DF df, hn::VFromD<DF> v) {
+  const hn::RebindToUnsigned<DF> du;
+  return hn::BitCast(df, hn::And(hn::BitCast(du, v), hn::Set(du, 0xfffff000u)));
+}
+
 // e^x = 2^k (s1 + lo) for float32 x in [-110, 110] (NaN: garbage; plus
 // xlo, |xlo| <= 2^-16, where given), with
 // s1 + lo in [0.7, 1.42] to a relative error of about 2^-27 (|lo| < 0.07):
@@ -301,15 +313,13 @@ struct ExpPartsF {
   hn::VFromD<hn::RebindToSigned<DF>> ki;  // k as int32
   hn::VFromD<DF> rh, small;  // e^r - 1 = rh + small (|small| < 0.6 |rh|)
 };
+// From r = t + u (|t| <= 0.35, |u| < 2^-7), kb = k + kRoundMagicF.
 template <class DF>
-HWY_INLINE ExpPartsF<DF> ExpCoreF(DF df, hn::VFromD<DF> xc,
-                                  hn::VFromD<DF> xlo = hn::Zero(DF())) {
+HWY_INLINE ExpPartsF<DF> ExpFromReduced(DF df, hn::VFromD<DF> t, hn::VFromD<DF> u,
+                                        hn::VFromD<DF> kb) {
   using VF = hn::VFromD<DF>;
   const hn::RebindToSigned<DF> di;
-  const VF kb = hn::Add(hn::Mul(xc, hn::Set(df, kInvLn2F)), hn::Set(df, kRoundMagicF));
   const VF k = hn::Sub(kb, hn::Set(df, kRoundMagicF));
-  const VF t = hn::Sub(xc, hn::Mul(k, hn::Set(df, kLn2F1)));  // exact
-  const VF u = hn::Sub(xlo, hn::Mul(k, hn::Set(df, kLn2F2)));
   // TwoSum(t, u) = rh + rl.
   const VF rh = hn::Add(t, u);
   const VF ub = hn::Sub(rh, t);
@@ -321,6 +331,30 @@ HWY_INLINE ExpPartsF<DF> ExpCoreF(DF df, hn::VFromD<DF> xc,
   const VF e1 = hn::Add(hn::Sub(one, s1), rh);  // Fast2Sum error, exact
   const auto ki = hn::Sub(hn::BitCast(di, kb), hn::BitCast(di, hn::Set(df, kRoundMagicF)));
   return {k, s1, hn::Add(e1, small), ki, rh, small};
+}
+template <class DF>
+HWY_INLINE ExpPartsF<DF> ExpCoreF(DF df, hn::VFromD<DF> xc,
+                                  hn::VFromD<DF> xlo = hn::Zero(DF())) {
+  using VF = hn::VFromD<DF>;
+  const VF kb = hn::Add(hn::Mul(xc, hn::Set(df, kInvLn2F)), hn::Set(df, kRoundMagicF));
+  const VF k = hn::Sub(kb, hn::Set(df, kRoundMagicF));
+  const VF t = hn::Sub(xc, hn::Mul(k, hn::Set(df, kLn2F1)));  // exact
+  const VF u = hn::Sub(xlo, hn::Mul(k, hn::Set(df, kLn2F2)));
+  return ExpFromReduced(df, t, u, kb);
+}
+// 2^x = e^(x ln2) for float32 x in [-160, 160]: k = round(x), v = x - k
+// (exact, |v| <= 1/2), v ln2 = t + u with v split into 12-bit halves
+// (vh ln2F1 exact, vl ln2F1 exact, v ln2F2 rounded: 2^-38 absolute).
+template <class DF>
+HWY_INLINE ExpPartsF<DF> Exp2CoreF(DF df, hn::VFromD<DF> xc) {
+  using VF = hn::VFromD<DF>;
+  const VF kb = hn::Add(xc, hn::Set(df, kRoundMagicF));
+  const VF v = hn::Sub(xc, hn::Sub(kb, hn::Set(df, kRoundMagicF)));
+  const VF vh = Trunc12(df, v);
+  const VF vl = hn::Sub(v, vh);
+  const VF t = hn::Mul(vh, hn::Set(df, kLn2F1));
+  const VF u = hn::Add(hn::Mul(vl, hn::Set(df, kLn2F1)), hn::Mul(v, hn::Set(df, kLn2F2)));
+  return ExpFromReduced(df, t, u, kb);
 }
 
 // v 2^k for int32 k in [-252, 254]: two power-of-two factors, the first
@@ -345,13 +379,6 @@ HWY_INLINE hn::VFromD<DF> ScaleDownF(DF df, hn::VFromD<DF> v, hn::VFromD<hn::Reb
     return hn::BitCast(df, hn::Sub(hn::BitCast(di, v), hn::ShiftLeft<23>(m)));
   }
   return ScaleF(df, v, hn::Neg(m));
-}
-
-// v with the low 12 significand bits cleared (12 significant bits left).
-template <class DF>
-HWY_INLINE hn::VFromD<DF> Trunc12(DF df, hn::VFromD<DF> v) {
-  const hn::RebindToUnsigned<DF> du;
-  return hn::BitCast(df, hn::And(hn::BitCast(du, v), hn::Set(du, 0xfffff000u)));
 }
 
 // 2^m / (1 + e^y) for float32 y in [-20, 110] (m = max(k, 0), returned),
@@ -423,21 +450,22 @@ HWY_INLINE hn::VFromD<DF> ExpF32(DF df, hn::VFromD<DF> x) {
   return f::KeepNaN(df, x, r);
 }
 
+// Native float32, as ExpF32 with Exp2CoreF. x > 129: inf, x < -151: 0.
 template <class DF>
 HWY_INLINE hn::VFromD<DF> Exp2F32(DF df, hn::VFromD<DF> x) {
-  const auto r = f32detail::ViaF64(df, x, [](auto d, auto v) {
-    namespace f = f32detail;
-    using V = decltype(v);
-    const hn::RebindToUnsigned<decltype(d)> du;
-    v = f::Clamp(d, v, -300.0, 300.0);
-    const V kb = hn::Add(v, hn::Set(d, f::kRoundMagic + 1023.0));
-    const V k = hn::Sub(kb, hn::Set(d, f::kRoundMagic + 1023.0));
-    const V rr = hn::Mul(hn::Sub(v, k), hn::Set(d, f::kLn2));  // |v - k| <= 1/2, exact
-    const V e1 = hn::Add(rr, hn::Mul(hn::Mul(rr, rr), f::Horner(d, rr, f::kExpQ)));
-    const V p2 = hn::BitCast(d, hn::ShiftLeft<52>(hn::BitCast(du, kb)));
-    return hn::Mul(hn::Add(e1, hn::Set(d, 1.0)), p2);
-  });
-  return f32detail::KeepNaN(df, x, r);
+  namespace f = f32detail;
+  using VF = hn::VFromD<DF>;
+  const hn::RebindToSigned<DF> di;
+  const f::ExpPartsF<DF> c = f::Exp2CoreF(df, f::Clamp(df, x, -151.0f, 129.0f));
+  const VF p = hn::Add(c.s1, c.lo);  // 2^v in [0.7, 1.42]
+  VF r;
+  const auto normal = hn::And(hn::Ge(c.k, hn::Set(df, -125.0f)), hn::Le(c.k, hn::Set(df, 127.0f)));
+  if (HWY_LIKELY(hn::AllTrue(df, hn::Or(normal, hn::IsNaN(x))))) {
+    r = hn::BitCast(df, hn::Add(hn::BitCast(di, p), hn::ShiftLeft<23>(c.ki)));
+  } else {
+    r = f::ScaleF(df, p, c.ki);
+  }
+  return f::KeepNaN(df, x, r);
 }
 
 // Native float32 (ExpCoreF): e^x - 1 = rh + small for k = 0; for k in
@@ -477,9 +505,14 @@ HWY_INLINE hn::VFromD<DF> Expm1F32(DF df, hn::VFromD<DF> x) {
 // s corrected by -s Dl / 2), log(m) = f - h with h = f - 2 atanh(s)
 // = s (f - 2 s^2 T(s^2)) (|h| < f^2 / 2, relative error ~2^-23, so below
 // 2^-25.5 of the result); log(x) = (e ln2F1 + f) (Fast2Sum, exact) plus the
-// small terms, one rounding.
+// small terms (and extra, a caller's small addend), one rounding. For
+// finite x > 0; FixLog handles the rest.
 template <class DF>
-HWY_INLINE hn::VFromD<DF> LogF32(DF df, hn::VFromD<DF> x) {
+struct LogPartsF {
+  hn::VFromD<DF> e, fm, h;  // log(x) = e ln2 + fm - h
+};
+template <class DF>
+HWY_INLINE LogPartsF<DF> LogPartsOf(DF df, hn::VFromD<DF> x) {
   namespace f = f32detail;
   using VF = hn::VFromD<DF>;
   const hn::RebindToSigned<DF> di;
@@ -498,36 +531,79 @@ HWY_INLINE hn::VFromD<DF> LogF32(DF df, hn::VFromD<DF> x) {
   const VF z = hn::Mul(sv, sv);
   const VF T = f::HornerFromF<0>(df, z, f::kAtanhTf);
   const VF h = hn::Mul(sv, hn::Sub(fm, hn::Mul(hn::Add(z, z), T)));
+  return {e, fm, h};
+}
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> LogCoreF(DF df, hn::VFromD<DF> x, hn::VFromD<DF> extra) {
+  namespace f = f32detail;
+  using VF = hn::VFromD<DF>;
+  const LogPartsF<DF> p = LogPartsOf(df, x);
+  const VF e = p.e, fm = p.fm, h = p.h;
   const VF L = hn::Mul(e, hn::Set(df, f::kLn2F1));  // exact
   const VF S = hn::Add(L, fm);
   const VF err = hn::Add(hn::Sub(L, S), fm);
-  const VF r = hn::Add(S, hn::Sub(hn::Add(err, hn::Mul(e, hn::Set(df, f::kLn2F2))), h));
-  return f::FixLog(df, x, r);
+  const VF lo = hn::Add(hn::Add(err, hn::Mul(e, hn::Set(df, f::kLn2F2))), extra);
+  return hn::Add(S, hn::Sub(lo, h));
+}
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> LogF32(DF df, hn::VFromD<DF> x) {
+  return f32detail::FixLog(df, x, LogCoreF(df, x, hn::Zero(df)));
+}
+
+// Native float32: log_b(x) = e (A1 + A2) + (fm - h) (C1 + C2) from
+// LogPartsOf, with A1, C1 of at most 13 and 12 significant bits: e A1,
+// fh C1 and fl C1 (fm split into 12-bit halves) exact, e A1 + fh C1 by
+// TwoSum, the rest small; one rounding.
+template <class DF>
+HWY_INLINE hn::VFromD<DF> LogBaseF(DF df, hn::VFromD<DF> x, float a1, float a2, float c1,
+                                   float c2) {
+  namespace f = f32detail;
+  using VF = hn::VFromD<DF>;
+  const LogPartsF<DF> p = LogPartsOf(df, x);
+  const VF C1 = hn::Set(df, c1), C2 = hn::Set(df, c2);
+  const VF L = hn::Mul(p.e, hn::Set(df, a1));  // exact
+  const VF fh = f::Trunc12(df, p.fm);
+  const VF P1 = hn::Mul(fh, C1);  // exact
+  const VF P2 = hn::Mul(hn::Sub(p.fm, fh), C1);  // exact
+  const VF S = hn::Add(L, P1);
+  const VF bb = hn::Sub(S, L);
+  const VF err = hn::Add(hn::Sub(L, hn::Sub(S, bb)), hn::Sub(P1, bb));
+  const VF small = hn::Add(hn::Add(P2, hn::Mul(p.fm, C2)), hn::Mul(p.e, hn::Set(df, a2)));
+  const VF hc = hn::Mul(p.h, hn::Add(C1, C2));
+  return hn::Add(S, hn::Sub(hn::Add(err, small), hc));
 }
 
 template <class DF>
 HWY_INLINE hn::VFromD<DF> Log2F32(DF df, hn::VFromD<DF> x) {
-  const auto r = f32detail::ViaF64(df, x, [](auto d, auto v) {
-    return hn::Mul(f32detail::Log64(d, v), hn::Set(d, f32detail::kInvLn2));
-  });
+  // A = 1, C = 1/ln2 = 0x1.716p0 - 0x1.7135a8p-13 (+2^-37.5 relative).
+  const auto r = LogBaseF(df, x, 1.0f, 0.0f, 0x1.716p0f, -0x1.7135a8p-13f);
   return f32detail::FixLog(df, x, r);
 }
 
 template <class DF>
 HWY_INLINE hn::VFromD<DF> Log10F32(DF df, hn::VFromD<DF> x) {
-  const auto r = f32detail::ViaF64(df, x, [](auto d, auto v) {
-    return hn::Mul(f32detail::Log64(d, v), hn::Set(d, f32detail::kInvLn10));
-  });
+  // A = log10(2) = 0x1.344p-2 + 0x1.3509f8p-18, C = 1/ln10 = 0x1.bccp-2 -
+  // 0x1.09d5b2p-15 (each to 2^-41 relative).
+  const auto r = LogBaseF(df, x, 0x1.344p-2f, 0x1.3509f8p-18f, 0x1.bccp-2f, -0x1.09d5b2p-15f);
   return f32detail::FixLog(df, x, r);
 }
 
+// Native float32: u = 1 + x rounded, its error c exact (Fast2Sum, the
+// larger operand first), log1p(x) = log(u) + c/u (c/u <= 2^-24, needed to
+// ~2^-10 only), through LogCoreF with c/u as its extra addend.
 template <class DF>
 HWY_INLINE hn::VFromD<DF> Log1pF32(DF df, hn::VFromD<DF> x) {
   using VF = hn::VFromD<DF>;
-  // 1 + x is exact in float64 for |x| >= 2^-29 and |x| < 2^52; Log1p64
-  // adds back the rounding error elsewhere.
-  VF r = f32detail::ViaF64(df, x, [](auto d, auto v) { return f32detail::Log1p64(d, v); });
+  const VF one = hn::Set(df, 1.0f);
   const VF m1 = hn::Set(df, -1.0f);
+  const VF xi = hn::IfThenElse(hn::Gt(x, m1), x, hn::Zero(df));  // NaN, x <= -1: 0
+  const VF u = hn::Add(one, xi);
+  const VF c = hn::IfThenElse(hn::Gt(hn::Abs(xi), one), hn::Add(hn::Sub(xi, u), one),
+                              hn::Add(hn::Sub(one, u), xi));
+  VF r = LogCoreF(df, hn::IfThenElse(hn::Eq(x, hn::Set(df, f32detail::kInfF)), one, u),
+                  hn::Div(c, u));
   r = hn::IfThenElse(hn::Eq(x, hn::Set(df, f32detail::kInfF)), x, r);
   r = hn::IfThenElse(hn::Eq(x, m1), hn::Set(df, -f32detail::kInfF), r);
   r = hn::IfThenElse(hn::Not(hn::Ge(x, m1)), f32detail::NaNF(df), r);
