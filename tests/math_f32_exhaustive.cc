@@ -11,6 +11,14 @@
 //   g++ -O2 -march=icelake-server -std=c++17 -ffp-contract=off -I src
 //       tests/math_f32_exhaustive.cc -lhwy -lquadmath -pthread -o /tmp/f32ex
 //   /tmp/f32ex [threads] [function names...]
+//
+// Results (AVX3, commit f68de64; beta 1, threshold 20, alpha 1): every
+// function max 1 ulp, no NaN or zero-sign mismatch. Not correctly rounded,
+// of 2^32: Exp 2173155, Exp2 2194555, Expm1 4148451, Log 2308748, Log2
+// 2507257, Log10 2565807, Log1p 9189204, Tanh 2503932, Sigmoid 922693, Silu
+// 935216, GeluTanh 718776 (native float32); Sinh 3160, Cosh 1072, Asinh 36,
+// Acosh 6, Atanh 18, Logit 7, Mish 709, Softplus 804, Elu 1102 (float64).
+// About 80 s per function on one core (the float64 reference dominates).
 
 #include <quadmath.h>
 #include <stdint.h>
