@@ -1,0 +1,900 @@
+// Float32 vector math, exponential family: ExpF32, Exp2F32, Expm1F32,
+// LogF32, Log2F32, Log10F32, Log1pF32, SinhF32, CoshF32, TanhF32, AsinhF32,
+// AcoshF32, AtanhF32 and the activations SigmoidF32, LogitF32, SiluF32,
+// SoftplusF32, MishF32, EluF32, GeluTanhF32. Each takes and returns float32
+// lanes (any float32 descriptor, 1-lane and HWY_SCALAR included). Every
+// result is within 1 ulp of the correctly rounded float32 for every input:
+// tests/math_f32_exhaustive.cc checks all 2^32 inputs of each function.
+//
+// Two methods:
+//  * Native float32 (all lanes at once): Exp, Exp2, Expm1, Log, Log2,
+//    Log10, Log1p, Tanh, Sigmoid, Silu, GeluTanh. Float-float steps where
+//    rounding errors would add up (Cody-Waite reduction kept as rh + rl,
+//    Fast2Sum/TwoSum, products made exact by splitting one factor into
+//    12-bit halves against a 12-bit other factor), so that the result rounds
+//    once from a value within about 0.3 ulp (see ExpCoreF, SigmoidCore,
+//    LogPartsOf). GeluTanh computes its argument z in float64.
+//  * Through float64 (ViaF64): each half widened (exact), plain float64
+//    arithmetic with short polynomials to a relative error of ~2^-36 or
+//    better, rounded once to float32: within 0.5 + 2^-11 ulp. Float32
+//    inputs and their squares are exact in float64, whose 29 extra bits
+//    absorb the cancellations that math_exp-inl.h handles with
+//    double-double steps. Divisions use a float32 reciprocal refined by one
+//    float64 Newton step (Recip).
+//
+// Same bits on every Highway target: only exact IEEE operations (Add, Sub,
+// Mul, Div, Sqrt, compares, selects, integer bit operations, the IEEE
+// float<->double conversions); no FMA, no approximate reciprocal, no libm.
+// Compile with -ffp-contract=off. On the emulated targets (EMU128, SCALAR)
+// Highway's DemoteTo clamps values beyond FLT_MAX to +-FLT_MAX instead of
+// rounding them to +-inf; DemoteF32 restores the IEEE result there.
+//
+// Polynomials and constants: tools/fit_math_f32.py.
+
+#if defined(BCAST_KERNELS_MATH_EXP_F32_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef BCAST_KERNELS_MATH_EXP_F32_INL_H_
+#undef BCAST_KERNELS_MATH_EXP_F32_INL_H_
+#else
+#define BCAST_KERNELS_MATH_EXP_F32_INL_H_
+#endif
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <limits>
+
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace bcast {
+namespace HWY_NAMESPACE {
+namespace math {
+namespace hn = hwy::HWY_NAMESPACE;
+
+namespace f32detail {
+
+// (exp(r) - 1 - r) / r^2 on |r| <= 0.3466: expm1(r) = r + r^2 Q(r) to a
+// relative error of 2^-36.5 (and exp(r) = 1 + that to 2^-38).
+constexpr double kExpQ[7] = {
+    0x1.0000000000000p-1, 0x1.5555556752826p-3, 0x1.5555555c86d13p-5, 0x1.1110c63476727p-7,
+    0x1.6c16858cf08f7p-10, 0x1.a151760b496bbp-13, 0x1.a1131d0be06e8p-16,
+};
+// (atanh(s)/s - 1) / s^2 in z = s^2 <= 0.02944: atanh(s)/s = 1 + z T(z) to
+// a relative error of 2^-43.
+constexpr double kLogT[5] = {
+    0x1.5555555564eb7p-2, 0x1.999998cae671fp-3, 0x1.249323f5fe0a4p-3,
+    0x1.c67ad18010d25p-4, 0x1.8c8cb725e2db5p-4,
+};
+constexpr double kLn2CwHi = 0x1.62e42fefa3800p-1;  // 42 significant bits
+constexpr double kLn2CwLo = 0x1.ef35793c76730p-45;
+constexpr double kLn2 = 0x1.62e42fefa39efp-1;
+constexpr double kInvLn2 = 0x1.71547652b82fep+0;
+constexpr double kInvLn10 = 0x1.bcb7b1526e50ep-2;
+constexpr double kInvLog2_10 = 0x1.34413509f79ffp-2;  // log10(2)
+constexpr double kSqrt2OverPi = 0x1.9884533d43651p-1;
+constexpr double kRoundMagic = 0x1.8p52;  // x + magic - magic: nearest integer
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr float kInfF = std::numeric_limits<float>::infinity();
+
+// Native float32 exp: Q(r) = (e^r - 1 - r) / r^2 on |r| <= 0.3466 with
+// float32 coefficients, relative error 2^-26.7.
+constexpr float kExpQf[6] = {
+    0x1.000000p-1f, 0x1.555556p-3f, 0x1.5554eap-5f,
+    0x1.1110e0p-7f, 0x1.6d4320p-10f, 0x1.a124eep-13f,
+};
+// (atanh(s)/s - 1) / s^2 = 1/3 + z/5 + z^2/7 + z^3/9 (z = s^2 <= 0.0295;
+// the rest, z^4/11, is below 2^-24.4 of the sum).
+constexpr float kAtanhTf[4] = {1.0f / 3, 1.0f / 5, 1.0f / 7, 1.0f / 9};
+constexpr float kLn2F1 = 0x1.62ep-1f;       // 13 bits: k ln2F1 exact for |k| < 2^11
+constexpr float kLn2F2 = 0x1.0bfbe8p-15f;   // ln2 - kLn2F1, rounded
+constexpr float kInvLn2F = 0x1.715476p+0f;
+constexpr float kRoundMagicF = 0x1.8p23f;
+
+template <size_t I, size_t N, class D, class V>
+HWY_INLINE V HornerFromF(D d, V x, const float (&c)[N]) {
+  if constexpr (I + 1 == N) {
+    return hn::Set(d, c[I]);
+  } else {
+    return hn::Add(hn::Mul(HornerFromF<I + 1>(d, x, c), x), hn::Set(d, c[I]));
+  }
+}
+
+template <size_t I, size_t N, class D, class V>
+HWY_INLINE V HornerFrom(D d, V x, const double (&c)[N]) {
+  if constexpr (I + 1 == N) {
+    return hn::Set(d, c[I]);
+  } else {
+    return hn::Add(hn::Mul(HornerFrom<I + 1>(d, x, c), x), hn::Set(d, c[I]));
+  }
+}
+// c[0] + x (c[1] + x (...)).
+template <class D, class V, size_t N>
+HWY_INLINE V Horner(D d, V x, const double (&c)[N]) {
+  return HornerFrom<0>(d, x, c);
+}
+
+// lo <= x <= hi; NaN stays NaN.
+template <class D, class V>
+HWY_INLINE V Clamp(D d, V x, double lo, double hi) {
+  using T = hn::TFromD<D>;
+  const V vh = hn::Set(d, static_cast<T>(hi)), vl = hn::Set(d, static_cast<T>(lo));
+  x = hn::IfThenElse(hn::Gt(x, vh), vh, x);
+  return hn::IfThenElse(hn::Lt(x, vl), vl, x);
+}
+
+// e^t = 2^k (1 + e1), |e1| <= 0.42, for t in [-700, 700] (callers clamp;
+// NaN gives garbage that they replace).
+template <class V>
+struct ExpParts {
+  V k;   // integer-valued, |k| <= 1010
+  V p2;  // 2^k
+  V e1;  // expm1(r), relative error 2^-36.5
+};
+template <class D, class V>
+HWY_INLINE ExpParts<V> ExpCore(D d, V t) {
+  const hn::RebindToUnsigned<D> du;
+  const V kb = hn::Add(hn::Mul(t, hn::Set(d, kInvLn2)), hn::Set(d, kRoundMagic + 1023.0));
+  const V k = hn::Sub(kb, hn::Set(d, kRoundMagic + 1023.0));
+  // Cody-Waite: k ln2hi is exact, t - k ln2hi too (Sterbenz).
+  const V r = hn::Sub(hn::Sub(t, hn::Mul(k, hn::Set(d, kLn2CwHi))), hn::Mul(k, hn::Set(d, kLn2CwLo)));
+  const V e1 = hn::Add(r, hn::Mul(hn::Mul(r, r), Horner(d, r, kExpQ)));
+  const V p2 = hn::BitCast(d, hn::ShiftLeft<52>(hn::BitCast(du, kb)));
+  return {k, p2, e1};
+}
+template <class D, class V>
+HWY_INLINE V Exp64(D d, V t) {
+  const ExpParts<V> c = ExpCore(d, t);
+  return hn::Mul(hn::Add(c.e1, hn::Set(d, 1.0)), c.p2);
+}
+// e^t - 1 = 2^k e1 + (2^k - 1): for k = 0 it is e1 (relative error 2^-36.5);
+// for k != 0 the two terms add without harmful cancellation.
+template <class D, class V>
+HWY_INLINE V Expm1From(D d, const ExpParts<V>& c) {
+  return hn::Add(hn::Mul(c.p2, c.e1), hn::Sub(c.p2, hn::Set(d, 1.0)));
+}
+
+// 1 / v for v in [2^-100, 2^100]: the float32 quotient (IEEE, relative
+// error <= 2^-23 with the rounding of v to float32), refined by one Newton
+// step in float64, y + y (1 - v y): relative error below 2^-45. Much
+// cheaper than a float64 division (8 float32 lanes divide in a third of
+// the time of 8 float64 lanes).
+template <class D, class V>
+HWY_INLINE V Recip(D d, V v) {
+  const hn::Rebind<float, D> df;
+  const auto vf = hn::DemoteTo(df, v);
+  const V y = hn::PromoteTo(d, hn::Div(hn::Set(df, 1.0f), vf));
+  return hn::Add(y, hn::Mul(y, hn::Sub(hn::Set(d, 1.0), hn::Mul(v, y))));
+}
+
+// log(u) for finite u > 0 (normal in float64; every float32 is): u = 2^e m,
+// m in [sqrt(1/2), sqrt(2)), f = m - 1 (exact), s = f / (2 + f),
+// log(m) = 2 atanh(s) = 2s (1 + z T(z)), z = s^2. Relative error ~2^-43
+// plus the roundings (a few 2^-53). Other inputs give garbage that the
+// callers replace.
+template <class D, class V>
+HWY_INLINE V Log64(D d, V u) {
+  const hn::RebindToUnsigned<D> du;
+  using VU = hn::VFromD<decltype(du)>;
+  const VU ui = hn::BitCast(du, u);
+  // Shift the exponent boundary from 1 to sqrt(1/2).
+  const VU t = hn::Add(ui, hn::Set(du, uint64_t{0x3ff0000000000000} - 0x3fe6a09e667f3bcdu));
+  // e + 1023 as an integer in the low bits of 2^52 + (e + 1023).
+  const VU eb = hn::Or(hn::ShiftRight<52>(t), hn::Set(du, uint64_t{0x4330000000000000}));
+  const V e = hn::Sub(hn::BitCast(d, eb), hn::Set(d, 0x1p52 + 1023.0));
+  const VU mb = hn::Add(hn::And(t, hn::Set(du, uint64_t{0x000fffffffffffff})),
+                        hn::Set(du, uint64_t{0x3fe6a09e667f3bcd}));
+  const V f = hn::Sub(hn::BitCast(d, mb), hn::Set(d, 1.0));
+  const V s = hn::Mul(f, Recip(d, hn::Add(f, hn::Set(d, 2.0))));
+  const V z = hn::Mul(s, s);
+  const V s2 = hn::Add(s, s);
+  const V lm = hn::Add(s2, hn::Mul(hn::Mul(s2, z), Horner(d, z, kLogT)));
+  return hn::Add(hn::Mul(e, hn::Set(d, kLn2)), lm);
+}
+
+// log1p(t) for t > -1: u = 1 + t rounded, and for |t| <= 1 the rounding
+// error c = t - (u - 1) (exact, Fast2Sum) added back (as c, not c/u: the
+// difference c t / u is below 2^-51 of the result there); for |t| > 1 the
+// rounding of u costs at most 2^-53 absolute against a result above 0.69.
+template <class D, class V>
+HWY_INLINE V Log1p64(D d, V t) {
+  const V one = hn::Set(d, 1.0);
+  const V u = hn::Add(one, t);
+  const V c = hn::IfThenElseZero(hn::Le(hn::Abs(t), one), hn::Sub(t, hn::Sub(u, one)));
+  return hn::Add(Log64(d, u), c);
+}
+
+// Rounds float64 lanes to float32 (IEEE round to nearest, overflow to inf).
+template <class DF, class VD>
+HWY_INLINE hn::VFromD<DF> DemoteF32(DF df, VD v) {
+#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_EMU128
+  // Highway's emulated DemoteTo gives +-FLT_MAX for |v| > FLT_MAX; |v| at or
+  // above FLT_MAX + ulp/2 rounds to inf (FLT_MAX's significand is odd).
+  const hn::Rebind<double, DF> dd;
+  const auto big = hn::Ge(hn::Abs(v), hn::Set(dd, 0x1.ffffffp127));
+  const auto r = hn::DemoteTo(df, hn::IfThenElse(big, hn::Zero(dd), v));
+  const auto bigf = hn::Eq(hn::DemoteTo(df, hn::IfThenElseZero(big, hn::Set(dd, 1.0))),
+                           hn::Set(df, 1.0f));
+  const auto inf = hn::DemoteTo(df, hn::CopySignToAbs(hn::Set(dd, 1.0), v));
+  return hn::IfThenElse(bigf, hn::Mul(inf, hn::Set(df, kInfF)), r);
+#else
+  return hn::DemoteTo(df, v);
+#endif
+}
+
+// f(dd, v) on each float64 half of x, rounded once to float32.
+template <class DF, class F>
+HWY_INLINE hn::VFromD<DF> ViaF64(DF df, hn::VFromD<DF> x, const F& f) {
+#if HWY_TARGET == HWY_SCALAR
+  const hn::Rebind<double, DF> dd;
+  return DemoteF32(df, f(dd, hn::PromoteTo(dd, x)));
+#else
+  if constexpr (hn::MaxLanes(DF()) == 1) {
+    const hn::Rebind<double, DF> dd;
+    return DemoteF32(df, f(dd, hn::PromoteTo(dd, x)));
+  } else {
+    const hn::Half<DF> dh;
+    const hn::Rebind<double, decltype(dh)> dd;
+    const auto lo = f(dd, hn::PromoteTo(dd, hn::LowerHalf(dh, x)));
+    const auto hi = f(dd, hn::PromoteTo(dd, hn::UpperHalf(dh, x)));
+    return hn::Combine(df, DemoteF32(dh, hi), DemoteF32(dh, lo));
+  }
+#endif
+}
+
+// f(dd, v) on each float64 half of x, as a float-float hi + lo (lo = the
+// float64 result minus hi, rounded).
+template <class DF, class F>
+HWY_INLINE void SplitViaF64(DF df, hn::VFromD<DF> x, const F& f, hn::VFromD<DF>* hi,
+                            hn::VFromD<DF>* lo) {
+#if HWY_TARGET == HWY_SCALAR
+  const hn::Rebind<double, DF> dd;
+  const auto v = f(dd, hn::PromoteTo(dd, x));
+  *hi = hn::DemoteTo(df, v);
+  *lo = hn::DemoteTo(df, hn::Sub(v, hn::PromoteTo(dd, *hi)));
+#else
+  if constexpr (hn::MaxLanes(DF()) == 1) {
+    const hn::Rebind<double, DF> dd;
+    const auto v = f(dd, hn::PromoteTo(dd, x));
+    *hi = hn::DemoteTo(df, v);
+    *lo = hn::DemoteTo(df, hn::Sub(v, hn::PromoteTo(dd, *hi)));
+  } else {
+    const hn::Half<DF> dh;
+    const hn::Rebind<double, decltype(dh)> dd;
+    const auto vl = f(dd, hn::PromoteTo(dd, hn::LowerHalf(dh, x)));
+    const auto vh = f(dd, hn::PromoteTo(dd, hn::UpperHalf(dh, x)));
+    const auto hl = hn::DemoteTo(dh, vl);
+    const auto hh = hn::DemoteTo(dh, vh);
+    *hi = hn::Combine(df, hh, hl);
+    *lo = hn::Combine(df, hn::DemoteTo(dh, hn::Sub(vh, hn::PromoteTo(dd, hh))),
+                      hn::DemoteTo(dh, hn::Sub(vl, hn::PromoteTo(dd, hl))));
+  }
+#endif
+}
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> NaNF(DF df) {
+  return hn::Set(df, std::numeric_limits<float>::quiet_NaN());
+}
+// NaN inputs give themselves.
+template <class DF, class V>
+HWY_INLINE V KeepNaN(DF, V x, V r) {
+  return hn::IfThenElse(hn::IsNaN(x), x, r);
+}
+// +-0 inputs give themselves.
+template <class DF, class V>
+HWY_INLINE V KeepZero(DF df, V x, V r) {
+  return hn::IfThenElse(hn::Eq(x, hn::Zero(df)), x, r);
+}
+// log-type special values: +inf -> +inf, 0 -> -inf, x < 0 or NaN -> NaN.
+template <class DF, class V>
+HWY_INLINE V FixLog(DF df, V x, V r) {
+  r = hn::IfThenElse(hn::Eq(x, hn::Set(df, kInfF)), x, r);
+  r = hn::IfThenElse(hn::Eq(x, hn::Zero(df)), hn::Set(df, -kInfF), r);
+  return hn::IfThenElse(hn::Not(hn::Ge(x, hn::Zero(df))), NaNF(df), r);
+}
+
+// v with the low 12 significand bits cleared (12 significant bits left).
+template <class DF>
+HWY_INLINE hn::VFromD<DF> Trunc12(DF df, hn::VFromD<DF> v) {
+  const hn::RebindToUnsigned<DF> du;
+  return hn::BitCast(df, hn::And(hn::BitCast(du, v), hn::Set(du, 0xfffff000u)));
+}
+
+// e^x = 2^k (s1 + lo) for float32 x in [-110, 110] (NaN: garbage; plus
+// xlo, |xlo| <= 2^-16, where given), with
+// s1 + lo in [0.7, 1.42] to a relative error of about 2^-27 (|lo| < 0.07):
+// k = round(x / ln2), r = x - k ln2 as a float-float rh + rl (x - k ln2F1
+// exact by Sterbenz, then TwoSum with -k ln2F2), e^r = 1 + rh + (rl (1 + rh)
+// + rh^2 Q(rh)), where s1 = 1 + rh rounded and lo holds its rounding error
+// (Fast2Sum) plus the rest, so that a caller's s1 + lo rounds once.
+template <class DF>
+struct ExpPartsF {
+  hn::VFromD<DF> k, s1, lo;
+  hn::VFromD<hn::RebindToSigned<DF>> ki;  // k as int32
+  hn::VFromD<DF> rh, small;  // e^r - 1 = rh + small (|small| < 0.6 |rh|)
+};
+// From r = t + u (|t| <= 0.35, |u| < 2^-7), kb = k + kRoundMagicF.
+template <class DF>
+HWY_INLINE ExpPartsF<DF> ExpFromReduced(DF df, hn::VFromD<DF> t, hn::VFromD<DF> u,
+                                        hn::VFromD<DF> kb) {
+  using VF = hn::VFromD<DF>;
+  const hn::RebindToSigned<DF> di;
+  const VF k = hn::Sub(kb, hn::Set(df, kRoundMagicF));
+  // TwoSum(t, u) = rh + rl.
+  const VF rh = hn::Add(t, u);
+  const VF ub = hn::Sub(rh, t);
+  const VF rl = hn::Add(hn::Sub(t, hn::Sub(rh, ub)), hn::Sub(u, ub));
+  const VF r2 = hn::Mul(rh, rh);
+  const VF small = hn::Add(hn::Mul(r2, HornerFromF<0>(df, rh, kExpQf)), hn::Add(rl, hn::Mul(rl, rh)));
+  const VF one = hn::Set(df, 1.0f);
+  const VF s1 = hn::Add(one, rh);
+  const VF e1 = hn::Add(hn::Sub(one, s1), rh);  // Fast2Sum error, exact
+  const auto ki = hn::Sub(hn::BitCast(di, kb), hn::BitCast(di, hn::Set(df, kRoundMagicF)));
+  return {k, s1, hn::Add(e1, small), ki, rh, small};
+}
+template <class DF>
+HWY_INLINE ExpPartsF<DF> ExpCoreF(DF df, hn::VFromD<DF> xc,
+                                  hn::VFromD<DF> xlo = hn::Zero(DF())) {
+  using VF = hn::VFromD<DF>;
+  const VF kb = hn::Add(hn::Mul(xc, hn::Set(df, kInvLn2F)), hn::Set(df, kRoundMagicF));
+  const VF k = hn::Sub(kb, hn::Set(df, kRoundMagicF));
+  const VF t = hn::Sub(xc, hn::Mul(k, hn::Set(df, kLn2F1)));  // exact
+  const VF u = hn::Sub(xlo, hn::Mul(k, hn::Set(df, kLn2F2)));
+  return ExpFromReduced(df, t, u, kb);
+}
+// 2^x = e^(x ln2) for float32 x in [-160, 160]: k = round(x), v = x - k
+// (exact, |v| <= 1/2), v ln2 = t + u with v split into 12-bit halves
+// (vh ln2F1 exact, vl ln2F1 exact, v ln2F2 rounded: 2^-38 absolute).
+template <class DF>
+HWY_INLINE ExpPartsF<DF> Exp2CoreF(DF df, hn::VFromD<DF> xc) {
+  using VF = hn::VFromD<DF>;
+  const VF kb = hn::Add(xc, hn::Set(df, kRoundMagicF));
+  const VF v = hn::Sub(xc, hn::Sub(kb, hn::Set(df, kRoundMagicF)));
+  const VF vh = Trunc12(df, v);
+  const VF vl = hn::Sub(v, vh);
+  const VF t = hn::Mul(vh, hn::Set(df, kLn2F1));
+  const VF u = hn::Add(hn::Mul(vl, hn::Set(df, kLn2F1)), hn::Mul(v, hn::Set(df, kLn2F2)));
+  return ExpFromReduced(df, t, u, kb);
+}
+
+// v 2^k for int32 k in [-252, 254]: two power-of-two factors, the first
+// product exact, the second rounding once (to a subnormal or to inf too).
+template <class DF>
+HWY_INLINE hn::VFromD<DF> ScaleF(DF df, hn::VFromD<DF> v, hn::VFromD<hn::RebindToSigned<DF>> k) {
+  const hn::RebindToSigned<DF> di;
+  const auto a = hn::ShiftRight<1>(k);  // floor(k / 2)
+  const auto b = hn::Sub(k, a);
+  const auto bias = hn::Set(di, 127);
+  const auto pa = hn::BitCast(df, hn::ShiftLeft<23>(hn::Add(a, bias)));
+  const auto pb = hn::BitCast(df, hn::ShiftLeft<23>(hn::Add(b, bias)));
+  return hn::Mul(hn::Mul(v, pa), pb);
+}
+
+// v 2^-m for int32 m in [0, 252], |v| in [2^-5, 2^7] where m > 0: in the
+// exponent field where every lane's result is normal (m <= 120), else ScaleF.
+template <class DF>
+HWY_INLINE hn::VFromD<DF> ScaleDownF(DF df, hn::VFromD<DF> v, hn::VFromD<hn::RebindToSigned<DF>> m) {
+  const hn::RebindToSigned<DF> di;
+  if (HWY_LIKELY(hn::AllTrue(di, hn::Lt(m, hn::Set(di, 121))))) {
+    return hn::BitCast(df, hn::Sub(hn::BitCast(di, v), hn::ShiftLeft<23>(m)));
+  }
+  return ScaleF(df, v, hn::Neg(m));
+}
+
+// 2^m / (1 + e^y) for float32 y in [-20, 110] (m = max(k, 0), returned),
+// as q12 (1 + c): q12 has 12 significant bits, c is a small correction,
+// relative error about 2^-29. With y = k ln2 + r, e^r = p: d = 1 + 2^k p
+// for k <= 0, 2^-k + p for k > 0 (2^-k capped at 2^-100), a float-float
+// dh + dl with dh of 12 bits; q12 = dh^-1 truncated to 12 bits, so that
+// q12 dh is exact; rho = 1 - q12 (dh + dl) (|rho| < 2^-10) and
+// 1/d = q12 (1 + rho + rho^2 + O(rho^3)).
+template <class DF>
+struct RecipOnePlusExp {
+  hn::VFromD<DF> q12, c;
+  hn::VFromD<hn::RebindToSigned<DF>> m;
+  hn::VFromD<DF> ph, pl, pk;  // e^r = ph + pl; pk = 2^k for k <= 0
+};
+template <class DF>
+HWY_INLINE RecipOnePlusExp<DF> SigmoidCore(DF df, const ExpPartsF<DF>& e) {
+  using VF = hn::VFromD<DF>;
+  const hn::RebindToSigned<DF> di;
+  const VF one = hn::Set(df, 1.0f);
+  const auto kpos = hn::Gt(e.ki, hn::Zero(di));
+  const auto kposf = hn::RebindMask(df, kpos);
+  // 2^k for k <= 0 (k >= -29), 2^-min(k, 100) for k > 0.
+  const auto kneg_i = hn::IfThenElse(kpos, hn::Neg(hn::Min(e.ki, hn::Set(di, 100))), e.ki);
+  const VF pk = hn::BitCast(df, hn::ShiftLeft<23>(hn::Add(kneg_i, hn::Set(di, 127))));
+  const VF A = hn::IfThenElse(kposf, pk, one);
+  const VF B = hn::IfThenElse(kposf, one, pk);
+  // p = ph + pl normalized (Fast2Sum: |lo| < s1).
+  const VF ph = hn::Add(e.s1, e.lo);
+  const VF pl = hn::Add(hn::Sub(e.s1, ph), e.lo);
+  const VF T = hn::Mul(B, ph);  // exact
+  const VF dh = Trunc12(df, hn::Add(A, T));
+  // The part of A + T below dh (exact, see above), then B pl.
+  const VF dl0 = hn::IfThenElse(kposf, hn::Add(hn::Sub(T, dh), A), hn::Add(hn::Sub(A, dh), T));
+  const VF dl = hn::Add(dl0, hn::Mul(B, pl));
+  const VF q12 = Trunc12(df, hn::Div(one, dh));
+  const VF rho = hn::Sub(hn::Sub(one, hn::Mul(q12, dh)), hn::Mul(q12, dl));
+  const VF c = hn::Add(rho, hn::Mul(rho, rho));
+  return {q12, c, hn::IfThenElseZero(kpos, e.ki), ph, pl, B};
+}
+template <class DF>
+HWY_INLINE RecipOnePlusExp<DF> SigmoidCore(DF df, hn::VFromD<DF> y) {
+  return SigmoidCore(df, ExpCoreF(df, y));
+}
+
+}  // namespace f32detail
+
+// ---------------------------------------------------------------------------
+// Exponentials
+
+// Native float32 (16 lanes on AVX-512): see f32detail::ExpCoreF; then times
+// 2^k in the exponent field (every lane normal) or in two multiplies, exact
+// then one rounding (overflow, subnormal results).
+template <class DF>
+HWY_INLINE hn::VFromD<DF> ExpF32(DF df, hn::VFromD<DF> x) {
+  namespace f = f32detail;
+  using VF = hn::VFromD<DF>;
+  const hn::RebindToSigned<DF> di;
+  // Beyond: inf (e^89 > 2^128) and 0 (e^-104 < 2^-150).
+  const f::ExpPartsF<DF> c = f::ExpCoreF(df, f::Clamp(df, x, -104.0f, 89.0f));
+  const VF p = hn::Add(c.s1, c.lo);  // e^r in [0.7, 1.42]
+  VF r;
+  const auto normal = hn::And(hn::Ge(c.k, hn::Set(df, -125.0f)), hn::Le(c.k, hn::Set(df, 127.0f)));
+  if (HWY_LIKELY(hn::AllTrue(df, hn::Or(normal, hn::IsNaN(x))))) {
+    r = hn::BitCast(df, hn::Add(hn::BitCast(di, p), hn::ShiftLeft<23>(c.ki)));
+  } else {
+    r = f::ScaleF(df, p, c.ki);
+  }
+  return f::KeepNaN(df, x, r);
+}
+
+// Native float32, as ExpF32 with Exp2CoreF. x > 129: inf, x < -151: 0.
+template <class DF>
+HWY_INLINE hn::VFromD<DF> Exp2F32(DF df, hn::VFromD<DF> x) {
+  namespace f = f32detail;
+  using VF = hn::VFromD<DF>;
+  const hn::RebindToSigned<DF> di;
+  const f::ExpPartsF<DF> c = f::Exp2CoreF(df, f::Clamp(df, x, -151.0f, 129.0f));
+  const VF p = hn::Add(c.s1, c.lo);  // 2^v in [0.7, 1.42]
+  VF r;
+  const auto normal = hn::And(hn::Ge(c.k, hn::Set(df, -125.0f)), hn::Le(c.k, hn::Set(df, 127.0f)));
+  if (HWY_LIKELY(hn::AllTrue(df, hn::Or(normal, hn::IsNaN(x))))) {
+    r = hn::BitCast(df, hn::Add(hn::BitCast(di, p), hn::ShiftLeft<23>(c.ki)));
+  } else {
+    r = f::ScaleF(df, p, c.ki);
+  }
+  return f::KeepNaN(df, x, r);
+}
+
+// Native float32 (ExpCoreF): e^x - 1 = rh + small for k = 0; for k in
+// [-26, 24] 2^k ph - 1 by Fast2Sum (2^k ph exact), plus 2^k pl, one
+// rounding; for k > 24 the -1 is below half an ulp: e^x as in ExpF32.
+// x < -18 gives -1 (e^x < 2^-25), x > 89 inf.
+template <class DF>
+HWY_INLINE hn::VFromD<DF> Expm1F32(DF df, hn::VFromD<DF> x) {
+  namespace f = f32detail;
+  using VF = hn::VFromD<DF>;
+  const hn::RebindToSigned<DF> di;
+  const f::ExpPartsF<DF> e = f::ExpCoreF(df, f::Clamp(df, x, -18.0f, 89.0f));
+  const VF one = hn::Set(df, 1.0f);
+  const VF ph = hn::Add(e.s1, e.lo);
+  const VF pl = hn::Add(hn::Sub(e.s1, ph), e.lo);
+  const auto kmid = hn::Lt(e.ki, hn::Set(di, 25));
+  const auto kc = hn::IfThenElse(kmid, e.ki, hn::Zero(di));
+  const VF pk = hn::BitCast(df, hn::ShiftLeft<23>(hn::Add(kc, hn::Set(di, 127))));
+  const VF T = hn::Mul(pk, ph);
+  const VF S = hn::Sub(T, one);
+  const auto kposf = hn::RebindMask(df, hn::Gt(e.ki, hn::Zero(di)));
+  const VF err = hn::IfThenElse(kposf, hn::Sub(hn::Sub(T, S), one), hn::Add(hn::Sub(hn::Neg(one), S), T));
+  const VF mid = hn::Add(S, hn::Add(err, hn::Mul(pk, pl)));
+  const VF k0 = hn::Add(e.rh, e.small);
+  VF r = hn::IfThenElse(hn::RebindMask(df, hn::Eq(e.ki, hn::Zero(di))), k0, mid);
+  if (HWY_UNLIKELY(!hn::AllTrue(df, hn::RebindMask(df, kmid)))) {
+    r = hn::IfThenElse(hn::RebindMask(df, kmid), r, f::ScaleF(df, ph, e.ki));
+  }
+  return f::KeepZero(df, x, f::KeepNaN(df, x, r));
+}
+
+// ---------------------------------------------------------------------------
+// Logarithms
+
+// Native float32: x = 2^e m, m in [sqrt(1/2), sqrt(2)) (subnormals scaled
+// by 2^23 first), f = m - 1 (exact), s = f / (2 + f) (2 + f as Dh + Dl,
+// s corrected by -s Dl / 2), log(m) = f - h with h = f - 2 atanh(s)
+// = s (f - 2 s^2 T(s^2)) (|h| < f^2 / 2, relative error ~2^-23, so below
+// 2^-25.5 of the result); log(x) = (e ln2F1 + f) (Fast2Sum, exact) plus the
+// small terms (and extra, a caller's small addend), one rounding. For
+// finite x > 0; FixLog handles the rest.
+template <class DF>
+struct LogPartsF {
+  hn::VFromD<DF> e, fm, h;  // log(x) = e ln2 + fm - h
+};
+template <class DF>
+HWY_INLINE LogPartsF<DF> LogPartsOf(DF df, hn::VFromD<DF> x) {
+  namespace f = f32detail;
+  using VF = hn::VFromD<DF>;
+  const hn::RebindToSigned<DF> di;
+  const auto sub = hn::Lt(x, hn::Set(df, 0x1p-126f));
+  const VF xs = hn::IfThenElse(sub, hn::Mul(x, hn::Set(df, 0x1p23f)), x);
+  const auto t = hn::Sub(hn::BitCast(di, xs), hn::Set(di, 0x3f3504f3));
+  const auto ei = hn::ShiftRight<23>(t);
+  const VF m = hn::BitCast(df, hn::Add(hn::And(t, hn::Set(di, 0x007fffff)), hn::Set(di, 0x3f3504f3)));
+  const VF e = hn::Sub(hn::ConvertTo(df, ei), hn::IfThenElseZero(sub, hn::Set(df, 23.0f)));
+  const VF one = hn::Set(df, 1.0f), two = hn::Set(df, 2.0f);
+  const VF fm = hn::Sub(m, one);
+  const VF dh = hn::Add(two, fm);
+  const VF dl = hn::Add(hn::Sub(two, dh), fm);
+  const VF s0 = hn::Div(fm, dh);
+  const VF sv = hn::Sub(s0, hn::Mul(hn::Mul(s0, dl), hn::Set(df, 0.5f)));
+  const VF z = hn::Mul(sv, sv);
+  const VF T = f::HornerFromF<0>(df, z, f::kAtanhTf);
+  const VF h = hn::Mul(sv, hn::Sub(fm, hn::Mul(hn::Add(z, z), T)));
+  return {e, fm, h};
+}
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> LogCoreF(DF df, hn::VFromD<DF> x, hn::VFromD<DF> extra) {
+  namespace f = f32detail;
+  using VF = hn::VFromD<DF>;
+  const LogPartsF<DF> p = LogPartsOf(df, x);
+  const VF e = p.e, fm = p.fm, h = p.h;
+  const VF L = hn::Mul(e, hn::Set(df, f::kLn2F1));  // exact
+  const VF S = hn::Add(L, fm);
+  const VF err = hn::Add(hn::Sub(L, S), fm);
+  const VF lo = hn::Add(hn::Add(err, hn::Mul(e, hn::Set(df, f::kLn2F2))), extra);
+  return hn::Add(S, hn::Sub(lo, h));
+}
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> LogF32(DF df, hn::VFromD<DF> x) {
+  return f32detail::FixLog(df, x, LogCoreF(df, x, hn::Zero(df)));
+}
+
+// Native float32: log_b(x) = e (A1 + A2) + (fm - h) (C1 + C2) from
+// LogPartsOf, with A1, C1 of at most 13 and 12 significant bits: e A1,
+// fh C1 and fl C1 (fm split into 12-bit halves) exact, e A1 + fh C1 by
+// TwoSum, the rest small; one rounding.
+template <class DF>
+HWY_INLINE hn::VFromD<DF> LogBaseF(DF df, hn::VFromD<DF> x, float a1, float a2, float c1,
+                                   float c2) {
+  namespace f = f32detail;
+  using VF = hn::VFromD<DF>;
+  const LogPartsF<DF> p = LogPartsOf(df, x);
+  const VF C1 = hn::Set(df, c1), C2 = hn::Set(df, c2);
+  const VF L = hn::Mul(p.e, hn::Set(df, a1));  // exact
+  const VF fh = f::Trunc12(df, p.fm);
+  const VF P1 = hn::Mul(fh, C1);  // exact
+  const VF P2 = hn::Mul(hn::Sub(p.fm, fh), C1);  // exact
+  const VF S = hn::Add(L, P1);
+  const VF bb = hn::Sub(S, L);
+  const VF err = hn::Add(hn::Sub(L, hn::Sub(S, bb)), hn::Sub(P1, bb));
+  const VF small = hn::Add(hn::Add(P2, hn::Mul(p.fm, C2)), hn::Mul(p.e, hn::Set(df, a2)));
+  const VF hc = hn::Mul(p.h, hn::Add(C1, C2));
+  return hn::Add(S, hn::Sub(hn::Add(err, small), hc));
+}
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> Log2F32(DF df, hn::VFromD<DF> x) {
+  // A = 1, C = 1/ln2 = 0x1.716p0 - 0x1.7135a8p-13 (+2^-37.5 relative).
+  const auto r = LogBaseF(df, x, 1.0f, 0.0f, 0x1.716p0f, -0x1.7135a8p-13f);
+  return f32detail::FixLog(df, x, r);
+}
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> Log10F32(DF df, hn::VFromD<DF> x) {
+  // A = log10(2) = 0x1.344p-2 + 0x1.3509f8p-18, C = 1/ln10 = 0x1.bccp-2 -
+  // 0x1.09d5b2p-15 (each to 2^-41 relative).
+  const auto r = LogBaseF(df, x, 0x1.344p-2f, 0x1.3509f8p-18f, 0x1.bccp-2f, -0x1.09d5b2p-15f);
+  return f32detail::FixLog(df, x, r);
+}
+
+// Native float32: u = 1 + x rounded, its error c exact (Fast2Sum, the
+// larger operand first), log1p(x) = log(u) + c/u (c/u <= 2^-24, needed to
+// ~2^-10 only), through LogCoreF with c/u as its extra addend.
+template <class DF>
+HWY_INLINE hn::VFromD<DF> Log1pF32(DF df, hn::VFromD<DF> x) {
+  using VF = hn::VFromD<DF>;
+  const VF one = hn::Set(df, 1.0f);
+  const VF m1 = hn::Set(df, -1.0f);
+  const VF xi = hn::IfThenElse(hn::Gt(x, m1), x, hn::Zero(df));  // NaN, x <= -1: 0
+  const VF u = hn::Add(one, xi);
+  const VF c = hn::IfThenElse(hn::Gt(hn::Abs(xi), one), hn::Add(hn::Sub(xi, u), one),
+                              hn::Add(hn::Sub(one, u), xi));
+  VF r = LogCoreF(df, hn::IfThenElse(hn::Eq(x, hn::Set(df, f32detail::kInfF)), one, u),
+                  hn::Div(c, u));
+  r = hn::IfThenElse(hn::Eq(x, hn::Set(df, f32detail::kInfF)), x, r);
+  r = hn::IfThenElse(hn::Eq(x, m1), hn::Set(df, -f32detail::kInfF), r);
+  r = hn::IfThenElse(hn::Not(hn::Ge(x, m1)), f32detail::NaNF(df), r);
+  return f32detail::KeepZero(df, x, r);
+}
+
+// ---------------------------------------------------------------------------
+// Hyperbolic functions
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> SinhF32(DF df, hn::VFromD<DF> x) {
+  const auto r = f32detail::ViaF64(df, x, [](auto d, auto v) {
+    using V = decltype(v);
+    const V a = f32detail::Clamp(d, hn::Abs(v), 0.0, 200.0);
+    const V e = f32detail::Expm1From(d, f32detail::ExpCore(d, a));  // e^a - 1
+    // sinh(a) = (e + e / (e + 1)) / 2, no cancellation; e + 1 capped at
+    // 2^60 for the reciprocal (the term is then 2^-60 of e).
+    const V den = f32detail::Clamp(d, hn::Add(e, hn::Set(d, 1.0)), 1.0, 0x1p60);
+    const V s = hn::Mul(hn::Add(e, hn::Mul(e, f32detail::Recip(d, den))), hn::Set(d, 0.5));
+    return hn::CopySignToAbs(s, v);
+  });
+  return f32detail::KeepZero(df, x, f32detail::KeepNaN(df, x, r));
+}
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> CoshF32(DF df, hn::VFromD<DF> x) {
+  const auto r = f32detail::ViaF64(df, x, [](auto d, auto v) {
+    using V = decltype(v);
+    const V e = f32detail::Exp64(d, f32detail::Clamp(d, hn::Abs(v), 0.0, 200.0));
+    const V h = hn::Set(d, 0.5);
+    // 1/e capped (e at 2^60: 2^-120 of the result).
+    const V ec = f32detail::Clamp(d, e, 1.0, 0x1p60);
+    return hn::Add(hn::Mul(e, h), hn::Mul(h, f32detail::Recip(d, ec)));
+  });
+  return f32detail::KeepNaN(df, x, r);
+}
+
+// Native float32: tanh(a) = (1 - w) / (1 + w), w = e^-2a = 2^k p (k <= 0),
+// a = |x|. 1 / (1 + w) = q12 (1 + c) (SigmoidCore); 1 - w as a float-float
+// Nh + Nl: -(e^r - 1) from ExpCoreF's parts for k = 0, else 1 - 2^k p by
+// Fast2Sum; Nh q12 exactly as the sum of two products (Nh split into 12-bit
+// halves); one rounding in the final sum. |x| < 2^-12 gives x (|x^3/3| is
+// below half an ulp), |x| > 9.1 gives +-1 (1 - tanh < 2^-25).
+template <class DF>
+HWY_INLINE hn::VFromD<DF> TanhF32(DF df, hn::VFromD<DF> x) {
+  namespace f = f32detail;
+  using VF = hn::VFromD<DF>;
+  const hn::RebindToSigned<DF> di;
+  const VF a = f::Clamp(df, hn::Abs(x), 0.0f, 9.1f);
+  const f::ExpPartsF<DF> e = f::ExpCoreF(df, hn::Neg(hn::Add(a, a)));
+  const f::RecipOnePlusExp<DF> s = f::SigmoidCore(df, e);
+  // k = 0: 1 - e^r = -(rh + small).
+  const VF n0h = hn::Neg(hn::Add(e.rh, e.small));
+  const VF n0l = hn::Sub(hn::Sub(n0h, hn::Neg(e.rh)), hn::Neg(e.small));
+  // k < 0: 1 - 2^k (ph + pl), 2^k ph <= 0.71 (exact).
+  const VF one = hn::Set(df, 1.0f);
+  const VF T = hn::Mul(s.pk, s.ph);
+  const VF n1h = hn::Sub(one, T);
+  const VF n1l = hn::Sub(hn::Sub(hn::Sub(one, n1h), T), hn::Mul(s.pk, s.pl));
+  const auto k0 = hn::RebindMask(df, hn::Eq(e.ki, hn::Zero(di)));
+  const VF nh = hn::IfThenElse(k0, n0h, n1h);
+  const VF nl = hn::IfThenElse(k0, hn::Neg(n0l), n1l);
+  const VF nhh = f::Trunc12(df, nh);
+  const VF a1 = hn::Mul(nhh, s.q12);
+  const VF b1 = hn::Mul(hn::Sub(nh, nhh), s.q12);
+  const VF t = hn::Add(a1, hn::Add(b1, hn::Add(hn::Mul(hn::Add(a1, b1), s.c), hn::Mul(nl, s.q12))));
+  VF r = hn::CopySignToAbs(t, x);
+  r = hn::IfThenElse(hn::Lt(hn::Abs(x), hn::Set(df, 0x1p-12f)), x, r);
+  return f::KeepNaN(df, x, r);
+}
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> AsinhF32(DF df, hn::VFromD<DF> x) {
+  using VF = hn::VFromD<DF>;
+  VF r = f32detail::ViaF64(df, x, [](auto d, auto v) {
+    using V = decltype(v);
+    // a < 1: log1p(t), t = a + a^2 / (1 + sqrt(1 + a^2)) (a^2 exact);
+    // a >= 1: log(a + sqrt(1 + a^2)), whose argument's rounding costs 2^-53
+    // absolute against a result above 0.88.
+    const V a = hn::Abs(v);
+    const V one = hn::Set(d, 1.0);
+    const V a2 = hn::Mul(a, a);
+    const V sq = hn::Sqrt(hn::Add(one, a2));
+    const auto small = hn::Lt(a, one);
+    const V t = hn::Add(a, hn::Mul(a2, f32detail::Recip(d, hn::Add(one, sq))));
+    const V u = hn::IfThenElse(small, hn::Add(one, t), hn::Add(a, sq));
+    const V c = hn::IfThenElseZero(small, hn::Sub(t, hn::Sub(u, one)));
+    return hn::CopySignToAbs(hn::Add(f32detail::Log64(d, u), c), v);
+  });
+  r = hn::IfThenElse(hn::IsInf(x), x, r);
+  return f32detail::KeepZero(df, x, f32detail::KeepNaN(df, x, r));
+}
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> AcoshF32(DF df, hn::VFromD<DF> x) {
+  using VF = hn::VFromD<DF>;
+  VF r = f32detail::ViaF64(df, x, [](auto d, auto v) {
+    using V = decltype(v);
+    // log(x + sqrt(x^2 - 1)); x^2 is exact, x^2 - 1 exact for x < 2. Near
+    // x = 1 the argument's rounding (2^-53 absolute) is below 2^-40 of the
+    // result (>= 2^-11.5).
+    const V xi = f32detail::Clamp(d, v, 1.0, f32detail::kInf);
+    const V s = hn::Sqrt(hn::Sub(hn::Mul(xi, xi), hn::Set(d, 1.0)));
+    return f32detail::Log64(d, hn::Add(xi, s));
+  });
+  const VF one = hn::Set(df, 1.0f);
+  r = hn::IfThenElse(hn::Eq(x, hn::Set(df, f32detail::kInfF)), x, r);
+  return hn::IfThenElse(hn::Not(hn::Ge(x, one)), f32detail::NaNF(df), r);
+}
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> AtanhF32(DF df, hn::VFromD<DF> x) {
+  using VF = hn::VFromD<DF>;
+  VF r = f32detail::ViaF64(df, x, [](auto d, auto v) {
+    using V = decltype(v);
+    // atanh(a) = log1p(2a / (1 - a)) / 2; 1 - a is exact.
+    const V one = hn::Set(d, 1.0);
+    const V a = hn::IfThenElseZero(hn::Lt(hn::Abs(v), one), hn::Abs(v));
+    const V t = hn::Mul(hn::Add(a, a), f32detail::Recip(d, hn::Sub(one, a)));
+    return hn::CopySignToAbs(hn::Mul(f32detail::Log1p64(d, t), hn::Set(d, 0.5)), v);
+  });
+  const VF a = hn::Abs(x);
+  const VF one = hn::Set(df, 1.0f);
+  r = hn::IfThenElse(hn::Eq(a, one), hn::CopySignToAbs(hn::Set(df, f32detail::kInfF), x), r);
+  r = hn::IfThenElse(hn::Not(hn::Le(a, one)), f32detail::NaNF(df), r);
+  return f32detail::KeepZero(df, x, r);
+}
+
+// ---------------------------------------------------------------------------
+// Activations
+
+// Native float32: 1 / (1 + e^-x) = q12 (1 + c) 2^-m (SigmoidCore), rounded
+// once in q12 + q12 c (then exactly scaled, or once more to a subnormal).
+template <class DF>
+HWY_INLINE hn::VFromD<DF> SigmoidF32(DF df, hn::VFromD<DF> x) {
+  namespace f = f32detail;
+  using VF = hn::VFromD<DF>;
+  // -x < -20: 1 - 2^-28.8 and above, rounds to 1; -x > 110: below 2^-158.
+  const f::RecipOnePlusExp<DF> s = f::SigmoidCore(df, f::Clamp(df, hn::Neg(x), -20.0f, 110.0f));
+  const VF q = hn::Add(s.q12, hn::Mul(s.q12, s.c));
+  return f::KeepNaN(df, x, f::ScaleDownF(df, q, s.m));
+}
+
+// log(x / (1 - x)) for x in [0, 1]; 0 -> -inf, 1 -> inf, else NaN.
+template <class DF>
+HWY_INLINE hn::VFromD<DF> LogitF32(DF df, hn::VFromD<DF> x) {
+  using VF = hn::VFromD<DF>;
+  VF r = f32detail::ViaF64(df, x, [](auto d, auto v) {
+    using V = decltype(v);
+    // 1 - x is exact. Near x = 1/2: log1p((2x - 1) / (1 - x)) (2x - 1 exact);
+    // elsewhere log(x / (1 - x)), whose magnitude is above 1.09.
+    const V one = hn::Set(d, 1.0);
+    const V half = hn::Set(d, 0.5);
+    const V xi = f32detail::Clamp(d, v, 0x1p-150, 1.0 - 0x1p-24);
+    const V den = hn::Sub(one, xi);
+    const auto mid = hn::Lt(hn::Abs(hn::Sub(xi, half)), hn::Set(d, 0.25));
+    const V num = hn::IfThenElse(mid, hn::Sub(hn::Add(xi, xi), one), xi);
+    const V q = hn::Mul(num, f32detail::Recip(d, den));
+    const V c = hn::IfThenElseZero(mid, hn::Sub(q, hn::Sub(hn::Add(one, q), one)));
+    const V u = hn::IfThenElse(mid, hn::Add(one, q), q);
+    return hn::Add(f32detail::Log64(d, u), c);
+  });
+  const VF one = hn::Set(df, 1.0f);
+  const VF zero = hn::Zero(df);
+  const auto inside = hn::And(hn::Gt(x, zero), hn::Lt(x, one));
+  r = hn::IfThenElse(inside, r, f32detail::NaNF(df));
+  r = hn::IfThenElse(hn::Eq(x, zero), hn::Set(df, -f32detail::kInfF), r);
+  return hn::IfThenElse(hn::Eq(x, one), hn::Set(df, f32detail::kInfF), r);
+}
+
+// x / (1 + e^-x); -inf -> NaN (as the float64 Silu). Native float32: with
+// 1 / (1 + e^-x) = q12 (1 + c) 2^-m (SigmoidCore), x q12 = a + b exactly
+// (x split into two 12-bit halves), x sigmoid(x) = (a + (b + (a + b) c))
+// 2^-m, rounded once in the outer sum.
+template <class DF>
+HWY_INLINE hn::VFromD<DF> SiluF32(DF df, hn::VFromD<DF> x) {
+  namespace f = f32detail;
+  using VF = hn::VFromD<DF>;
+  // x < -110: |x| e^x < 2^-150 (x = -110 gives -0 too); x > 20: x.
+  const VF xc = f::Clamp(df, x, -110.0f, 20.0f);
+  const f::RecipOnePlusExp<DF> s = f::SigmoidCore(df, hn::Neg(xc));
+  const VF xh = f::Trunc12(df, xc);
+  const VF xl = hn::Sub(xc, xh);
+  const VF a = hn::Mul(xh, s.q12);
+  const VF b = hn::Mul(xl, s.q12);
+  const VF q = hn::Add(a, hn::Add(b, hn::Mul(hn::Add(a, b), s.c)));
+  // The sign of x also where q rounds to zero.
+  VF r = hn::CopySign(f::ScaleDownF(df, q, s.m), xc);  // m > 0: |x| > 0.17, |q| > 2^-3
+  r = hn::IfThenElse(hn::Gt(x, hn::Set(df, 20.0f)), x, r);
+  r = hn::IfThenElse(hn::Eq(x, hn::Set(df, -f::kInfF)), f::NaNF(df), r);
+  return f::KeepZero(df, x, f::KeepNaN(df, x, r));
+}
+
+// PyTorch's softplus: x where x * beta (rounded to float32) > threshold, else
+// log1p(e^(beta x)) / beta with beta x exact in float64. Assumes beta > 0.
+template <class DF>
+HWY_INLINE hn::VFromD<DF> SoftplusF32(DF df, hn::VFromD<DF> x, float beta, float threshold) {
+  using VF = hn::VFromD<DF>;
+  const double b = beta;
+  const double inv_b = 1.0 / b;  // relative error 2^-53
+  VF r = f32detail::ViaF64(df, x, [b, inv_b](auto d, auto v) {
+    using V = decltype(v);
+    const V bv = hn::Set(d, b);
+    // z + log1p(e^-|z|) for z > 0, log1p(e^z) else; z below -400 gives
+    // e^z / beta < 2^-400 / 2^-149, zero in float32.
+    const V z = f32detail::Clamp(d, hn::Mul(v, bv), -400.0, f32detail::kInf);
+    const V w = f32detail::Exp64(d, f32detail::Clamp(d, hn::Neg(hn::Abs(z)), -400.0, 0.0));
+    const V l = f32detail::Log1p64(d, w);
+    const V s = hn::IfThenElse(hn::Gt(z, hn::Zero(d)), hn::Add(z, l), l);
+    return hn::Mul(s, hn::Set(d, inv_b));
+  });
+  const auto ret_x = hn::Gt(hn::Mul(x, hn::Set(df, beta)), hn::Set(df, threshold));
+  return hn::IfThenElse(hn::Or(ret_x, hn::IsNaN(x)), x, r);
+}
+
+// x tanh(log1p(e^x)) = x w(w+2) / (w(w+2) + 2), w = e^x; for x > 0 with
+// w = e^-x: x (1 + 2w) / (1 + 2w + 2w^2). -inf -> NaN.
+template <class DF>
+HWY_INLINE hn::VFromD<DF> MishF32(DF df, hn::VFromD<DF> x) {
+  using VF = hn::VFromD<DF>;
+  VF r = f32detail::ViaF64(df, x, [](auto d, auto v) {
+    using V = decltype(v);
+    const V one = hn::Set(d, 1.0), two = hn::Set(d, 2.0);
+    const V w = f32detail::Exp64(d, f32detail::Clamp(d, hn::Neg(hn::Abs(v)), -200.0, 0.0));
+    const V w2 = hn::Add(w, w);
+    const V n_neg = hn::Mul(w, hn::Add(w, two));
+    const V n_pos = hn::Add(one, w2);
+    const auto pos = hn::Gt(v, hn::Zero(d));
+    const V num = hn::IfThenElse(pos, n_pos, n_neg);
+    const V den = hn::IfThenElse(pos, hn::Add(n_pos, hn::Mul(w2, w)), hn::Add(n_neg, two));
+    return hn::Mul(hn::Mul(v, num), f32detail::Recip(d, den));
+  });
+  r = hn::IfThenElse(hn::Eq(x, hn::Set(df, -f32detail::kInfF)), f32detail::NaNF(df), r);
+  return f32detail::KeepNaN(df, x, r);
+}
+
+// x for x > 0, else alpha expm1(x) rounded once.
+template <class DF>
+HWY_INLINE hn::VFromD<DF> EluF32(DF df, hn::VFromD<DF> x, float alpha) {
+  using VF = hn::VFromD<DF>;
+  const double al = alpha;
+  const VF r = f32detail::ViaF64(df, x, [al](auto d, auto v) {
+    using V = decltype(v);
+    const V xi = f32detail::Clamp(d, v, -200.0, 0.0);
+    const V e = f32detail::Expm1From(d, f32detail::ExpCore(d, xi));
+    // expm1(-0) = -0 (Expm1From gives +0).
+    const V em = hn::IfThenElse(hn::Eq(xi, hn::Zero(d)), xi, e);
+    return hn::Mul(em, hn::Set(d, al));
+  });
+  return hn::IfThenElse(hn::Or(hn::Gt(x, hn::Zero(df)), hn::IsNaN(x)), x, r);
+}
+
+// x / (1 + e^-z), z = 2y, y = sqrt(2/pi) (x + 0.044715 x^3); x > 10 gives
+// x, x < -11 gives -0 (|x| e^z < 2^-155), -inf gives NaN. z is computed in
+// float64 (relative error ~2^-51) and split into a float-float zh + zl (its
+// error, up to 2^-44 absolute for |z| <= 113, moves sigmoid(z) by as
+// little relative); then as SiluF32 with -z for -x: x q12 = a + b exactly,
+// (a + (b + (a + b) c)) 2^-m.
+template <class DF>
+HWY_INLINE hn::VFromD<DF> GeluTanhF32(DF df, hn::VFromD<DF> x) {
+  namespace f = f32detail;
+  using VF = hn::VFromD<DF>;
+  const VF xc = f::Clamp(df, x, -11.0f, 10.0f);
+  VF zh, zl;
+  f::SplitViaF64(df, xc, [](auto d, auto v) {
+    const auto x2 = hn::Mul(v, v);  // exact
+    const auto in = hn::Add(v, hn::Mul(hn::Mul(x2, v), hn::Set(d, 0.044715)));
+    return hn::Mul(in, hn::Set(d, 2.0 * f::kSqrt2OverPi));
+  }, &zh, &zl);
+  // sigmoid(z) = 1 / (1 + e^y), y = -z clamped to [-20, 110] (y < -20:
+  // x sigmoid(z) rounds to x; y > 110 only where x < -10.9, result -0).
+  const VF yh0 = hn::Neg(zh);
+  const VF yh = f::Clamp(df, yh0, -20.0f, 110.0f);
+  const VF yl = hn::IfThenElse(hn::Eq(yh, yh0), hn::Neg(zl), hn::Zero(df));
+  const f::RecipOnePlusExp<DF> s = f::SigmoidCore(df, f::ExpCoreF(df, yh, yl));
+  const VF xh = f::Trunc12(df, xc);
+  const VF xl = hn::Sub(xc, xh);
+  const VF a = hn::Mul(xh, s.q12);
+  const VF b = hn::Mul(xl, s.q12);
+  const VF q = hn::Add(a, hn::Add(b, hn::Mul(hn::Add(a, b), s.c)));
+  // The sign of x also where q rounds to zero.
+  VF r = hn::CopySign(f::ScaleDownF(df, q, s.m), xc);  // m > 0: x < -0.2, |q| > 2^-4
+  r = hn::IfThenElse(hn::Gt(x, hn::Set(df, 10.0f)), x, r);
+  r = hn::IfThenElse(hn::Lt(x, hn::Set(df, -11.0f)), hn::Set(df, -0.0f), r);
+  r = hn::IfThenElse(hn::Eq(x, hn::Set(df, -f::kInfF)), f::NaNF(df), r);
+  return f::KeepZero(df, x, f::KeepNaN(df, x, r));
+}
+
+}  // namespace math
+}  // namespace HWY_NAMESPACE
+}  // namespace bcast
+HWY_AFTER_NAMESPACE();
+
+#endif  // BCAST_KERNELS_MATH_EXP_F32_INL_H_
