@@ -119,7 +119,8 @@ constexpr RowKernel UnaryEntry() {
   } else if constexpr (D == BC_BOOL) {  // bool values are the bytes 0 and 1
     return &UnaryRow<typename BoolBytes<F>::type, uint8_t, uint8_t>;
   } else if constexpr (kHalf<D>) {  // a float32 functor, rounded once
-    return &UnaryRow<UnaryHalfOf<F<float>, HalfFormat<D>>, uint16_t, uint16_t>;
+    return &UnaryRow<UnaryHalfOf<typename AccurateOf<F<float>>::type, HalfFormat<D>>, uint16_t,
+                     uint16_t>;
   } else {
     using T = ValueOf<D>;
     return &UnaryRow<F<T>, T, T>;

@@ -25,6 +25,7 @@
 #include "hwy/highway.h"
 #include "kernels/functors-inl.h"
 #include "kernels/math_exp-inl.h"
+#include "kernels/math_exp_f32-inl.h"
 #include "kernels/math_trig-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -435,36 +436,72 @@ HWY_NOINLINE V MathCall(const Fn& f, D d, V x) {
   return f(d, x);
 }
 
+template <class Fn, class D, class V>
+HWY_NOINLINE V MathCallF32(const Fn& f, D d, V x) {
+  return f.F32(d, x);
+}
+
+// float32 lanes through the float64 function: widened, computed, rounded once.
+template <class Fn, class D, class V>
+HWY_INLINE V ViaFloat64(const Fn& f, D d, V x) {
+  if constexpr (HWY_TARGET == HWY_SCALAR || hn::MaxLanes(d) == 1) {
+    const hn::Rebind<double, D> dd;
+    return hn::DemoteTo(d, MathCall(f, dd, hn::PromoteTo(dd, x)));
+  } else {
+#if HWY_TARGET != HWY_SCALAR
+    const hn::Half<D> dh;
+    const hn::Repartition<double, D> dd;
+    const auto lo = MathCall(f, dd, hn::PromoteTo(dd, hn::LowerHalf(dh, x)));
+    const auto hi = MathCall(f, dd, hn::PromoteTo(dd, hn::UpperHalf(dh, x)));
+    return hn::Combine(d, hn::DemoteTo(dh, hi), hn::DemoteTo(dh, lo));
+#endif
+  }
+}
+
+// Whether a math functor has a float32 form of its own (F32: native
+// float32 arithmetic, src/kernels/math_exp_f32-inl.h, within 1 ulp of the
+// correctly rounded float32 result, verified on all 2^32 inputs).
+template <class Fn, class = void>
+struct HasF32 : std::false_type {};
+template <class Fn>
+struct HasF32<Fn, std::void_t<decltype(Fn::kF32)>> : std::bool_constant<Fn::kF32> {};
+
 // A float64 function F64 (a functor: r = f(d, x) on float64 lanes) on T
-// lanes: float64 directly; float32 widened, computed, rounded once. The
-// scalar form runs the same code on one lane.
-template <typename T, class F64>
+// lanes: float64 directly; float32 through its own float32 form where it has
+// one, else widened, computed, rounded once (kAccurate: always widened, so
+// that float16/bfloat16 get the correctly rounded float32 result to round
+// once). The scalar form runs the same code on one lane.
+template <typename T, class F64, bool kAccurate = false>
 struct MathF {
   static constexpr bool kVec = HWY_TARGET != HWY_SCALAR && kFloat<T>;
+  static constexpr bool kOwnF32 = std::is_same_v<T, float> && HasF32<F64>::value && !kAccurate;
   F64 f;
   MathF() = default;
   explicit MathF(const double* s) : f(s) {}
   template <class D, class V>
   HWY_INLINE V Vec(D d, V x) const {
-    if constexpr (std::is_same_v<T, double>) {
-      return MathCall(f, d, x);
-    } else {
-#if HWY_TARGET == HWY_SCALAR
-      const hn::Rebind<double, D> dd;
-      return hn::DemoteTo(d, MathCall(f, dd, hn::PromoteTo(dd, x)));
-#else
-      const hn::Half<D> dh;
-      const hn::Repartition<double, D> dd;
-      const auto lo = MathCall(f, dd, hn::PromoteTo(dd, hn::LowerHalf(dh, x)));
-      const auto hi = MathCall(f, dd, hn::PromoteTo(dd, hn::UpperHalf(dh, x)));
-      return hn::Combine(d, hn::DemoteTo(dh, hi), hn::DemoteTo(dh, lo));
-#endif
-    }
+    if constexpr (std::is_same_v<T, double>) return MathCall(f, d, x);
+    else if constexpr (kOwnF32) return MathCallF32(f, d, x);
+    else return ViaFloat64(f, d, x);
   }
   HWY_INLINE T operator()(T x) const {
-    const hn::CappedTag<double, 1> d1;
-    return static_cast<T>(hn::GetLane(MathCall(f, d1, hn::Set(d1, static_cast<double>(x)))));
+    if constexpr (kOwnF32) {
+      const hn::CappedTag<float, 1> d1;
+      return hn::GetLane(MathCallF32(f, d1, hn::Set(d1, x)));
+    } else {
+      const hn::CappedTag<double, 1> d1;
+      return static_cast<T>(hn::GetLane(MathCall(f, d1, hn::Set(d1, static_cast<double>(x)))));
+    }
   }
+};
+// The functor float16/bfloat16 compute with: the float64 path.
+template <class F>
+struct AccurateOf {
+  using type = F;
+};
+template <typename T, class F64>
+struct AccurateOf<MathF<T, F64, false>> {
+  using type = MathF<T, F64, true>;
 };
 
 #define BCAST_MATH_FUNCTOR(NAME, CALL)                                      \
@@ -476,32 +513,46 @@ struct MathF {
   };                                                                        \
   template <typename T>                                                     \
   using NAME##F = MathF<T, NAME##Fn>
-BCAST_MATH_FUNCTOR(Exp, math::Exp(d, x));
-BCAST_MATH_FUNCTOR(Exp2, math::Exp2(d, x));
-BCAST_MATH_FUNCTOR(Expm1, math::Expm1(d, x));
-BCAST_MATH_FUNCTOR(Log, math::Log(d, x));
-BCAST_MATH_FUNCTOR(Log2, math::Log2(d, x));
-BCAST_MATH_FUNCTOR(Log10, math::Log10(d, x));
-BCAST_MATH_FUNCTOR(Log1p, math::Log1p(d, x));
+// With a float32 form, math::NAME##F32.
+#define BCAST_MATH_FUNCTOR_F32(NAME)                                        \
+  struct NAME##Fn {                                                         \
+    static constexpr bool kF32 = true;                                      \
+    NAME##Fn() = default;                                                   \
+    explicit NAME##Fn(const double*) {}                                     \
+    template <class D, class V>                                             \
+    HWY_INLINE V operator()(D d, V x) const { return math::NAME(d, x); }    \
+    template <class D, class V>                                             \
+    HWY_INLINE V F32(D d, V x) const { return math::NAME##F32(d, x); }      \
+  };                                                                        \
+  template <typename T>                                                     \
+  using NAME##F = MathF<T, NAME##Fn>
+BCAST_MATH_FUNCTOR_F32(Exp);
+BCAST_MATH_FUNCTOR_F32(Exp2);
+BCAST_MATH_FUNCTOR_F32(Expm1);
+BCAST_MATH_FUNCTOR_F32(Log);
+BCAST_MATH_FUNCTOR_F32(Log2);
+BCAST_MATH_FUNCTOR_F32(Log10);
+BCAST_MATH_FUNCTOR_F32(Log1p);
 BCAST_MATH_FUNCTOR(Sin, math::Sin(d, x));
 BCAST_MATH_FUNCTOR(Cos, math::Cos(d, x));
 BCAST_MATH_FUNCTOR(Tan, math::Tan(d, x));
 BCAST_MATH_FUNCTOR(Asin, math::Asin(d, x));
 BCAST_MATH_FUNCTOR(Acos, math::Acos(d, x));
 BCAST_MATH_FUNCTOR(Atan, math::Atan(d, x));
-BCAST_MATH_FUNCTOR(Sinh, math::Sinh(d, x));
-BCAST_MATH_FUNCTOR(Cosh, math::Cosh(d, x));
-BCAST_MATH_FUNCTOR(Tanh, math::Tanh(d, x));
-BCAST_MATH_FUNCTOR(Asinh, math::Asinh(d, x));
-BCAST_MATH_FUNCTOR(Acosh, math::Acosh(d, x));
-BCAST_MATH_FUNCTOR(Atanh, math::Atanh(d, x));
+BCAST_MATH_FUNCTOR_F32(Sinh);
+BCAST_MATH_FUNCTOR_F32(Cosh);
+BCAST_MATH_FUNCTOR_F32(Tanh);
+BCAST_MATH_FUNCTOR_F32(Asinh);
+BCAST_MATH_FUNCTOR_F32(Acosh);
+BCAST_MATH_FUNCTOR_F32(Atanh);
 BCAST_MATH_FUNCTOR(Erf, math::Erf(d, x));
 BCAST_MATH_FUNCTOR(Erfc, math::Erfc(d, x));
 BCAST_MATH_FUNCTOR(Erfinv, math::Erfinv(d, x));
-BCAST_MATH_FUNCTOR(Sigmoid, math::Sigmoid(d, x));
-BCAST_MATH_FUNCTOR(Silu, math::Silu(d, x));
-BCAST_MATH_FUNCTOR(Mish, math::Mish(d, x));
+BCAST_MATH_FUNCTOR_F32(Sigmoid);
+BCAST_MATH_FUNCTOR_F32(Silu);
+BCAST_MATH_FUNCTOR_F32(Mish);
 #undef BCAST_MATH_FUNCTOR
+#undef BCAST_MATH_FUNCTOR_F32
 
 // logit(z), z = x clamped to [lo, hi] when eps was given (s[0] != 0; the
 // bounds s[1], s[2] rounded to the dtype by the op's rules).
@@ -516,6 +567,15 @@ struct LogitFn {
       x = hn::IfThenElse(hn::Lt(x, l), l, hn::IfThenElse(hn::Gt(x, h), h, x));
     }
     return math::Logit(d, x);
+  }
+  static constexpr bool kF32 = true;
+  template <class D, class V>
+  HWY_INLINE V F32(D d, V x) const {
+    if (clamp) {
+      const V l = hn::Set(d, static_cast<float>(lo)), h = hn::Set(d, static_cast<float>(hi));
+      x = hn::IfThenElse(hn::Lt(x, l), l, hn::IfThenElse(hn::Gt(x, h), h, x));
+    }
+    return math::LogitF32(d, x);
   }
 };
 template <typename T>
@@ -533,6 +593,11 @@ struct GeluFn {
     const V r = math::GeluErf(d, x);
     return hn::IfThenElse(hn::Eq(x, hn::Set(d, -HUGE_VAL)), hn::Set(d, NAN), r);
   }
+  static constexpr bool kF32 = true;  // the tanh form; the erf form widens
+  template <class D, class V>
+  HWY_INLINE V F32(D d, V x) const {
+    return tanh_form ? math::GeluTanhF32(d, x) : ViaFloat64(*this, d, x);
+  }
 };
 template <typename T>
 using GeluF = MathF<T, GeluFn>;
@@ -542,6 +607,11 @@ struct SoftplusFn {
   explicit SoftplusFn(const double* s) : beta(s[0]), threshold(s[1]) {}
   template <class D, class V>
   HWY_INLINE V operator()(D d, V x) const { return math::Softplus(d, x, beta, threshold); }
+  static constexpr bool kF32 = true;
+  template <class D, class V>
+  HWY_INLINE V F32(D d, V x) const {
+    return math::SoftplusF32(d, x, static_cast<float>(beta), static_cast<float>(threshold));
+  }
 };
 template <typename T>
 using SoftplusF = MathF<T, SoftplusFn>;
@@ -551,6 +621,9 @@ struct EluFn {
   explicit EluFn(const double* s) : alpha(s[0]) {}
   template <class D, class V>
   HWY_INLINE V operator()(D d, V x) const { return math::Elu(d, x, alpha); }
+  static constexpr bool kF32 = true;
+  template <class D, class V>
+  HWY_INLINE V F32(D d, V x) const { return math::EluF32(d, x, static_cast<float>(alpha)); }
 };
 template <typename T>
 using EluF = MathF<T, EluFn>;
