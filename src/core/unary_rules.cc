@@ -11,6 +11,7 @@
 #include "core/op_info.h"
 #include "core/op_rules.h"
 #include "core/shape.h"
+#include "core/types.h"
 
 namespace bcast {
 
@@ -75,6 +76,31 @@ void HardtanhParams(const OpArgs& a, const Types& t, double* s) {
   for (int k = 0; k < 2; ++k) {
     const double v = Param(a, k, k == 0 ? -1.0 : 1.0);
     s[k] = IsFloating(t.common) ? RoundTo(t.common, v) : std::trunc(v);
+  }
+}
+
+// hardtanh is clamp(x, min_val, max_val) with number bounds: on an integer
+// dtype narrower than int64 a bound past the side it limits is an error
+// (PyTorch's clamp_scalar text), past the other side it limits nothing; on
+// floating dtypes the bounds must convert without overflow.
+void HardtanhRange(const OpArgs& a, bc_dtype common) {
+  for (int k = 0; k < 2; ++k) {
+    const double v = Param(a, k, k == 0 ? -1.0 : 1.0);
+    if (IsFloating(common)) {
+      CheckScalarRange(common, v);
+    } else if (common != BC_BOOL) {
+      CheckScalarRange(BC_INT64, std::trunc(v));  // toLong()
+      if (common == BC_INT64) continue;
+      const int bits = 8 * static_cast<int>(DtypeSize(common));
+      const int64_t mn = common == BC_UINT8 ? 0 : -(int64_t{1} << (bits - 1));
+      const int64_t mx = common == BC_UINT8 ? 255 : (int64_t{1} << (bits - 1)) - 1;
+      const double t = std::trunc(v);
+      if ((k == 0 && t > static_cast<double>(mx)) || (k == 1 && t < static_cast<double>(mn)))
+        Fail(BC_ERR_INVALID_ARGUMENT,
+             std::string("Clamp ") + (k == 0 ? "min" : "max") + " value " +
+                 std::to_string(static_cast<int64_t>(t)) +
+                 " is outside the representable range of " + DtypeName(common));
+    }
   }
 }
 
@@ -158,7 +184,11 @@ constexpr OpRules SameDtypeRules(void (*pre)(const OpArgs&, const bc_tensor*) = 
 constexpr OpRules kSameDtype = SameDtypeRules();
 constexpr OpRules kNeg = SameDtypeRules(NegPreCheck);
 constexpr OpRules kRelu = SameDtypeRules(ReluPreCheck);
-constexpr OpRules kHardtanh = SameDtypeRules(HardtanhPreCheck, HardtanhParams);
+constexpr OpRules kHardtanh = [] {
+  OpRules r = SameDtypeRules(HardtanhPreCheck, HardtanhParams);
+  r.check_range = HardtanhRange;
+  return r;
+}();
 constexpr OpRules kGelu = SameDtypeRules(GeluPreCheck, GeluParams);
 constexpr OpRules kSoftplus = SameDtypeRules(nullptr, SoftplusParams);
 constexpr OpRules kElu = SameDtypeRules(nullptr, EluParams);
