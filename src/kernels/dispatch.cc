@@ -8,7 +8,7 @@
 namespace bcast {
 
 std::atomic<const KernelTable*> g_float_table{nullptr}, g_half_table{nullptr},
-    g_small_int_table{nullptr}, g_wide_int_table{nullptr};
+    g_small_int_table{nullptr}, g_short_int_table{nullptr}, g_wide_int_table{nullptr};
 std::atomic<void (*)(float*, const uint16_t*, int64_t)> g_widen_bf16_fn{nullptr},
     g_widen_f16_fn{nullptr};
 std::atomic<void (*)(uint16_t*, const float*, int64_t, bool)> g_narrow_bf16_fn{nullptr},
@@ -26,13 +26,16 @@ RowKernel FindKernel(int op, bc_dtype dtype, bool alpha) {
     case BC_BFLOAT16: t = HalfKernels(); break;
     case BC_INT32:
     case BC_INT64: t = WideIntKernels(); break;
+    case BC_INT8:
+    case BC_INT16: t = ShortIntKernels(); break;
     default: t = SmallIntKernels(); break;
   }
   return t->fn[op][alpha ? 1 : 0][dtype];
 }
 
 void ResetKernelDispatch() {
-  for (auto* slot : {&g_float_table, &g_half_table, &g_small_int_table, &g_wide_int_table})
+  for (auto* slot :
+       {&g_float_table, &g_half_table, &g_small_int_table, &g_short_int_table, &g_wide_int_table})
     slot->store(nullptr, std::memory_order_relaxed);
   for (auto* slot : {&g_widen_bf16_fn, &g_widen_f16_fn}) slot->store(nullptr, std::memory_order_relaxed);
   for (auto* slot : {&g_narrow_bf16_fn, &g_narrow_f16_fn})

@@ -17,7 +17,8 @@ struct KernelTable {
 // target's table of that unit (cached; ResetKernelDispatch forgets it).
 const KernelTable* FloatKernels();      // float32, float64
 const KernelTable* HalfKernels();       // float16, bfloat16
-const KernelTable* SmallIntKernels();   // bool, uint8, int8, int16
+const KernelTable* SmallIntKernels();   // bool, uint8
+const KernelTable* ShortIntKernels();   // int8, int16
 const KernelTable* WideIntKernels();    // int32, int64
 
 }  // namespace bcast

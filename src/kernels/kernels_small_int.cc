@@ -1,11 +1,11 @@
-// Row kernels of bool, uint8, int8 and int16, compiled once per SIMD target (see table-inl.h).
+// Row kernels of bool and uint8, compiled once per SIMD target (see table-inl.h).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/kernels_small_int.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 
 #undef BCAST_TABLE_DTYPES
 #undef BCAST_TABLE_FN
-#define BCAST_TABLE_DTYPES(X) X(BC_BOOL) X(BC_UINT8) X(BC_INT8) X(BC_INT16)
+#define BCAST_TABLE_DTYPES(X) X(BC_BOOL) X(BC_UINT8)
 #define BCAST_TABLE_FN SmallIntKernelTable
 #include "kernels/table-inl.h"
 #include "kernels/dispatch.h"
