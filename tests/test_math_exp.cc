@@ -20,6 +20,7 @@
 #include <functional>
 #include <limits>
 #include <random>
+#include <deque>
 #include <string>
 #include <thread>
 #include <vector>
@@ -201,7 +202,11 @@ std::vector<Case> Cases() {
                {0, 40, 745.1332191019411, 750, 760, 800, 0x1p-60, 36}});
   for (double beta : {1.0, 2.0, 0.5}) {
     const double thr = beta == 2.0 ? 15.0 : 20.0;
-    const std::string* nm = new std::string("Softplus_b" + std::to_string(beta).substr(0, 3));
+    // Names outlive the cases (their c_str() is kept): static storage, with
+    // stable addresses, so that LeakSanitizer sees them reachable.
+    static std::deque<std::string> names;
+    names.push_back("Softplus_b" + std::to_string(beta).substr(0, 3));
+    const std::string* nm = &names.back();
     c.push_back({nm->c_str(), kSoftplus, beta, thr,
                  [beta, thr](double x) -> Q {
                    if (x * beta > thr) return x;

@@ -21,6 +21,7 @@
 #include <functional>
 #include <limits>
 #include <random>
+#include <deque>
 #include <string>
 #include <thread>
 #include <vector>
@@ -202,7 +203,11 @@ std::vector<Case> Cases() {
                {0, 17, 20, 88.7228394f, 103.972084f, 110, 200, 0x1p-25f}});
   for (double beta : {1.0, 2.0, 0.5}) {
     const double thr = beta == 2.0 ? 15.0 : 20.0;
-    const std::string* nm = new std::string("Softplus_b" + std::to_string(beta).substr(0, 3));
+    // Names outlive the cases (their c_str() is kept): static storage, with
+    // stable addresses, so that LeakSanitizer sees them reachable.
+    static std::deque<std::string> names;
+    names.push_back("Softplus_b" + std::to_string(beta).substr(0, 3));
+    const std::string* nm = &names.back();
     c.push_back({nm->c_str(), kSoftplus, beta, thr,
                  [beta, thr](float x) -> Q {
                    // PyTorch's rule on the float32 product.
