@@ -65,7 +65,7 @@ run_asan() {
   step "ASan+UBSan: configure $dir"
   # C programs linked against the (C++) library need UBSan's C++ runtime
   # parts too: clang links those only for C++ unless told.
-  cmake -S . -B "$dir" "${common[@]}" "-DCMAKE_C_FLAGS=$flags" "-DCMAKE_CXX_FLAGS=$flags" \
+  cmake -S . -B "$dir" "${common[@]}" "-DCMAKE_C_FLAGS=$flags" "-DCMAKE_CXX_FLAGS=$flags -DBCAST_MATH_TEST_DEFAULT_TARGETS" \
         "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize-link-c++-runtime -lstdc++" -DCMAKE_C_STANDARD_LIBRARIES=-lstdc++ \
         -DBCAST_FUZZ=ON -DBCAST_FUZZ_SECONDS="${BCAST_FUZZ_SECONDS:-10}" >/dev/null || return 1
   step "ASan+UBSan: build"

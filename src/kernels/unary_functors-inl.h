@@ -105,8 +105,7 @@ struct SquareF {
     } else if constexpr (kFloat<T>) {
       return x * x;
     } else {
-      using U = std::make_unsigned_t<T>;
-      return static_cast<T>(static_cast<U>(static_cast<U>(x) * static_cast<U>(x)));
+      return scalar::Mul<T>(x, x);  // wraps; no int promotion overflow for int16
     }
   }
   template <class D, class V>

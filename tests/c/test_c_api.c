@@ -322,9 +322,44 @@ static void test_basics(void) {
   bc_tensor_free(NULL);
 }
 
+/* Any int a C caller passes as an op is refused with a clear status, the
+ * out handle is cleared and the tensors are unchanged (in C++ these values
+ * cannot be held in the enum types, so this check lives here). */
+static void test_unknown_ops(void) {
+  int64_t shape[] = {3};
+  float xv[3] = {1, 2, 3}, ov[3] = {7, 8, 9}, got[3];
+  int bad[] = {-1, 1000, (int)0x7fffffff};
+  bc_tensor *x = NULL, *o = NULL, *r = NULL;
+  size_t k;
+  CHECK(bc_tensor_from_data(BC_FLOAT32, shape, 1, xv, &x) == BC_OK);
+  CHECK(bc_tensor_from_data(BC_FLOAT32, shape, 1, ov, &o) == BC_OK);
+  for (k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
+    bc_unary_op u = (bc_unary_op)bad[k];
+    bc_op b = (bc_op)bad[k];
+    r = x;
+    CHECK(bc_unary(u, x, &r) == BC_ERR_INVALID_ARGUMENT && r == NULL);
+    CHECK(strncmp(bc_last_error(), "unknown unary op", 16) == 0);
+    CHECK(bc_unary_out(u, x, o) == BC_ERR_INVALID_ARGUMENT);
+    CHECK(bc_unary_(u, o) == BC_ERR_INVALID_ARGUMENT);
+    r = x;
+    CHECK(bc_unary_ex(u, x, NULL, &r) == BC_ERR_INVALID_ARGUMENT && r == NULL);
+    CHECK(strcmp(bc_unary_op_name(u), "unknown") == 0);
+    r = x;
+    CHECK(bc_binary(b, x, x, &r) == BC_ERR_INVALID_ARGUMENT && r == NULL);
+    CHECK(bc_binary_out(b, x, x, o) == BC_ERR_INVALID_ARGUMENT);
+    CHECK(bc_binary_(b, o, x) == BC_ERR_INVALID_ARGUMENT);
+    CHECK(strcmp(bc_op_name(b), "unknown") == 0);
+  }
+  CHECK(bc_tensor_copy_to(o, got, sizeof got) == BC_OK);
+  CHECK(got[0] == 7 && got[1] == 8 && got[2] == 9);
+  bc_tensor_free(x);
+  bc_tensor_free(o);
+}
+
 int main(void) {
   test_basics();
   test_reference_examples();
+  test_unknown_ops();
   if (g_failures) {
     fprintf(stderr, "test_c_api: %d check(s) failed\n", g_failures);
     return 1;
