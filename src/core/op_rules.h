@@ -36,6 +36,10 @@ struct OpRules {
   // PyTorch's own path for a number operand (pow's special exponents):
   // the result, or nullptr when the general path runs.
   bc_tensor* (*number_path)(const OpArgs& a, bc_tensor* out, bool inplace) = nullptr;
+  // Whether the result does not depend on the input's values (isnan of an
+  // integer tensor): the executor then reads one element, as a stride-0
+  // operand, not the whole (maybe transposed) input.
+  bool (*constant_result)(const OpArgs& a) = nullptr;
   // The scalar the kernel takes when it is not the op's number as given
   // (add/sub: alpha negated and rounded as PyTorch does).
   double (*kernel_scalar)(const OpArgs& a, const Types& t) = nullptr;

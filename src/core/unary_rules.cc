@@ -160,12 +160,16 @@ void BoolOutPreCheck(const OpArgs& a, const bc_tensor* out) {
 // bool tensor are constants (signbit: of an unsigned one): PyTorch returns
 // zeros_like (ones for isfinite) without reading it, and so does bcast for
 // the allocating form. Returns nullptr when the kernel must run.
+bool IsConstantPredicate(const OpArgs& a) {
+  const bc_dtype d = a.in[0]->dtype;
+  if (IsFloating(d)) return false;
+  return a.op != UnaryKernelOp(BC_SIGNBIT) || d == BC_BOOL || d == BC_UINT8;
+}
+// With out=, the kernel runs (after every check of out=) on one element of
+// x (constant_result).
 bc_tensor* ConstantPredicate(const OpArgs& a, bc_tensor* out, bool /*inplace*/) {
   const bc_tensor& x = *a.in[0];
-  const bool is_signbit = a.op == UnaryKernelOp(BC_SIGNBIT);
-  if (out != nullptr || IsFloating(x.dtype) ||
-      (is_signbit && x.dtype != BC_BOOL && x.dtype != BC_UINT8))
-    return nullptr;
+  if (out != nullptr || !IsConstantPredicate(a)) return nullptr;
   bc_tensor* r = NewTensor(BC_BOOL, ShapeOf(x));
   std::memset(r->data, a.op == UnaryKernelOp(BC_ISFINITE) ? 1 : 0,
               static_cast<size_t>(Numel(*r)));
@@ -215,6 +219,7 @@ constexpr OpRules kBoolOut = [] {
   r.pre_check = BoolOutPreCheck;
   r.checks_out_dtype = true;
   r.number_path = ConstantPredicate;
+  r.constant_result = IsConstantPredicate;
   return r;
 }();
 
