@@ -36,6 +36,8 @@
 #include "hwy/highway.h"
 #include "kernels/math_exp-inl.h"
 #include "kernels/math_exp_f32-inl.h"
+#include "kernels/math_trig-inl.h"
+#include "kernels/math_trig_f32-inl.h"
 
 namespace hn = hwy::HWY_NAMESPACE;
 namespace mm = bcast::HWY_NAMESPACE::math;
@@ -105,6 +107,12 @@ std::vector<Fn> Fns() {
       FN(Asinh, asinhq(x)),
       FN(Acosh, acoshq(x)),
       FN(Atanh, atanhq(x)),
+      FN(Sin, sinq(x)),
+      FN(Cos, cosq(x)),
+      FN(Tan, tanq(x)),
+      FN(Asin, asinq(x)),
+      FN(Acos, acosq(x)),
+      FN(Atan, atanq(x)),
       FN(Sigmoid, 1 / (1 + expq(-x))),
       FN(Logit, logq(x / (1 - x))),
       FN(Silu, x / (1 + expq(-x))),
