@@ -55,7 +55,12 @@ def cos_err(z, p, q):
 
 
 if __name__ == "__main__":
-    # |r| <= pi/4 plus the rounding of k (x * 2/pi near a half-integer).
+    # SinF32, CosF32: |r| <= pi/2 plus the rounding of k (x/pi near a
+    # half-integer).
+    RP = (mp.pi / 2 * mp.mpf("1.0001")) ** 2
+    cd, err = fit(tail(mp.sin, mp.mpf(-1) / 6), 0, RP, 5, tail_err(mp.sin))
+    show("kSinPi", cd, err)
+    # TanF32: |r| <= pi/4 plus the rounding of k (x * 2/pi near a half-integer).
     R2 = (mp.pi / 4 * mp.mpf("1.0001")) ** 2
     for deg in (4, 5):
         cd, err = fit(tail(mp.sin, mp.mpf(-1) / 6), 0, R2, deg, tail_err(mp.sin))

@@ -9,16 +9,21 @@
 // error of ~2^-40, rounded once to float32. Float32 inputs and their
 // squares are exact in float64, and its 29 extra bits absorb the
 // cancellations that math_trig-inl.h carries in double-double.
-//  * Sin, Cos, Tan: k = nearest(x 2/pi), r = ((x - k P1) - k P2) - k P3
-//    (math_trig-inl.h's 33-bit pieces of pi/2: for |x| < 1.6e6, k < 2^20 and
-//    every k Pi is exact, x - k P1 too by Sterbenz; the two roundings are
-//    2^-53 of r and the missing tail of pi/2 is below 2^-84 absolute, so the
-//    relative error of r stays far under 2^-40 for every float32 input below
-//    the bound, which the exhaustive test confirms). sin r and cos r by
-//    polynomials, chosen and signed by k mod 4; tan = sin/cos or -cos/sin with
-//    f32detail::Recip. Lanes with |x| >= 1.6e6 (Payne-Hanek territory) take
-//    the float64 math::Sin/Cos/Tan, for the whole vector and only when some
-//    lane needs it.
+//  * Sin, Cos: x = j pi/2 + r, |r| <= pi/2, j even for sin (j = 2k,
+//    k = nearest(x/pi)), odd for cos (k = nearest(x/pi - 1/2), j = 2k + 1):
+//    sin x = (-1)^k sin r, cos x = -(-1)^k sin r, one odd polynomial.
+//    r = ((x - j P1) - j P2) - j P3 with math_trig-inl.h's 33-bit pieces of
+//    pi/2: for |x| < 1.6e6, j < 2^20 and every j Pi is exact; x - j P1 is
+//    exact (Sterbenz) or |r| > pi/4 (x < P1/2 with j = 1); the other two
+//    subtractions round by 2^-53 of r at worst, and the missing tail of pi/2
+//    is below 2^-84 absolute, so r keeps a relative error far under 2^-40
+//    for every float32 below the bound (the exhaustive test confirms it).
+//  * Tan: the same reduction with j = nearest(x 2/pi) (|r| <= pi/4), sin r
+//    and cos r by polynomials, tan = sin r / cos r for even j, -cos r / sin r
+//    for odd j (f32detail::Recip: relative error 2^-45).
+//    Sin, Cos, Tan lanes with |x| >= 1.6e6 (Payne-Hanek territory) take the
+//    float64 math::Sin/Cos/Tan, for the whole vector and only when some lane
+//    needs it.
 //  * Asin, Acos: a = |x| <= 1/2: asin(a) = a + a z A(z), z = a^2; above,
 //    asin(a) = pi/2 - 2 asin(s), s = sqrt((1 - a)/2) (1 - a exact, s rounded
 //    once: 2^-53), z = (1 - a)/2. Acos from the same parts: pi/2 - asin(x),
@@ -55,7 +60,12 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 namespace trig_f32detail {
 
-// sin(r) = r + r z S(z), z = r^2 <= (1.0001 pi/4)^2: relative error 2^-45.6.
+// sin(r) = r + r z S(z), z = r^2 <= (1.0001 pi/2)^2: relative error 2^-41.5.
+constexpr double kSinPi[6] = {
+    -0x1.55555555549c8p-3, 0x1.1111110fbff38p-7, -0x1.a01a00116c309p-13,
+    0x1.71dd8dc8b3d86p-19, -0x1.ae20be07c2483p-26, 0x1.54e6c056fb189p-33,
+};
+// For TanF32: sin(r) = r + r z S(z), z = r^2 <= (1.0001 pi/4)^2: 2^-45.6.
 constexpr double kSinS[5] = {
     -0x1.555555555516ap-3, 0x1.1111110fd3935p-7, -0x1.a019fd9a9838bp-13,
     0x1.71d9a97cd3c34p-19, -0x1.aa28204b8cc64p-26,
@@ -82,11 +92,13 @@ constexpr double kTan3PiOver8 = 0x1.3504f333f9de6p+1;
 constexpr double kPio2 = 0x1.921fb54442d18p+0;
 constexpr double kPio4 = 0x1.921fb54442d18p-1;
 constexpr double kPi = 0x1.921fb54442d18p+1;
+constexpr double kInvPi = 0x1.45f306dc9c883p-2;
 // Below this |x| (float32, exact) the Cody-Waite reduction holds.
 constexpr float kReduceMax = 1.6e6f;
 
-// x = k pi/2 + r for float64 lanes |x| < 1.6e6 (others: garbage): sin r,
-// cos r and the low bits of k (integer lanes, two's complement mod 4).
+// For TanF32: x = k pi/2 + r for float64 lanes |x| < 1.6e6 (others:
+// garbage): sin r, cos r and k's bits (kb: k in the low bits, two's
+// complement).
 template <class D, class V = hn::VFromD<D>>
 struct SinCosF {
   V s, c;
@@ -109,17 +121,30 @@ HWY_INLINE SinCosF<D> SinCosReduced(D d, V x) {
   return {s, c, hn::BitCast(du, kb)};
 }
 
-// sin (kCos = 0) or cos (kCos = 1) of x = k pi/2 + r: sin(x + kCos pi/2)
-// is, by (k + kCos) mod 4, sin r, cos r, -sin r, -cos r.
+// sin (kCos = 0) or cos (kCos = 1) for float64 lanes |x| < 1.6e6 (others:
+// garbage), with one polynomial: x = j pi/2 + r, |r| <= pi/2, j = 2k even for
+// sin (k = nearest(x/pi)), odd for cos (k = nearest(x/pi - 1/2), j = 2k + 1);
+// sin x = (-1)^k sin r, cos x = -(-1)^k sin r. j < 2^20 as in SinCosReduced.
 template <int kCos, class D, class V = hn::VFromD<D>>
 HWY_INLINE V SinOrCos(D d, V x) {
+  namespace tc = ::bcast::math_trig_constants;
   const hn::RebindToUnsigned<D> du;
-  const SinCosF<D> p = SinCosReduced(d, x);
-  const auto q = hn::Add(p.k, hn::Set(du, uint64_t{kCos}));
-  const auto odd = hn::RebindMask(d, hn::Ne(hn::And(q, hn::Set(du, 1)), hn::Zero(du)));
-  const V v = hn::IfThenElse(odd, p.c, p.s);
-  const V sign = hn::BitCast(d, hn::ShiftLeft<63>(hn::ShiftRight<1>(q)));  // bit 1 of q
-  return hn::Xor(v, sign);
+  const V magic = hn::Set(d, f32detail::kRoundMagic);
+  V t = hn::Mul(x, hn::Set(d, kInvPi));
+  if (kCos) t = hn::Sub(t, hn::Set(d, 0.5));
+  const V kb = hn::Add(t, magic);
+  const V k = hn::Sub(kb, magic);
+  V j = hn::Add(k, k);
+  if (kCos) j = hn::Add(j, hn::Set(d, 1.0));
+  const V r = hn::Sub(hn::Sub(hn::Sub(x, hn::Mul(j, hn::Set(d, tc::kPio2_1))),
+                              hn::Mul(j, hn::Set(d, tc::kPio2_2))),
+                      hn::Mul(j, hn::Set(d, tc::kPio2_3)));
+  const V z = hn::Mul(r, r);
+  const V s = hn::Add(r, hn::Mul(hn::Mul(r, z), f32detail::Horner(d, z, kSinPi)));
+  // (-1)^k: bit 0 of k (two's complement in kb's low bits) to the sign.
+  V sign = hn::BitCast(d, hn::ShiftLeft<63>(hn::BitCast(du, kb)));
+  if (kCos) sign = hn::Xor(sign, hn::SignBit(d));
+  return hn::Xor(s, sign);
 }
 
 // Lanes at or beyond the Cody-Waite bound (inf and NaN excluded) from f64.
