@@ -1,12 +1,13 @@
-// Speed of the float32 exp-family math (math_exp_f32-inl.h) against the
+// Speed of the float32 math (math_exp_f32-inl.h, math_trig_f32-inl.h) against the
 // float64 path it replaces (widen each half to float64, math_exp-inl.h's
 // function, round to float32), ns per element on an in-cache array (4096
 // float32), 1 thread, the compiler's static target. Built by hand:
 //
 //   g++ -O2 -march=icelake-server -std=c++17 -ffp-contract=off -I src
-//       tests/math_f32_bench.cc -lhwy -o /tmp/f32bench && /tmp/f32bench
+//       tests/math_f32_bench.cc -lhwy -o /tmp/f32bench && /tmp/f32bench [names...]
 
 #include <stdio.h>
+#include <string.h>
 
 #include <algorithm>
 #include <chrono>
@@ -16,6 +17,8 @@
 #include "hwy/highway.h"
 #include "kernels/math_exp-inl.h"
 #include "kernels/math_exp_f32-inl.h"
+#include "kernels/math_trig-inl.h"
+#include "kernels/math_trig_f32-inl.h"
 
 namespace hn = hwy::HWY_NAMESPACE;
 namespace mm = bcast::HWY_NAMESPACE::math;
@@ -56,10 +59,19 @@ double Time(const float* in, float* out, const F& f) {
   return best;
 }
 
+// No names given: every function.
+bool Wanted(int argc, char** argv, const char* name) {
+  for (int i = 1; i < argc; ++i) {
+    if (!strcmp(argv[i], name)) return true;
+  }
+  return argc <= 1;
+}
+
 }  // namespace
 
 #define BENCH(NAME, LO, HI)                                                          \
   do {                                                                               \
+    if (!Wanted(argc, argv, #NAME)) break;                                           \
     std::uniform_real_distribution<float> u(LO, HI);                                 \
     for (auto& v : in) v = u(rng);                                                   \
     const double a = Time(in, out, [](auto d, auto x) { return mm::NAME##F32(d, x); }); \
@@ -67,7 +79,7 @@ double Time(const float* in, float* out, const F& f) {
     printf("%-9s f32 %.3f ns/elem   f64 path %.3f ns/elem   speedup %.2fx\n", #NAME, a, b, b / a); \
   } while (0)
 
-int main() {
+int main(int argc, char** argv) {
   alignas(64) static float in[kN], out[kN];
   std::mt19937 rng(1);
   printf("target %s, %zu floats in cache, best of 15\n", hwy::TargetName(HWY_STATIC_TARGET), kN);
@@ -89,7 +101,13 @@ int main() {
   BENCH(Silu, -10.0f, 10.0f);
   BENCH(Mish, -10.0f, 10.0f);
   BENCH(GeluTanh, -5.0f, 5.0f);
-  {
+  BENCH(Sin, -10.0f, 10.0f);
+  BENCH(Cos, -10.0f, 10.0f);
+  BENCH(Tan, -10.0f, 10.0f);
+  BENCH(Asin, -1.0f, 1.0f);
+  BENCH(Acos, -1.0f, 1.0f);
+  BENCH(Atan, -10.0f, 10.0f);
+  if (Wanted(argc, argv, "Softplus")) {
     std::uniform_real_distribution<float> u(-10.0f, 10.0f);
     for (auto& v : in) v = u(rng);
     const double a = Time(in, out, [](auto d, auto x) { return mm::SoftplusF32(d, x, 1.0f, 20.0f); });

@@ -41,6 +41,7 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "kernels/math_exp_f32-inl.h"
+#include "kernels/math_trig_f32-inl.h"
 
 #ifndef BCAST_TEST_MATH_EXP_F32_FNS_
 #define BCAST_TEST_MATH_EXP_F32_FNS_
@@ -49,6 +50,7 @@ namespace math_f32_test {
 enum Fn {
   kExp, kExp2, kExpm1, kLog, kLog2, kLog10, kLog1p, kSinh, kCosh, kTanh, kAsinh, kAcosh,
   kAtanh, kSigmoid, kLogit, kSilu, kSoftplus, kMish, kElu, kGeluTanh,
+  kSin, kCos, kTan, kAsin, kAcos, kAtan,
 };
 }  // namespace math_f32_test
 }  // namespace bcast
@@ -98,6 +100,12 @@ void RunD(D d, int fn, const float* in, float* out, size_t n, double p1, double 
     case kSilu: BCAST_FN(Silu);
     case kMish: BCAST_FN(Mish);
     case kGeluTanh: BCAST_FN(GeluTanh);
+    case kSin: BCAST_FN(Sin);
+    case kCos: BCAST_FN(Cos);
+    case kTan: BCAST_FN(Tan);
+    case kAsin: BCAST_FN(Asin);
+    case kAcos: BCAST_FN(Acos);
+    case kAtan: BCAST_FN(Atan);
     case kSoftplus:
       Loop(d, in, out, n, [p1, p2](auto dd, auto v) { return mm::SoftplusF32(dd, v, float(p1), float(p2)); });
       break;
@@ -237,6 +245,22 @@ std::vector<Case> Cases() {
                  return q / (1 + expq(-2 * y));
                },
                -14, 12, {0, 10, 20, 9, 11, 6.9f, 0x1p-25f, 3}});
+  // Trig edges: the Cody-Waite bound (1.6e6; beyond, the float64 path),
+  // multiples of pi/2 (the hardest reductions nearby), 2^24, the largest
+  // float; asin/acos: 1/2 (the switch to sqrt((1 - a)/2)) and 1; atan: tan(pi/8),
+  // tan(3pi/8), the 2^60 cap.
+  const std::vector<float> trig_edges = {0,           1.6e6f,      1.5707964f,  3.1415927f,
+                                         4.712389f,   102.10176f,  1e4f,        0x1p24f,
+                                         1e30f,       kMax,        0x1p-12f,    0.7853982f};
+  c.push_back({"Sin", kSin, 0, 0, [](float x) { return sinq(x); }, -100, 100, trig_edges});
+  c.push_back({"Cos", kCos, 0, 0, [](float x) { return cosq(x); }, -100, 100, trig_edges});
+  c.push_back({"Tan", kTan, 0, 0, [](float x) { return tanq(x); }, -100, 100, trig_edges});
+  c.push_back({"Asin", kAsin, 0, 0, [](float x) { return asinq(x); }, -1.1f, 1.1f,
+               {0, 0.5f, 1, 0x1p-12f, 1e-10f, 0.99f}});
+  c.push_back({"Acos", kAcos, 0, 0, [](float x) { return acosq(x); }, -1.1f, 1.1f,
+               {0, 0.5f, 1, 0x1p-12f, 1e-10f, 0.99f}});
+  c.push_back({"Atan", kAtan, 0, 0, [](float x) { return atanq(x); }, -10, 10,
+               {0, 0.41421356f, 2.41421356f, 1, 0x1p-12f, 0x1p60f, 1e20f, kMax}});
   return c;
 }
 

@@ -27,6 +27,7 @@
 #include "kernels/math_exp-inl.h"
 #include "kernels/math_exp_f32-inl.h"
 #include "kernels/math_trig-inl.h"
+#include "kernels/math_trig_f32-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace bcast {
@@ -458,8 +459,9 @@ HWY_INLINE V ViaFloat64(const Fn& f, D d, V x) {
 }
 
 // Whether a math functor has a float32 form of its own (F32: native
-// float32 arithmetic, src/kernels/math_exp_f32-inl.h, within 1 ulp of the
-// correctly rounded float32 result, verified on all 2^32 inputs).
+// float32 arithmetic, src/kernels/math_exp_f32-inl.h and math_trig_f32-inl.h,
+// within 1 ulp of the correctly rounded float32 result, verified on all 2^32
+// inputs).
 template <class Fn, class = void>
 struct HasF32 : std::false_type {};
 template <class Fn>
@@ -545,12 +547,12 @@ BCAST_MATH_FUNCTOR_F32(Log);
 BCAST_MATH_FUNCTOR_F32(Log2);
 BCAST_MATH_FUNCTOR_F32(Log10);
 BCAST_MATH_FUNCTOR_F32(Log1p);
-BCAST_MATH_FUNCTOR(Sin, math::Sin(d, x));
-BCAST_MATH_FUNCTOR(Cos, math::Cos(d, x));
-BCAST_MATH_FUNCTOR(Tan, math::Tan(d, x));
-BCAST_MATH_FUNCTOR(Asin, math::Asin(d, x));
-BCAST_MATH_FUNCTOR(Acos, math::Acos(d, x));
-BCAST_MATH_FUNCTOR(Atan, math::Atan(d, x));
+BCAST_MATH_FUNCTOR_F32(Sin);
+BCAST_MATH_FUNCTOR_F32(Cos);
+BCAST_MATH_FUNCTOR_F32(Tan);
+BCAST_MATH_FUNCTOR_F32(Asin);
+BCAST_MATH_FUNCTOR_F32(Acos);
+BCAST_MATH_FUNCTOR_F32(Atan);
 BCAST_MATH_FUNCTOR_F32(Sinh);
 BCAST_MATH_FUNCTOR_F32(Cosh);
 BCAST_MATH_FUNCTOR_F32(Tanh);

@@ -1,0 +1,264 @@
+// Float32 vector math, trigonometric family: SinF32, CosF32, TanF32,
+// AsinF32, AcosF32, AtanF32. Each takes and returns float32 lanes (any
+// float32 descriptor, 1-lane and HWY_SCALAR included); every result is
+// within 1 ulp of the correctly rounded float32 for every input
+// (tests/math_f32_exhaustive.cc checks all 2^32 inputs of each).
+//
+// Method: through float64 (ViaF64 of math_exp_f32-inl.h): each half widened
+// (exact), plain float64 arithmetic with short polynomials to a relative
+// error of ~2^-40, rounded once to float32. Float32 inputs and their
+// squares are exact in float64, and its 29 extra bits absorb the
+// cancellations that math_trig-inl.h carries in double-double.
+//  * Sin, Cos: x = j pi/2 + r, |r| <= pi/2, j even for sin (j = 2k,
+//    k = nearest(x/pi)), odd for cos (k = nearest(x/pi - 1/2), j = 2k + 1):
+//    sin x = (-1)^k sin r, cos x = -(-1)^k sin r, one odd polynomial.
+//    r = ((x - j P1) - j P2) - j P3 with math_trig-inl.h's 33-bit pieces of
+//    pi/2: for |x| < 1.6e6, j < 2^20 and every j Pi is exact; x - j P1 is
+//    exact (Sterbenz) or |r| > pi/4 (x < P1/2 with j = 1); the other two
+//    subtractions round by 2^-53 of r at worst, and the missing tail of pi/2
+//    is below 2^-84 absolute, so r keeps a relative error far under 2^-40
+//    for every float32 below the bound (the exhaustive test confirms it).
+//  * Tan: the same reduction with j = nearest(x 2/pi) (|r| <= pi/4), sin r
+//    and cos r by polynomials, tan = sin r / cos r for even j, -cos r / sin r
+//    for odd j (f32detail::Recip: relative error 2^-45).
+//    Sin, Cos, Tan lanes with |x| >= 1.6e6 (Payne-Hanek territory) take the
+//    float64 math::Sin/Cos/Tan, for the whole vector and only when some lane
+//    needs it.
+//  * Asin, Acos: a = |x| <= 1/2: asin(a) = a + a z A(z), z = a^2; above,
+//    asin(a) = pi/2 - 2 asin(s), s = sqrt((1 - a)/2) (1 - a exact, s rounded
+//    once: 2^-53), z = (1 - a)/2. Acos from the same parts: pi/2 - asin(x),
+//    2 asin(s) or pi - 2 asin(s); no cancellation (results >= pi/6 there).
+//  * Atan: a = |x| (capped at 2^60: the -1/a term is then below 2^-60 of
+//    pi/2); u = a below tan(pi/8), (a - 1)/(a + 1) + pi/4 up to tan(3pi/8),
+//    -1/a + pi/2 above (quotients with Recip, relative error 2^-45;
+//    |u| <= tan(pi/8), sums with results >= 0.39); atan(u) = u + u z T(z).
+//
+// Same bits on every Highway target: only exact IEEE operations (see
+// math_exp_f32-inl.h). Polynomials: tools/fit_math_trig_f32.py (Chebyshev
+// nodes in 120-digit mpmath, coefficients rounded to double, relative error
+// of the rounded polynomial measured on a dense grid; figures below).
+
+#if defined(BCAST_KERNELS_MATH_TRIG_F32_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef BCAST_KERNELS_MATH_TRIG_F32_INL_H_
+#undef BCAST_KERNELS_MATH_TRIG_F32_INL_H_
+#else
+#define BCAST_KERNELS_MATH_TRIG_F32_INL_H_
+#endif
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwy/highway.h"
+#include "kernels/math_exp_f32-inl.h"
+#include "kernels/math_trig-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace bcast {
+namespace HWY_NAMESPACE {
+namespace math {
+namespace hn = hwy::HWY_NAMESPACE;
+
+namespace trig_f32detail {
+
+// sin(r) = r + r z S(z), z = r^2 <= (1.0001 pi/2)^2: relative error 2^-41.5.
+constexpr double kSinPi[6] = {
+    -0x1.55555555549c8p-3, 0x1.1111110fbff38p-7, -0x1.a01a00116c309p-13,
+    0x1.71dd8dc8b3d86p-19, -0x1.ae20be07c2483p-26, 0x1.54e6c056fb189p-33,
+};
+// For TanF32: sin(r) = r + r z S(z), z = r^2 <= (1.0001 pi/4)^2: 2^-45.6.
+constexpr double kSinS[5] = {
+    -0x1.555555555516ap-3, 0x1.1111110fd3935p-7, -0x1.a019fd9a9838bp-13,
+    0x1.71d9a97cd3c34p-19, -0x1.aa28204b8cc64p-26,
+};
+// cos(r) = 1 - z/2 + z^2 C(z), same z: relative error 2^-49.7.
+constexpr double kCosC[5] = {
+    0x1.5555555555437p-5, -0x1.6c16c16b612abp-10, 0x1.a019ff534c684p-16,
+    -0x1.27e25f0776cc1p-22, 0x1.1c81a3b8d462fp-29,
+};
+// asin(s) = s + s z A(z), z = s^2 <= 1/4: relative error 2^-42.0.
+constexpr double kAsinA[9] = {
+    0x1.555555555ba9ep-3, 0x1.333333133277ep-4, 0x1.6db6f5e9d0b98p-5,
+    0x1.f1beb9c867b18p-6, 0x1.6f347e4a44c5dp-6, 0x1.14eefea06d8d9p-6,
+    0x1.144d1f0d0554dp-6, 0x1.17d722d86d4bep-10, 0x1.d06eddee004bep-6,
+};
+// atan(u) = u + u z T(z), z = u^2 <= 1.0001 tan(pi/8)^2: relative error 2^-43.1.
+constexpr double kAtanT[8] = {
+    -0x1.555555555260ep-2, 0x1.999999885befbp-3, -0x1.249240d9941d8p-3,
+    0x1.c7196338febe7p-4,  -0x1.7415affa08e33p-4, 0x1.377de082fa570p-4,
+    -0x1.edbfaee18e70fp-5, 0x1.0df7a02661596p-5,
+};
+constexpr double kTanPiOver8 = 0x1.a827999fcef32p-2;
+constexpr double kTan3PiOver8 = 0x1.3504f333f9de6p+1;
+constexpr double kPio2 = 0x1.921fb54442d18p+0;
+constexpr double kPio4 = 0x1.921fb54442d18p-1;
+constexpr double kPi = 0x1.921fb54442d18p+1;
+constexpr double kInvPi = 0x1.45f306dc9c883p-2;
+// Below this |x| (float32, exact) the Cody-Waite reduction holds.
+constexpr float kReduceMax = 1.6e6f;
+
+// For TanF32: x = k pi/2 + r for float64 lanes |x| < 1.6e6 (others:
+// garbage): sin r, cos r and k's bits (kb: k in the low bits, two's
+// complement).
+template <class D, class V = hn::VFromD<D>>
+struct SinCosF {
+  V s, c;
+  hn::VFromD<hn::RebindToUnsigned<D>> k;
+};
+template <class D, class V = hn::VFromD<D>>
+HWY_INLINE SinCosF<D> SinCosReduced(D d, V x) {
+  namespace tc = ::bcast::math_trig_constants;
+  const hn::RebindToUnsigned<D> du;
+  const V magic = hn::Set(d, f32detail::kRoundMagic);
+  const V kb = hn::Add(hn::Mul(x, hn::Set(d, tc::kTwoOverPi)), magic);
+  const V k = hn::Sub(kb, magic);
+  const V r = hn::Sub(hn::Sub(hn::Sub(x, hn::Mul(k, hn::Set(d, tc::kPio2_1))),
+                              hn::Mul(k, hn::Set(d, tc::kPio2_2))),
+                      hn::Mul(k, hn::Set(d, tc::kPio2_3)));
+  const V z = hn::Mul(r, r);
+  const V s = hn::Add(r, hn::Mul(hn::Mul(r, z), f32detail::Horner(d, z, kSinS)));
+  const V c = hn::Add(hn::Sub(hn::Set(d, 1.0), hn::Mul(z, hn::Set(d, 0.5))),
+                      hn::Mul(hn::Mul(z, z), f32detail::Horner(d, z, kCosC)));
+  return {s, c, hn::BitCast(du, kb)};
+}
+
+// sin (kCos = 0) or cos (kCos = 1) for float64 lanes |x| < 1.6e6 (others:
+// garbage), with one polynomial: x = j pi/2 + r, |r| <= pi/2, j = 2k even for
+// sin (k = nearest(x/pi)), odd for cos (k = nearest(x/pi - 1/2), j = 2k + 1);
+// sin x = (-1)^k sin r, cos x = -(-1)^k sin r. j < 2^20 as in SinCosReduced.
+template <int kCos, class D, class V = hn::VFromD<D>>
+HWY_INLINE V SinOrCos(D d, V x) {
+  namespace tc = ::bcast::math_trig_constants;
+  const hn::RebindToUnsigned<D> du;
+  const V magic = hn::Set(d, f32detail::kRoundMagic);
+  V t = hn::Mul(x, hn::Set(d, kInvPi));
+  if (kCos) t = hn::Sub(t, hn::Set(d, 0.5));
+  const V kb = hn::Add(t, magic);
+  const V k = hn::Sub(kb, magic);
+  V j = hn::Add(k, k);
+  if (kCos) j = hn::Add(j, hn::Set(d, 1.0));
+  const V r = hn::Sub(hn::Sub(hn::Sub(x, hn::Mul(j, hn::Set(d, tc::kPio2_1))),
+                              hn::Mul(j, hn::Set(d, tc::kPio2_2))),
+                      hn::Mul(j, hn::Set(d, tc::kPio2_3)));
+  const V z = hn::Mul(r, r);
+  const V s = hn::Add(r, hn::Mul(hn::Mul(r, z), f32detail::Horner(d, z, kSinPi)));
+  // (-1)^k: bit 0 of k (two's complement in kb's low bits) to the sign.
+  V sign = hn::BitCast(d, hn::ShiftLeft<63>(hn::BitCast(du, kb)));
+  if (kCos) sign = hn::Xor(sign, hn::SignBit(d));
+  return hn::Xor(s, sign);
+}
+
+// Lanes at or beyond the Cody-Waite bound (inf and NaN excluded) from f64.
+template <class DF, class F>
+HWY_INLINE hn::VFromD<DF> HugeFromF64(DF df, hn::VFromD<DF> x, hn::VFromD<DF> r, const F& f64) {
+  const auto huge = hn::And(hn::Ge(hn::Abs(x), hn::Set(df, kReduceMax)), hn::IsFinite(x));
+  if (HWY_UNLIKELY(!hn::AllFalse(df, huge))) {
+    r = hn::IfThenElse(huge, f32detail::ViaF64(df, x, f64), r);
+  }
+  return r;
+}
+
+// asin(s) for s = |x| <= 1/2, or s = sqrt((1 - a)/2) above; small says which.
+template <class D, class V = hn::VFromD<D>>
+HWY_INLINE V AsinCore(D d, V a, hn::Mask<D> small) {
+  const V w = hn::Mul(hn::Sub(hn::Set(d, 1.0), a), hn::Set(d, 0.5));  // exact
+  const V s = hn::IfThenElse(small, a, hn::Sqrt(w));
+  const V z = hn::IfThenElse(small, hn::Mul(a, a), w);
+  return hn::Add(s, hn::Mul(hn::Mul(s, z), f32detail::Horner(d, z, kAsinA)));
+}
+
+}  // namespace trig_f32detail
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> SinF32(DF df, hn::VFromD<DF> x) {
+  namespace t = trig_f32detail;
+  auto r = f32detail::ViaF64(df, x, [](auto d, auto v) { return t::SinOrCos<0>(d, v); });
+  r = t::HugeFromF64(df, x, r, [](auto d, auto v) { return Sin(d, v); });
+  return f32detail::KeepZero(df, x, f32detail::KeepNaN(df, x, r));
+}
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> CosF32(DF df, hn::VFromD<DF> x) {
+  namespace t = trig_f32detail;
+  auto r = f32detail::ViaF64(df, x, [](auto d, auto v) { return t::SinOrCos<1>(d, v); });
+  r = t::HugeFromF64(df, x, r, [](auto d, auto v) { return Cos(d, v); });
+  return f32detail::KeepNaN(df, x, r);
+}
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> TanF32(DF df, hn::VFromD<DF> x) {
+  namespace t = trig_f32detail;
+  auto r = f32detail::ViaF64(df, x, [](auto d, auto v) {
+    const hn::RebindToUnsigned<decltype(d)> du;
+    const auto p = t::SinCosReduced(d, v);
+    // k even: sin r / cos r; odd: -cos r / sin r (|sin r| > 2^-40 there).
+    const auto odd = hn::RebindMask(d, hn::Ne(hn::And(p.k, hn::Set(du, 1)), hn::Zero(du)));
+    const auto num = hn::IfThenElse(odd, hn::Neg(p.c), p.s);
+    const auto den = hn::IfThenElse(odd, p.s, p.c);
+    return hn::Mul(num, f32detail::Recip(d, den));
+  });
+  r = t::HugeFromF64(df, x, r, [](auto d, auto v) { return Tan(d, v); });
+  return f32detail::KeepZero(df, x, f32detail::KeepNaN(df, x, r));
+}
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> AsinF32(DF df, hn::VFromD<DF> x) {
+  namespace t = trig_f32detail;
+  using VF = hn::VFromD<DF>;
+  VF r = f32detail::ViaF64(df, x, [](auto d, auto v) {
+    const auto a = hn::Abs(v);
+    const auto small = hn::Le(a, hn::Set(d, 0.5));
+    const auto p = t::AsinCore(d, a, small);
+    const auto big = hn::Sub(hn::Set(d, t::kPio2), hn::Add(p, p));
+    return hn::CopySignToAbs(hn::IfThenElse(small, p, big), v);
+  });
+  r = hn::IfThenElse(hn::Gt(hn::Abs(x), hn::Set(df, 1.0f)), f32detail::NaNF(df), r);
+  return f32detail::KeepZero(df, x, f32detail::KeepNaN(df, x, r));
+}
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> AcosF32(DF df, hn::VFromD<DF> x) {
+  namespace t = trig_f32detail;
+  using VF = hn::VFromD<DF>;
+  VF r = f32detail::ViaF64(df, x, [](auto d, auto v) {
+    const auto a = hn::Abs(v);
+    const auto small = hn::Le(a, hn::Set(d, 0.5));
+    const auto p = t::AsinCore(d, a, small);
+    // |x| <= 1/2: pi/2 - asin(x); x > 1/2: 2 asin(s); x < -1/2: pi - 2 asin(s).
+    const auto mid = hn::Sub(hn::Set(d, t::kPio2), hn::CopySignToAbs(p, v));
+    const auto p2 = hn::Add(p, p);
+    const auto big = hn::IfThenElse(hn::Lt(v, hn::Zero(d)), hn::Sub(hn::Set(d, t::kPi), p2), p2);
+    return hn::IfThenElse(small, mid, big);
+  });
+  r = hn::IfThenElse(hn::Gt(hn::Abs(x), hn::Set(df, 1.0f)), f32detail::NaNF(df), r);
+  return f32detail::KeepNaN(df, x, r);
+}
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> AtanF32(DF df, hn::VFromD<DF> x) {
+  namespace t = trig_f32detail;
+  using VF = hn::VFromD<DF>;
+  VF r = f32detail::ViaF64(df, x, [](auto d, auto v) {
+    using V = decltype(v);
+    const V one = hn::Set(d, 1.0);
+    const V a = f32detail::Clamp(d, hn::Abs(v), 0.0, 0x1p60);
+    const auto mid = hn::Gt(a, hn::Set(d, t::kTanPiOver8));
+    const auto big = hn::Gt(a, hn::Set(d, t::kTan3PiOver8));
+    // (a - 1)/(a + 1) or -1/a; a - 1 and a + 1 are exact.
+    const V num = hn::IfThenElse(big, hn::Set(d, -1.0), hn::Sub(a, one));
+    const V den = hn::IfThenElse(big, a, hn::Add(a, one));
+    const V u = hn::IfThenElse(mid, hn::Mul(num, f32detail::Recip(d, den)), a);
+    const V base = hn::IfThenElse(big, hn::Set(d, t::kPio2),
+                                  hn::IfThenElseZero(mid, hn::Set(d, t::kPio4)));
+    const V z = hn::Mul(u, u);
+    const V at = hn::Add(u, hn::Mul(hn::Mul(u, z), f32detail::Horner(d, z, t::kAtanT)));
+    return hn::CopySignToAbs(hn::Add(base, at), v);
+  });
+  return f32detail::KeepZero(df, x, f32detail::KeepNaN(df, x, r));
+}
+
+}  // namespace math
+}  // namespace HWY_NAMESPACE
+}  // namespace bcast
+HWY_AFTER_NAMESPACE();
+
+#endif  // BCAST_KERNELS_MATH_TRIG_F32_INL_H_

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Polynomial coefficients for src/kernels/math_trig_f32-inl.h.
+
+The float32 trig functions there compute in float64 (ViaF64) and round once
+to float32, so a relative error e before that rounding costs at most
+e * 2^24 ulp beyond the 0.5 ulp of the rounding; these polynomials aim at
+~2^-40. Same method as tools/fit_math_f32.py (whose fit() this imports):
+Chebyshev-node interpolation in 120-digit mpmath, coefficients rounded to
+double, the relative error of the rounded polynomial (evaluated exactly)
+measured on a dense grid of the whole function. Run:
+
+    python3 tools/fit_math_trig_f32.py   (needs mpmath)
+"""
+import os
+import sys
+
+import mpmath as mp
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fit_math_f32 import fit, show  # noqa: E402
+
+mp.mp.dps = 120
+TINY = mp.mpf("1e-40")
+
+
+def tail(f, lead):
+    """(f(s)/s - 1) / s^2 as a function of z = s^2 (lead: its value at 0)."""
+    def g(z):
+        if z < TINY:
+            return lead
+        s = mp.sqrt(z)
+        return (f(s) / s - 1) / z
+    return g
+
+
+def tail_err(f):
+    """Relative error of f(s) = s (1 + z p)."""
+    def e(z, p, q):
+        if z < TINY:
+            return mp.mpf(0)
+        s = mp.sqrt(z)
+        return abs(z * (p - q) / (f(s) / s))
+    return e
+
+
+def cos_tail(z):  # (cos r - 1 + z/2) / z^2
+    if z < TINY:
+        return mp.mpf(1) / 24
+    r = mp.sqrt(z)
+    return (mp.cos(r) - 1 + z / 2) / z ** 2
+
+
+def cos_err(z, p, q):
+    return abs(z * z * (p - q) / mp.cos(mp.sqrt(z)))
+
+
+if __name__ == "__main__":
+    # SinF32, CosF32: |r| <= pi/2 plus the rounding of k (x/pi near a
+    # half-integer).
+    RP = (mp.pi / 2 * mp.mpf("1.0001")) ** 2
+    cd, err = fit(tail(mp.sin, mp.mpf(-1) / 6), 0, RP, 5, tail_err(mp.sin))
+    show("kSinPi", cd, err)
+    # TanF32: |r| <= pi/4 plus the rounding of k (x * 2/pi near a half-integer).
+    R2 = (mp.pi / 4 * mp.mpf("1.0001")) ** 2
+    for deg in (4, 5):
+        cd, err = fit(tail(mp.sin, mp.mpf(-1) / 6), 0, R2, deg, tail_err(mp.sin))
+        show("kSinS%d" % deg, cd, err)
+        cd, err = fit(cos_tail, 0, R2, deg, cos_err)
+        show("kCosC%d" % deg, cd, err)
+    # asin(s), s <= 1/2 (z <= 1/4; sqrt((1 - a)/2) rounds to at most 1/2).
+    for deg in (8, 9, 10):
+        cd, err = fit(tail(mp.asin, mp.mpf(1) / 6), 0, mp.mpf("0.25"), deg, tail_err(mp.asin))
+        show("kAsinA%d" % deg, cd, err)
+    # atan(u), |u| <= tan(pi/8) (plus the rounding of (a - 1)/(a + 1)).
+    U2 = (mp.sqrt(2) - 1) ** 2 * mp.mpf("1.0001")
+    for deg in (7, 8, 9):
+        cd, err = fit(tail(mp.atan, mp.mpf(-1) / 3), 0, U2, deg, tail_err(mp.atan))
+        show("kAtanT%d" % deg, cd, err)
+    print("constexpr double kTanPiOver8 = %s;" % float.hex(float(mp.sqrt(2) - 1)))
+    print("constexpr double kTan3PiOver8 = %s;" % float.hex(float(mp.sqrt(2) + 1)))
