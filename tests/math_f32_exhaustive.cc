@@ -35,7 +35,9 @@
 
 #include "hwy/highway.h"
 #include "kernels/math_exp-inl.h"
+#include "kernels/math_erf_f32-inl.h"
 #include "kernels/math_exp_f32-inl.h"
+#include "kernels/math_trig-inl.h"
 
 namespace hn = hwy::HWY_NAMESPACE;
 namespace mm = bcast::HWY_NAMESPACE::math;
@@ -90,6 +92,19 @@ Q SoftplusQ(float xf) {
   return log1pq(expq(x * kBeta)) / kBeta;
 }
 
+// erfinv in quad (libquadmath has none): the float64 Erfinv, then two
+// Newton steps on erfq (on erfcq above 1/2, where 1 - y is exact).
+Q ErfinvQ(float yf) {
+  const hn::CappedTag<double, 1> d1;
+  const Q y = fabsq(Q(yf));
+  Q x = fabsq(Q(hn::GetLane(mm::Erfinv(d1, hn::Set(d1, double(yf))))));
+  for (int i = 0; i < 2; ++i) {
+    const Q f = y > Q(0.5) ? (1 - y) - erfcq(x) : erfq(x) - y;
+    x -= f / (2 / sqrtq(kPiQ) * expq(-x * x));
+  }
+  return yf < 0 ? -x : x;
+}
+
 std::vector<Fn> Fns() {
   std::vector<Fn> v = {
       FN(Exp, expq(x)),
@@ -109,6 +124,9 @@ std::vector<Fn> Fns() {
       FN(Logit, logq(x / (1 - x))),
       FN(Silu, x / (1 + expq(-x))),
       FN(Mish, x * tanhq(log1pq(expq(x)))),
+      FN(Erf, erfq(x)),
+      FN(Erfc, erfcq(x)),
+      FN(Erfinv, ErfinvQ(xf)),
       FN(GeluTanh, x / (1 + expq(-2 * kSqrt2OverPiQ * (x + kGeluCQ * x * x * x)))),
   };
   v.push_back(Fn{"Softplus",
@@ -138,6 +156,21 @@ std::vector<Fn> Fns() {
                  [](float xf) -> Q {
                    const Q x = xf;
                    return xf > 0 ? x : kAlpha * expm1q(x);
+                 }});
+  v.push_back(Fn{"GeluErf",
+                 [](const float* in, float* out, size_t n) {
+                   Run32(in, out, n, [](auto d, auto x) { return mm::GeluErfF32(d, x); });
+                 },
+                 [](const double* in, double* out, size_t n) {
+                   // gelu(-inf) = NaN, as GeluFn (GeluErf gives the limit).
+                   Run64(in, out, n, [](auto d, auto x) {
+                     const auto r = mm::GeluErf(d, x);
+                     return hn::IfThenElse(hn::Eq(x, hn::Set(d, -HUGE_VAL)), hn::Set(d, NAN), r);
+                   });
+                 },
+                 [](float xf) -> Q {
+                   const Q x = xf;
+                   return x / 2 * erfcq(-x / sqrtq(2));
                  }});
   return v;
 }
