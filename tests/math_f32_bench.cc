@@ -1,6 +1,7 @@
-// Speed of the float32 math (math_exp_f32-inl.h, math_trig_f32-inl.h) against the
-// float64 path it replaces (widen each half to float64, math_exp-inl.h's
-// function, round to float32), ns per element on an in-cache array (4096
+// Speed of the float32 math (math_exp_f32-inl.h, math_trig_f32-inl.h,
+// math_erf_f32-inl.h) against the float64 path it replaces (widen each half
+// to float64, math_exp-inl.h's or math_trig-inl.h's function, round to
+// float32), ns per element on an in-cache array (4096
 // float32), 1 thread, the compiler's static target. Built by hand:
 //
 //   g++ -O2 -march=icelake-server -std=c++17 -ffp-contract=off -I src
@@ -16,6 +17,7 @@
 
 #include "hwy/highway.h"
 #include "kernels/math_exp-inl.h"
+#include "kernels/math_erf_f32-inl.h"
 #include "kernels/math_exp_f32-inl.h"
 #include "kernels/math_trig-inl.h"
 #include "kernels/math_trig_f32-inl.h"
@@ -107,6 +109,10 @@ int main(int argc, char** argv) {
   BENCH(Asin, -1.0f, 1.0f);
   BENCH(Acos, -1.0f, 1.0f);
   BENCH(Atan, -10.0f, 10.0f);
+  BENCH(Erf, -3.0f, 3.0f);
+  BENCH(Erfc, -3.0f, 10.0f);
+  BENCH(Erfinv, -1.0f, 1.0f);
+  BENCH(GeluErf, -5.0f, 5.0f);
   if (Wanted(argc, argv, "Softplus")) {
     std::uniform_real_distribution<float> u(-10.0f, 10.0f);
     for (auto& v : in) v = u(rng);

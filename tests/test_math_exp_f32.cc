@@ -40,6 +40,7 @@
 #endif
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+#include "kernels/math_erf_f32-inl.h"
 #include "kernels/math_exp_f32-inl.h"
 #include "kernels/math_trig_f32-inl.h"
 
@@ -51,6 +52,7 @@ enum Fn {
   kExp, kExp2, kExpm1, kLog, kLog2, kLog10, kLog1p, kSinh, kCosh, kTanh, kAsinh, kAcosh,
   kAtanh, kSigmoid, kLogit, kSilu, kSoftplus, kMish, kElu, kGeluTanh,
   kSin, kCos, kTan, kAsin, kAcos, kAtan,
+  kErf, kErfc, kErfinv, kGeluErf,
 };
 }  // namespace math_f32_test
 }  // namespace bcast
@@ -106,6 +108,10 @@ void RunD(D d, int fn, const float* in, float* out, size_t n, double p1, double 
     case kAsin: BCAST_FN(Asin);
     case kAcos: BCAST_FN(Acos);
     case kAtan: BCAST_FN(Atan);
+    case kErf: BCAST_FN(Erf);
+    case kErfc: BCAST_FN(Erfc);
+    case kErfinv: BCAST_FN(Erfinv);
+    case kGeluErf: BCAST_FN(GeluErf);
     case kSoftplus:
       Loop(d, in, out, n, [p1, p2](auto dd, auto v) { return mm::SoftplusF32(dd, v, float(p1), float(p2)); });
       break;
@@ -161,6 +167,28 @@ float FromBits(uint32_t i) {
 const Q kPiQ = strtoflt128("3.14159265358979323846264338327950288419716939937510", nullptr);
 const Q kSqrt2OverPiQ = sqrtq(2 / kPiQ);
 const Q kGeluCQ = strtoflt128("0.044715", nullptr);
+
+// erfinv (libquadmath has none): Newton's method on erfq, on erfcq above
+// 1/2 (1 - y exact there), from the start sqrt(t - log(pi t)/2),
+// t = -log(1 - y) (erfc(x) ~ e^-x^2 / (x sqrt(pi))), or y sqrt(pi)/2; one
+// more step after a relative step below 1e-20 (quadratic convergence).
+Q ErfinvQ(float yf) {
+  const Q y = fabsq(Q(yf));
+  if (!(y < 1)) return y == 1 ? copysignq(HUGE_VALQ, Q(yf)) : Q(NAN);
+  const Q t = -logq(1 - y);
+  Q x = y > Q(0.5) ? sqrtq(t - logq(kPiQ * t) / 2) : y * sqrtq(kPiQ) / 2;
+  for (int i = 0; i < 60; ++i) {
+    const Q f = y > Q(0.5) ? (1 - y) - erfcq(x) : erfq(x) - y;
+    const Q dx = f / (2 / sqrtq(kPiQ) * expq(-x * x));
+    x -= dx;
+    if (fabsq(dx) <= x * Q(1e-20)) {
+      const Q f2 = y > Q(0.5) ? (1 - y) - erfcq(x) : erfq(x) - y;
+      x -= f2 / (2 / sqrtq(kPiQ) * expq(-x * x));
+      break;
+    }
+  }
+  return copysignq(x, Q(yf));
+}
 
 struct Case {
   const char* name;
@@ -261,6 +289,17 @@ std::vector<Case> Cases() {
                {0, 0.5f, 1, 0x1p-12f, 1e-10f, 0.99f}});
   c.push_back({"Atan", kAtan, 0, 0, [](float x) { return atanq(x); }, -10, 10,
                {0, 0.41421356f, 2.41421356f, 1, 0x1p-12f, 0x1p60f, 1e20f, kMax}});
+  // Edges: the polynomial/tail split (3/4; gelu's at 3/4 sqrt2), erf
+  // rounding to 1, erfc's subnormal and last nonzero results, gelu's -0.
+  c.push_back({"Erf", kErf, 0, 0, [](float x) { return erfq(x); }, -5, 5,
+               {0, 0.75f, 3.9192059f, 0x1p-25f, kMin, 10.3f}});
+  c.push_back({"Erfc", kErfc, 0, 0, [](float x) { return erfcq(x); }, -11, 11,
+               {0, 0.75f, 9.194f, 10.0542f, 10.3f, 27, 0x1p-25f}});
+  c.push_back({"Erfinv", kErfinv, 0, 0, ErfinvQ, -1, 1,
+               {0, 0.75f, 1, 0.5f, 0.9936f, 0x1p-25f, kMin}});
+  c.push_back({"GeluErf", kGeluErf, 0, 0,
+               [](float x) { return (Q)x / 2 * erfcq(-(Q)x / sqrtq(2)); }, -16, 12,
+               {0, 1.06066017f, 14.1f, 14.5f, 10, 0x1p-25f, 5.6f}});
   return c;
 }
 

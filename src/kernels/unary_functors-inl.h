@@ -25,6 +25,7 @@
 #include "hwy/highway.h"
 #include "kernels/functors-inl.h"
 #include "kernels/math_exp-inl.h"
+#include "kernels/math_erf_f32-inl.h"
 #include "kernels/math_exp_f32-inl.h"
 #include "kernels/math_trig-inl.h"
 #include "kernels/math_trig_f32-inl.h"
@@ -459,7 +460,8 @@ HWY_INLINE V ViaFloat64(const Fn& f, D d, V x) {
 }
 
 // Whether a math functor has a float32 form of its own (F32: native
-// float32 arithmetic, src/kernels/math_exp_f32-inl.h and math_trig_f32-inl.h,
+// float32 arithmetic, src/kernels/math_exp_f32-inl.h, math_trig_f32-inl.h and
+// math_erf_f32-inl.h,
 // within 1 ulp of the correctly rounded float32 result, verified on all 2^32
 // inputs).
 template <class Fn, class = void>
@@ -559,9 +561,9 @@ BCAST_MATH_FUNCTOR_F32(Tanh);
 BCAST_MATH_FUNCTOR_F32(Asinh);
 BCAST_MATH_FUNCTOR_F32(Acosh);
 BCAST_MATH_FUNCTOR_F32(Atanh);
-BCAST_MATH_FUNCTOR(Erf, math::Erf(d, x));
-BCAST_MATH_FUNCTOR(Erfc, math::Erfc(d, x));
-BCAST_MATH_FUNCTOR(Erfinv, math::Erfinv(d, x));
+BCAST_MATH_FUNCTOR_F32(Erf);
+BCAST_MATH_FUNCTOR_F32(Erfc);
+BCAST_MATH_FUNCTOR_F32(Erfinv);
 BCAST_MATH_FUNCTOR_F32(Sigmoid);
 BCAST_MATH_FUNCTOR_F32(Silu);
 BCAST_MATH_FUNCTOR_F32(Mish);
@@ -607,10 +609,10 @@ struct GeluFn {
     const V r = math::GeluErf(d, x);
     return hn::IfThenElse(hn::Eq(x, hn::Set(d, -HUGE_VAL)), hn::Set(d, NAN), r);
   }
-  static constexpr bool kF32 = true;  // the tanh form; the erf form widens
+  static constexpr bool kF32 = true;
   template <class D, class V>
   HWY_INLINE V F32(D d, V x) const {
-    return tanh_form ? math::GeluTanhF32(d, x) : ViaFloat64(*this, d, x);
+    return tanh_form ? math::GeluTanhF32(d, x) : math::GeluErfF32(d, x);
   }
 };
 template <typename T>
