@@ -593,6 +593,9 @@ struct LogitFn {
     }
     return math::LogitF32(d, x);
   }
+  // eps's bounds are rounded to the dtype (a half value), so clamped
+  // inputs are half values too: every one is checked bit for bit.
+  static constexpr bool kHalfViaF32 = true;
 };
 template <typename T>
 using LogitF = MathF<T, LogitFn>;
@@ -614,6 +617,8 @@ struct GeluFn {
   HWY_INLINE V F32(D d, V x) const {
     return tanh_form ? math::GeluTanhF32(d, x) : math::GeluErfF32(d, x);
   }
+  // Both forms checked on every half bit pattern (test_unary's UnaryParams).
+  static constexpr bool kHalfViaF32 = true;
 };
 template <typename T>
 using GeluF = MathF<T, GeluFn>;
