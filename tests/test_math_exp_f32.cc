@@ -174,7 +174,7 @@ const Q kGeluCQ = strtoflt128("0.044715", nullptr);
 // more step after a relative step below 1e-20 (quadratic convergence).
 Q ErfinvQ(float yf) {
   const Q y = fabsq(Q(yf));
-  if (!(y < 1)) return y == 1 ? copysignq(HUGE_VALQ, Q(yf)) : Q(NAN);
+  if (!(y < 1)) return y == 1 ? copysignq(Q(HUGE_VAL), Q(yf)) : Q(NAN);
   const Q t = -logq(1 - y);
   Q x = y > Q(0.5) ? sqrtq(t - logq(kPiQ * t) / 2) : y * sqrtq(kPiQ) / 2;
   for (int i = 0; i < 60; ++i) {
