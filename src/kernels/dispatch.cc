@@ -7,7 +7,7 @@
 
 namespace bcast {
 
-std::atomic<const KernelTable*> g_float_table{nullptr}, g_half_table{nullptr},
+std::atomic<const KernelTable*> g_float_table{nullptr}, g_double_table{nullptr}, g_half_table{nullptr},
     g_small_int_table{nullptr}, g_short_int_table{nullptr}, g_wide_int_table{nullptr};
 std::atomic<void (*)(float*, const uint16_t*, int64_t)> g_widen_bf16_fn{nullptr},
     g_widen_f16_fn{nullptr};
@@ -20,8 +20,8 @@ RowKernel FindKernel(int op, bc_dtype dtype, bool alpha) {
   if (op < 0 || op >= kNumTableOps || !ValidDtype(dtype)) return nullptr;
   const KernelTable* t;
   switch (dtype) {
-    case BC_FLOAT32:
-    case BC_FLOAT64: t = FloatKernels(); break;
+    case BC_FLOAT32: t = FloatKernels(); break;
+    case BC_FLOAT64: t = DoubleKernels(); break;
     case BC_FLOAT16:
     case BC_BFLOAT16: t = HalfKernels(); break;
     case BC_INT32:
@@ -34,8 +34,8 @@ RowKernel FindKernel(int op, bc_dtype dtype, bool alpha) {
 }
 
 void ResetKernelDispatch() {
-  for (auto* slot :
-       {&g_float_table, &g_half_table, &g_small_int_table, &g_short_int_table, &g_wide_int_table})
+  for (auto* slot : {&g_float_table, &g_double_table, &g_half_table, &g_small_int_table,
+                     &g_short_int_table, &g_wide_int_table})
     slot->store(nullptr, std::memory_order_relaxed);
   for (auto* slot : {&g_widen_bf16_fn, &g_widen_f16_fn}) slot->store(nullptr, std::memory_order_relaxed);
   for (auto* slot : {&g_narrow_bf16_fn, &g_narrow_f16_fn})

@@ -11,7 +11,7 @@
 
 namespace bcast {
 
-extern std::atomic<const KernelTable*> g_float_table, g_half_table, g_small_int_table,
+extern std::atomic<const KernelTable*> g_float_table, g_double_table, g_half_table, g_small_int_table,
     g_short_int_table, g_wide_int_table;
 extern std::atomic<void (*)(float*, const uint16_t*, int64_t)> g_widen_bf16_fn, g_widen_f16_fn;
 extern std::atomic<void (*)(uint16_t*, const float*, int64_t, bool)> g_narrow_bf16_fn,

@@ -15,7 +15,8 @@ struct KernelTable {
 
 // Each kernels_*.cc unit holds the kernels of some dtypes: the best enabled
 // target's table of that unit (cached; ResetKernelDispatch forgets it).
-const KernelTable* FloatKernels();      // float32, float64
+const KernelTable* FloatKernels();      // float32
+const KernelTable* DoubleKernels();     // float64
 const KernelTable* HalfKernels();       // float16, bfloat16
 const KernelTable* SmallIntKernels();   // bool, uint8
 const KernelTable* ShortIntKernels();   // int8, int16

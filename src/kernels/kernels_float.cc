@@ -1,11 +1,11 @@
-// Row kernels of float32 and float64, compiled once per SIMD target (see table-inl.h).
+// Row kernels of float32, compiled once per SIMD target (see table-inl.h).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/kernels_float.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 
 #undef BCAST_TABLE_DTYPES
 #undef BCAST_TABLE_FN
-#define BCAST_TABLE_DTYPES(X) X(BC_FLOAT32) X(BC_FLOAT64)
+#define BCAST_TABLE_DTYPES(X) X(BC_FLOAT32)
 #define BCAST_TABLE_FN FloatKernelTable
 #include "kernels/table-inl.h"
 #include "kernels/dispatch.h"
