@@ -18,22 +18,26 @@ import mpmath as mp
 mp.mp.dps = 120
 
 
-def fit(f, a, b, deg):
+def fit(f, a, b, deg, g=None, rnd=float, npts=2000):
+    """Interpolate f at the deg + 1 Chebyshev nodes of [a, b].  Returns the
+    coefficients rounded by rnd (float: to double) and the largest error of
+    the rounded polynomial p over npts + 1 evenly spaced points of [a, b]:
+    |p - f(x)| / |f(x)|, or g(x, p, f(x)) if g is given."""
     a, b = mp.mpf(a), mp.mpf(b)
     n = deg + 1
     nodes = [(a + b) / 2 + (b - a) / 2 * mp.cos(mp.pi * (2 * i + 1) / (2 * n)) for i in range(n)]
     A = mp.matrix([[x ** j for j in range(n)] for x in nodes])
     y = mp.matrix([f(x) for x in nodes])
     c = mp.lu_solve(A, y)
-    cd = [float(c[j]) for j in range(n)]
+    cd = [rnd(float(c[j])) for j in range(n)]
     err = mp.mpf(0)
-    for i in range(2001):
-        x = a + (b - a) * i / 2000
+    for i in range(npts + 1):
+        x = a + (b - a) * i / npts
         p = mp.mpf(0)
         for cj in reversed(cd):
             p = p * x + mp.mpf(cj)
         fx = f(x)
-        err = max(err, abs((p - fx) / fx))
+        err = max(err, g(x, p, fx) if g else abs((p - fx) / fx))
     return cd, err
 
 

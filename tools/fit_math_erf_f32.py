@@ -1,38 +1,24 @@
 #!/usr/bin/env python3
 """Polynomial coefficients for src/kernels/math_erf_f32-inl.h.
 
-Same method as tools/fit_math_f32.py: Chebyshev-node interpolation
-(near-minimax) in high-precision mpmath, coefficients rounded to double,
-relative error of the rounded polynomial (evaluated exactly) measured on a
-dense grid. The float32 functions evaluate these in float64 and round once,
-so a relative error e costs at most e * 2^24 ulp beyond the 0.5 ulp of the
-rounding. Run:
+Same method as tools/fit_math_f32.py (fit() in tools/fit_math.py):
+Chebyshev-node interpolation (near-minimax) in 60-digit mpmath, coefficients
+rounded to double, relative error of the rounded polynomial (evaluated
+exactly) measured on a dense grid. The float32 functions evaluate these in
+float64 and round once, so a relative error e costs at most e * 2^24 ulp
+beyond the 0.5 ulp of the rounding. Run:
 
     python3 -m venv /tmp/mpv && /tmp/mpv/bin/pip install mpmath
     /tmp/mpv/bin/python tools/fit_math_erf_f32.py
+
+and paste the printed arrays; math_erf_f32-inl.h uses them under the same
+names.
 """
 import mpmath as mp
 
+from fit_math import fit
+
 mp.mp.dps = 60
-
-
-def fit(f, a, b, deg, npts=3000):
-    a, b = mp.mpf(a), mp.mpf(b)
-    n = deg + 1
-    nodes = [(a + b) / 2 + (b - a) / 2 * mp.cos(mp.pi * (2 * i + 1) / (2 * n)) for i in range(n)]
-    A = mp.matrix([[x ** j for j in range(n)] for x in nodes])
-    y = mp.matrix([f(x) for x in nodes])
-    c = mp.lu_solve(A, y)
-    cd = [float(c[j]) for j in range(n)]
-    err = mp.mpf(0)
-    for i in range(npts + 1):
-        x = a + (b - a) * i / npts
-        p = mp.mpf(0)
-        for cj in reversed(cd):
-            p = p * x + mp.mpf(cj)
-        fx = f(x)
-        err = max(err, abs((p - fx) / fx))
-    return cd, err
 
 
 def show(name, cd, err, what):
@@ -82,13 +68,14 @@ def erfinv_of_w(w):
 
 
 if __name__ == "__main__":
-    cd, e = fit(erf_over_a, 0, ERF_SPLIT ** 2, 7)
+    cd, e = fit(erf_over_a, 0, ERF_SPLIT ** 2, 7, npts=3000)
     show("kErfSmall", cd, e, "erf(a)/a in z = a^2 on [0, 0.5625]")
-    cd, e = fit(erfcx_of_u, (ERF_SPLIT - S) / (ERF_SPLIT + S), (ERFC_HI - S) / (ERFC_HI + S), 12)
+    cd, e = fit(erfcx_of_u, (ERF_SPLIT - S) / (ERF_SPLIT + S), (ERFC_HI - S) / (ERFC_HI + S), 12,
+                npts=3000)
     show("kErfcTail", cd, e, "erfc(a) exp(a^2) in u = (a - 3)/(a + 3), a in [0.75, 10.3]")
-    cd, e = fit(erfinv_over_a, 0, mp.mpf("0.5625"), 12)
+    cd, e = fit(erfinv_over_a, 0, mp.mpf("0.5625"), 12, npts=3000)
     show("kErfinvC", cd, e, "erfinv(a)/a in z = a^2 on [0, 0.5625]")
-    cd, e = fit(erfinv_of_w, W_LO, W_SPLIT, 12)
+    cd, e = fit(erfinv_of_w, W_LO, W_SPLIT, 12, npts=3000)
     show("kErfinvT1", cd, e, "erfinv(1 - e^-w^2) on w in [sqrt(log 4), 2.25]")
-    cd, e = fit(erfinv_of_w, W_SPLIT, W_HI, 12)
+    cd, e = fit(erfinv_of_w, W_SPLIT, W_HI, 12, npts=3000)
     show("kErfinvT2", cd, e, "erfinv(1 - e^-w^2) on w in [2.25, sqrt(24 log 2)]")

@@ -4,14 +4,17 @@
 The float32 functions there compute in float64 with polynomials accurate to
 about 2^-40 relative (the result is then rounded once to float32, so a
 relative error e before that rounding costs at most e * 2^24 ulp beyond the
-0.5 ulp of the rounding). Chebyshev-node interpolation (near-minimax) in
-120-digit mpmath, coefficients rounded to double, relative error of the
-rounded polynomial (evaluated exactly) measured on a dense grid. Run:
+0.5 ulp of the rounding). Chebyshev-node interpolation (near-minimax; fit()
+in tools/fit_math.py) in 120-digit mpmath, coefficients rounded to double,
+relative error of the rounded polynomial (evaluated exactly) measured on a
+dense grid. Run:
 
     python3 -m venv /tmp/mpv && /tmp/mpv/bin/pip install mpmath
     /tmp/mpv/bin/python tools/fit_math_f32.py
 """
 import mpmath as mp
+
+from fit_math import fit
 
 mp.mp.dps = 120
 
@@ -19,28 +22,6 @@ mp.mp.dps = 120
 def f32(v):
     import struct
     return struct.unpack("f", struct.pack("f", v))[0]
-
-
-def fit(f, a, b, deg, g=None, rnd=float):
-    """Fit f on [a, b]; error measured relative to g(x, p, f) if given.
-    rnd rounds the coefficients (float: to double, f32: to float32)."""
-    a, b = mp.mpf(a), mp.mpf(b)
-    n = deg + 1
-    nodes = [(a + b) / 2 + (b - a) / 2 * mp.cos(mp.pi * (2 * i + 1) / (2 * n)) for i in range(n)]
-    A = mp.matrix([[x ** j for j in range(n)] for x in nodes])
-    y = mp.matrix([f(x) for x in nodes])
-    c = mp.lu_solve(A, y)
-    cd = [rnd(float(c[j])) for j in range(n)]
-    err = mp.mpf(0)
-    for i in range(4001):
-        x = a + (b - a) * i / 4000
-        p = mp.mpf(0)
-        for cj in reversed(cd):
-            p = p * x + mp.mpf(cj)
-        fx = f(x)
-        e = g(x, p, fx) if g else abs((p - fx) / fx)
-        err = max(err, e)
-    return cd, err
 
 
 def show(name, cd, err, ty="double"):
@@ -85,18 +66,18 @@ def log_err(z, p, q):
 if __name__ == "__main__":
     R = mp.mpf("0.3466")  # |r| <= ln2/2 plus rounding
     for deg in (5, 6):
-        cd, err = fit(exp_q, -R, R, deg, exp_err)
+        cd, err = fit(exp_q, -R, R, deg, exp_err, npts=4000)
         show("kExpQ%d" % deg, cd, err)
     Z = (3 - 2 * mp.sqrt(2)) ** 2 * mp.mpf("1.0001")  # s = f/(2+f), |s| <= 3-2sqrt2
     for deg in (3, 4, 5):
-        cd, err = fit(atanh_tail, 0, Z, deg, log_err)
+        cd, err = fit(atanh_tail, 0, Z, deg, log_err, npts=4000)
         show("kLogT%d" % deg, cd, err)
     # Native float32 exp: Q(r) = (e^r - 1 - r) / r^2 with float32
     # coefficients; error relative to e^r - 1 - r (i.e. of r^2 Q).
     def q_err(r, p, q):
         return abs((p - q) / q)
     for deg in (4, 5):
-        cd, err = fit(exp_q, -R, R, deg, q_err, f32)
+        cd, err = fit(exp_q, -R, R, deg, q_err, f32, npts=4000)
         show("kExpQf%d" % deg, cd, err, "float")
     print("constexpr double kInvLn2 = %s;" % float.hex(float(1 / mp.log(2))))
     print("constexpr double kLn2 = %s;" % float.hex(float(mp.log(2))))

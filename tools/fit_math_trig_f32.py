@@ -4,12 +4,16 @@
 The float32 trig functions there compute in float64 (ViaF64) and round once
 to float32, so a relative error e before that rounding costs at most
 e * 2^24 ulp beyond the 0.5 ulp of the rounding; these polynomials aim at
-~2^-40. Same method as tools/fit_math_f32.py (whose fit() this imports):
+~2^-40. Same method as tools/fit_math_f32.py (fit() in tools/fit_math.py):
 Chebyshev-node interpolation in 120-digit mpmath, coefficients rounded to
 double, the relative error of the rounded polynomial (evaluated exactly)
 measured on a dense grid of the whole function. Run:
 
     python3 tools/fit_math_trig_f32.py   (needs mpmath)
+
+and paste the printed arrays: math_trig_f32-inl.h uses kSinPi, kSinS4 (as
+kSinS), kCosC4 (as kCosC), kAsinA8 (as kAsinA), kAtanT7 (as kAtanT) and the
+two constants printed last.
 """
 import os
 import sys
@@ -17,7 +21,8 @@ import sys
 import mpmath as mp
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fit_math_f32 import fit, show  # noqa: E402
+from fit_math import fit  # noqa: E402
+from fit_math_f32 import show  # noqa: E402
 
 mp.mp.dps = 120
 TINY = mp.mpf("1e-40")
@@ -58,23 +63,24 @@ if __name__ == "__main__":
     # SinF32, CosF32: |r| <= pi/2 plus the rounding of k (x/pi near a
     # half-integer).
     RP = (mp.pi / 2 * mp.mpf("1.0001")) ** 2
-    cd, err = fit(tail(mp.sin, mp.mpf(-1) / 6), 0, RP, 5, tail_err(mp.sin))
+    cd, err = fit(tail(mp.sin, mp.mpf(-1) / 6), 0, RP, 5, tail_err(mp.sin), npts=4000)
     show("kSinPi", cd, err)
     # TanF32: |r| <= pi/4 plus the rounding of k (x * 2/pi near a half-integer).
     R2 = (mp.pi / 4 * mp.mpf("1.0001")) ** 2
     for deg in (4, 5):
-        cd, err = fit(tail(mp.sin, mp.mpf(-1) / 6), 0, R2, deg, tail_err(mp.sin))
+        cd, err = fit(tail(mp.sin, mp.mpf(-1) / 6), 0, R2, deg, tail_err(mp.sin), npts=4000)
         show("kSinS%d" % deg, cd, err)
-        cd, err = fit(cos_tail, 0, R2, deg, cos_err)
+        cd, err = fit(cos_tail, 0, R2, deg, cos_err, npts=4000)
         show("kCosC%d" % deg, cd, err)
     # asin(s), s <= 1/2 (z <= 1/4; sqrt((1 - a)/2) rounds to at most 1/2).
     for deg in (8, 9, 10):
-        cd, err = fit(tail(mp.asin, mp.mpf(1) / 6), 0, mp.mpf("0.25"), deg, tail_err(mp.asin))
+        cd, err = fit(tail(mp.asin, mp.mpf(1) / 6), 0, mp.mpf("0.25"), deg, tail_err(mp.asin),
+                      npts=4000)
         show("kAsinA%d" % deg, cd, err)
     # atan(u), |u| <= tan(pi/8) (plus the rounding of (a - 1)/(a + 1)).
     U2 = (mp.sqrt(2) - 1) ** 2 * mp.mpf("1.0001")
     for deg in (7, 8, 9):
-        cd, err = fit(tail(mp.atan, mp.mpf(-1) / 3), 0, U2, deg, tail_err(mp.atan))
+        cd, err = fit(tail(mp.atan, mp.mpf(-1) / 3), 0, U2, deg, tail_err(mp.atan), npts=4000)
         show("kAtanT%d" % deg, cd, err)
     print("constexpr double kTanPiOver8 = %s;" % float.hex(float(mp.sqrt(2) - 1)))
     print("constexpr double kTan3PiOver8 = %s;" % float.hex(float(mp.sqrt(2) + 1)))
