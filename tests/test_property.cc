@@ -90,6 +90,96 @@ TEST(Property, RandomBroadcastStridedBinary) {
   }
 }
 
+// Rows of every width the executor treats differently (shorter than a
+// vector and laid out as long rows; a vector or more, a block of rows a
+// kernel call), broadcast along 1 to 3 outer dims, for each kind of kernel:
+// binary (out=, strided out=, in place), ternary (where), unary (neg) and
+// the engine's copy. A kernel that moved one operand wrongly from row to
+// row, or an executor that split blocks wrongly, gives wrong elements.
+void RandomRowShapes(std::mt19937& rng, Shape* a, Shape* b) {
+  static const int64_t kInner[] = {1, 2, 7, 8, 15, 16, 17, 31, 64, 65, 130};
+  std::uniform_int_distribution<int> nd(2, 4), outer(1, 5), pct(0, 99);
+  const int n = nd(rng);
+  Shape full(n);
+  for (int i = 0; i < n - 1; ++i) full[i] = outer(rng);
+  full[n - 1] = kInner[std::uniform_int_distribution<size_t>(0, std::size(kInner) - 1)(rng)];
+  auto derive = [&](Shape* s) {
+    *s = full;
+    for (int64_t& d : *s)
+      if (pct(rng) < 40) d = 1;
+    if (pct(rng) < 20) s->erase(s->begin());
+  };
+  derive(a);
+  derive(b);
+}
+
+TEST(Property, RowBlocksOfEveryKernelKind) {
+  std::mt19937 rng(4242);
+  std::uniform_int_distribution<int> pct(0, 99);
+  const bc_op kOps[] = {BC_ADD, BC_MUL, BC_SUB, BC_MAXIMUM, BC_LT, BC_BITWISE_AND};
+  for (int iter = 0; iter < 600; ++iter) {
+    Shape sa, sb, rs;
+    RandomRowShapes(rng, &sa, &sb);
+    ASSERT_TRUE(RefBroadcast(sa, sb, &rs));
+    const bc_op op = kOps[std::uniform_int_distribution<size_t>(0, std::size(kOps) - 1)(rng)];
+    const bc_dtype d = kAllDtypes[std::uniform_int_distribution<int>(0, 9)(rng)];
+    std::string what = "iter " + std::to_string(iter) + ": " + ShortName(d) + ShapeStr(sa) +
+                       ShapeStr(sb) + " ";
+    const Host a = RandomHost(d, sa, rng), b = RandomHost(d, sb, rng);
+    const Tensor ta = pct(rng) < 50 ? ToStridedTensor(a, rng, false, 1) : ToTensor(a);
+    const Tensor tb = pct(rng) < 50 ? ToStridedTensor(b, rng, false, 1) : ToTensor(b);
+    if (OpSupportFor(op, d, d, d) == Support::kYes) {
+      const Host want = RefBinary(op, a, b);
+      Host zeros = want;
+      for (Val& v : zeros.v) v = Val();
+      Tensor o = pct(rng) < 70 ? ToTensor(zeros) : ToStridedTensor(zeros, rng, false, 2);
+      ASSERT_EQ(bc_binary_out(op, ta.get(), tb.get(), o.get()), BC_OK) << what << bc_last_error();
+      ASSERT_TRUE(SameHost(FromTensor(o.get()), want, CmpFor(op), UlpsFor(op, want.dtype)))
+          << what << bc_op_name(op);
+      if (sa == rs && want.dtype == d) {
+        Tensor self = ToTensor(a);
+        ASSERT_EQ(bc_binary_(op, self.get(), tb.get()), BC_OK) << what << bc_last_error();
+        ASSERT_TRUE(SameHost(FromTensor(self.get()), want, CmpFor(op), UlpsFor(op, want.dtype)))
+            << what << bc_op_name(op) << " in place";
+      }
+    }
+    // where(c, a, b), c broadcast like a or b.
+    const Host c = RandomHost(BC_BOOL, pct(rng) < 50 ? sa : sb, rng);
+    const Tensor tc = ToTensor(c);
+    Host wsel;
+    wsel.dtype = d;
+    wsel.shape = rs;
+    ForEachIndex(rs, [&](int64_t, const Shape& idx) {
+      const bool cv = c.v[SourceIndex(c.shape, rs, idx)].i != 0;
+      wsel.v.push_back(cv ? a.v[SourceIndex(sa, rs, idx)] : b.v[SourceIndex(sb, rs, idx)]);
+    });
+    bc_tensor* out = nullptr;
+    ASSERT_EQ(bc_where(tc.get(), ta.get(), tb.get(), &out), BC_OK) << what << bc_last_error();
+    Tensor w(out);
+    ASSERT_TRUE(SameHost(FromTensor(out), wsel)) << what << "where";
+    // copy_ of a broadcast into the result's shape, and neg of it.
+    Host expanded;
+    expanded.dtype = d;
+    expanded.shape = rs;
+    ForEachIndex(rs, [&](int64_t, const Shape& idx) { expanded.v.push_back(b.v[SourceIndex(sb, rs, idx)]); });
+    Host zeros = expanded;
+    for (Val& v : zeros.v) v = Val();
+    Tensor dst = ToTensor(zeros);
+    ASSERT_EQ(bc_copy_(dst.get(), tb.get()), BC_OK) << what << bc_last_error();
+    ASSERT_TRUE(SameHost(FromTensor(dst.get()), expanded)) << what << "copy_";
+    if (d == BC_FLOAT32 || d == BC_FLOAT64) {
+      Host neg = expanded;
+      for (Val& v : neg.v) v.f = -v.f;
+      Tensor o = ToTensor(zeros);
+      bc_tensor* view = nullptr;
+      ASSERT_EQ(bc_expand(tb.get(), rs.data(), rs.size(), &view), BC_OK) << bc_last_error();
+      Tensor tv(view);
+      ASSERT_EQ(bc_unary_out(BC_NEG, view, o.get()), BC_OK) << what << bc_last_error();
+      ASSERT_TRUE(SameHost(FromTensor(o.get()), neg)) << what << "neg";
+    }
+  }
+}
+
 TEST(Property, RandomShapesAgreeWithNaiveRules) {
   std::mt19937 rng(777);
   std::uniform_int_distribution<int> nd(0, 5), size(0, 3);

@@ -41,11 +41,13 @@ constexpr int64_t kTile = 1024;
 // Bytes of each operand gathered per step from a strided row: 512 8-byte
 // values, 4096 1-byte ones.
 constexpr int64_t kChunkBytes = 4096;
-// Rows shorter than kShortRow are laid out as rows of up to kRunTile
-// elements; rows shorter than kMediumRow too where no input must be laid
-// out again for each tile (see ShortRows).
-constexpr int64_t kShortRow = 64;
-constexpr int64_t kMediumRow = 256;
+// Rows shorter than kShortRowBytes (in the widest operand: one AVX-512
+// vector, two AVX2 ones) are laid out as rows of up to kRunTile elements
+// (see ShortRows); longer ones go to the kernel a block of rows a call.
+// Measured on the Intel Xeon (bench/small_latency.c, float32, 1 thread):
+// at 64-byte rows a block of rows a call beat laying them out in every
+// pattern (row, column, outer, 3-D middle: 0-40% less time).
+constexpr int64_t kShortRowBytes = 64;
 constexpr int64_t kRunTile = 1024;
 constexpr int64_t kLaySlack = 16;
 // Stack for gathered tiles: 48 KiB, one 32 KiB tile or up to three of 16 KiB
@@ -161,7 +163,7 @@ __attribute__((noinline)) void RunRowChunked(const Plan& p, int64_t n, char* con
         q[k] = buf[k];
       }
     }
-    p.kernel(m, q, bcast, p.scalar, s[0] == 1 ? stores : kPlainStores);
+    p.kernel(m, 1, q, nullptr, bcast, p.scalar, s[0] == 1 ? stores : kPlainStores);
     if (s[0] != 1) Scatter(ptr[0] + off * s[0] * static_cast<int64_t>(Size(p, 0)), s[0], buf[0], m, Size(p, 0));
   }
 }
@@ -179,11 +181,11 @@ void RunRow(const Plan& p, int64_t n, char* const* ptr, const int64_t* s, StoreM
     alignas(8) char one[8];
     char* q[4] = {one};
     for (int k = 1; k < p.nops; ++k) q[k] = ptr[k];
-    p.kernel(1, q, 0, p.scalar, kPlainStores);
+    p.kernel(1, 1, q, nullptr, 0, p.scalar, kPlainStores);
     Fill(ptr[0], s[0], one, n, Size(p, 0));
     return;
   }
-  if (plain) return p.kernel(n, ptr, bcast, p.scalar, stores);
+  if (plain) return p.kernel(n, 1, ptr, nullptr, bcast, p.scalar, stores);
   RunRowChunked(p, n, ptr, s, stores);
 }
 
@@ -196,9 +198,7 @@ void RunRow(const Plan& p, int64_t n, char* const* ptr, const int64_t* s, StoreM
 // one value for a whole block of rows; laid out once when its rows repeat
 // with a period that divides the tile's rows (a (C,) row under (R,C), a
 // (1,B,C) plane under (A,B,C)), later tiles reusing it; else laid out row by
-// row for each tile. Rows of kShortRow elements or more are laid out only
-// when no input needs the last (a row repeated under (R,C) saves R kernel
-// calls for one layout, a column (R,1) would cost a copy of each row).
+// row for each tile.
 enum class RowInput { kInPlace, kOneValue, kOnce, kEachTile };
 
 struct ShortRows {
@@ -222,7 +222,10 @@ int64_t Gcd(int64_t a, int64_t b) {
 // Inputs strided along the rows are left to the square tiles.
 bool PlanShortRows(const Plan& p, ShortRows* s) {
   const int64_t n0 = p.shape[0];
-  if (p.ndim < 2 || n0 >= kMediumRow || p.stride[0][0] != 1) return false;
+  if (p.ndim < 2 || p.stride[0][0] != 1) return false;
+  size_t widest = 1;
+  for (int k = 0; k < p.nops; ++k) widest = std::max(widest, Size(p, k));
+  if (n0 * static_cast<int64_t>(widest) >= kShortRowBytes) return false;
   for (int k = 1; k < p.nops; ++k)
     if (p.stride[k][0] != 0 && p.stride[k][0] != 1) return false;
   int depth = 1;
@@ -260,10 +263,6 @@ bool PlanShortRows(const Plan& p, ShortRows* s) {
     }
     if (lcm <= max_rows) break;
     s->kind[longest] = RowInput::kEachTile;
-  }
-  if (n0 >= kShortRow) {
-    for (int k = 1; k < p.nops; ++k)
-      if (s->kind[k] == RowInput::kEachTile) return false;
   }
   s->tile_rows = max_rows / lcm * lcm;
   return true;
@@ -628,18 +627,9 @@ void RunBlock(const Plan& p, const Block& b) {
     plain &= b.s0[k] == 0 || b.s0[k] == 1;
   }
   if (plain && b.n0 > 1 && bcast != (1u << (p.nops - 1)) - 1) {
-    char* q[4];
     int64_t step[4];
-    for (int k = 0; k < p.nops; ++k) {
-      q[k] = b.ptr[k];
-      step[k] = b.s1[k] * static_cast<int64_t>(Size(p, k));
-    }
-    const StoreMode stores = Stores(p);
-    for (int64_t r = 0; r < b.n1; ++r) {
-      p.kernel(b.n0, q, bcast, p.scalar, stores);
-      for (int k = 0; k < p.nops; ++k) q[k] += step[k];
-    }
-    return;
+    for (int k = 0; k < p.nops; ++k) step[k] = b.s1[k] * static_cast<int64_t>(Size(p, k));
+    return p.kernel(b.n0, b.n1, b.ptr, step, bcast, p.scalar, Stores(p));
   }
   for (int64_t r = 0; r < b.n1; ++r) {
     char* q[4];
@@ -720,49 +710,72 @@ void RunConverted(const Plan& p, const Block& b) {
 
 // ---- the iteration space ----
 
-// Linear elements [begin, end) of the plan's iteration space, block by block.
+// Linear elements [begin, end) of the plan's iteration space, block by block:
+// whole rows along dim 1 at a time, a partial row on its own. Pointers move
+// on from block to block (no offsets recomputed over every dim).
 void RunBlocks(const Plan& p, bool convert, int64_t begin, int64_t end) {
   if (begin >= end) return;
-  int64_t idx[BC_MAX_DIMS] = {};
+  int64_t idx[BC_MAX_DIMS];
   int64_t rest = begin;
   for (int d = 0; d < p.ndim; ++d) {
-    idx[d] = rest % p.shape[d];
-    rest /= p.shape[d];
+    idx[d] = rest == 0 ? 0 : rest % p.shape[d];
+    rest = rest == 0 ? 0 : rest / p.shape[d];
+  }
+  Block b;
+  int64_t es[4];
+  for (int k = 0; k < p.nops; ++k) {
+    es[k] = static_cast<int64_t>(DtypeSize(p.dtype[k]));
+    int64_t off = 0;
+    for (int d = 0; d < p.ndim; ++d) off += idx[d] * p.stride[k][d];
+    b.ptr[k] = p.base[k] + off * es[k];
+    b.s0[k] = p.stride[k][0];
+    b.s1[k] = p.ndim > 1 ? p.stride[k][1] : 0;
   }
   const int64_t n0 = p.shape[0];
-  int64_t pos = begin;
-  while (pos < end) {
-    Block b;
-    for (int k = 0; k < p.nops; ++k) {
-      int64_t off = 0;
-      for (int d = 0; d < p.ndim; ++d) off += idx[d] * p.stride[k][d];
-      b.ptr[k] = p.base[k] + off * static_cast<int64_t>(DtypeSize(p.dtype[k]));
-      b.s0[k] = p.stride[k][0];
-      b.s1[k] = p.ndim > 1 ? p.stride[k][1] : 0;
-    }
-    int64_t done;
-    if (idx[0] == 0 && end - pos >= n0 && p.ndim > 1) {
-      const int64_t rows = std::min(p.shape[1] - idx[1], (end - pos) / n0);
+  // Rows the kernel takes as they are (every operand contiguous or one value
+  // along them, not all one value): one call a block, decided once here.
+  unsigned bcast = 0;
+  bool direct = !convert && b.s0[0] == 1;
+  for (int k = 1; k < p.nops; ++k) {
+    if (b.s0[k] == 0) bcast |= 1u << (k - 1);
+    direct &= b.s0[k] == 0 || b.s0[k] == 1;
+  }
+  direct &= bcast != (1u << (p.nops - 1)) - 1;
+  int64_t step[4];
+  for (int k = 0; k < p.nops; ++k) step[k] = b.s1[k] * es[k];
+  const StoreMode stores = Stores(p);
+  for (int64_t pos = begin;;) {
+    const int64_t left = end - pos;
+    int dim;  // the dim the block moves along
+    int64_t moved;
+    if (idx[0] == 0 && left >= n0 && p.ndim > 1) {
+      const int64_t rows_left = p.shape[1] - idx[1];
+      const int64_t rows = left >= rows_left * n0 ? rows_left : left / n0;
       b.n0 = n0;
       b.n1 = rows;
-      done = rows * n0;
-      idx[1] += rows;
+      pos += rows * n0;
+      dim = 1;
+      moved = rows;
     } else {
-      const int64_t len = std::min(n0 - idx[0], end - pos);
+      const int64_t len = std::min(n0 - idx[0], left);
       b.n0 = len;
       b.n1 = 1;
-      done = len;
-      idx[0] += len;
+      pos += len;
+      dim = 0;
+      moved = len;
     }
-    if (convert) RunConverted(p, b);
+    if (direct && b.n0 > 1) p.kernel(b.n0, b.n1, b.ptr, step, bcast, p.scalar, stores);
+    else if (convert) RunConverted(p, b);
     else RunBlock(p, b);
-    pos += done;
+    if (pos >= end) return;
+    idx[dim] += moved;
+    for (int k = 0; k < p.nops; ++k) b.ptr[k] += moved * p.stride[k][dim] * es[k];
     // Carry into the outer dims.
-    for (int d = 0; d + 1 < p.ndim; ++d) {
-      if (idx[d] >= p.shape[d]) {
-        idx[d] = 0;
-        ++idx[d + 1];
-      }
+    for (int d = dim; d + 1 < p.ndim && idx[d] >= p.shape[d]; ++d) {
+      idx[d] = 0;
+      ++idx[d + 1];
+      for (int k = 0; k < p.nops; ++k)
+        b.ptr[k] += (p.stride[k][d + 1] - p.shape[d] * p.stride[k][d]) * es[k];
     }
   }
 }
@@ -785,14 +798,17 @@ void RunRange(const Plan& p, bool convert, int64_t begin, int64_t end) {
 }
 
 template <typename U>
-void CopyRow(int64_t n, char* const* ptr, unsigned bcast, const double*, StoreMode) {
-  U* o = reinterpret_cast<U*>(ptr[0]);
-  const U* a = reinterpret_cast<const U*>(ptr[1]);
-  if (bcast & 1) {
-    const U v = a[0];
-    for (int64_t i = 0; i < n; ++i) o[i] = v;
-  } else {
-    std::memmove(o, a, static_cast<size_t>(n) * sizeof(U));
+void CopyRow(int64_t n, int64_t rows, char* const* ptr, const int64_t* step, unsigned bcast,
+             const double*, StoreMode) {
+  for (int64_t r = 0; r < rows; ++r) {
+    U* o = reinterpret_cast<U*>(ptr[0] + (r == 0 ? 0 : r * step[0]));
+    const U* a = reinterpret_cast<const U*>(ptr[1] + (r == 0 ? 0 : r * step[1]));
+    if (bcast & 1) {
+      const U v = a[0];
+      for (int64_t i = 0; i < n; ++i) o[i] = v;
+    } else {
+      std::memmove(o, a, static_cast<size_t>(n) * sizeof(U));
+    }
   }
 }
 

@@ -425,7 +425,7 @@ bc_tensor* RunSmallContiguous(const OpArgs& a, bc_tensor* out) {
   ptr[0] = out->data;
   double scalar[kMaxScalars];
   KernelScalars(a, types, scalar);
-  kernel(numel, ptr, one_value, scalar, kPlainStores);
+  kernel(numel, 1, ptr, nullptr, one_value, scalar, kPlainStores);
   return out;
 }
 

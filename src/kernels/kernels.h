@@ -57,14 +57,19 @@ constexpr int kMaxScalars = 3;
 // ahead whenever they stream.
 enum StoreMode : int { kPlainStores = 0, kStreamStores = 1, kStreamAndPrefetch = 2 };
 
-// A row kernel: n elements. ptr[0] is the output, contiguous; ptr[1..] the
-// inputs, each contiguous unless bit (k-1) of `bcast` is set, when it is one
-// value repeated (binary kernels: not both). `scalar` points to kMaxScalars
-// numbers: alpha (add/sub) or value (addcmul/addcdiv) first, or a unary
-// op's parameters as its rules resolved them. `stores`: how the output is written (StoreMode). Types
-// are the kernel dtype's, bool for comparison outputs and where's condition.
-using RowKernel = void (*)(int64_t n, char* const* ptr, unsigned bcast, const double* scalar,
-                           StoreMode stores);
+// A row kernel: `rows` rows of n elements, row r of operand k at ptr[k] +
+// r * step[k] bytes (step is read only when rows > 1: one row may pass
+// nullptr). ptr[0] is the output, contiguous along its rows; ptr[1..] the
+// inputs, each contiguous along its rows unless bit (k-1) of `bcast` is set,
+// when it is one value repeated along each row (binary kernels: not both).
+// `scalar` points to kMaxScalars numbers: alpha (add/sub) or value
+// (addcmul/addcdiv) first, or a unary op's parameters as its rules resolved
+// them. `stores`: how the output is written (StoreMode). Types are the
+// kernel dtype's, bool for comparison outputs and where's condition. One
+// indirect call takes a whole block of rows: a broadcast or strided layout
+// costs a loop step per row, not a call.
+using RowKernel = void (*)(int64_t n, int64_t rows, char* const* ptr, const int64_t* step,
+                           unsigned bcast, const double* scalar, StoreMode stores);
 
 // The kernel of `op` on kernel dtype `dtype` (inputs; for where, the values)
 // for the best enabled SIMD target, or nullptr when the table has none.

@@ -55,6 +55,19 @@ HWY_INLINE bool Aligned(const TO* o, uintptr_t align) {
   return reinterpret_cast<uintptr_t>(o) % align == 0;
 }
 
+// Calls body(q) for each of `rows` rows, q[k] operand k's row, moved on by
+// step[k] bytes from one row to the next (step unread for one row).
+template <int kOps, class Body>
+HWY_INLINE void ForEachRow(int64_t rows, char* const* p, const int64_t* step, const Body& body) {
+  char* q[kOps];
+  for (int k = 0; k < kOps; ++k) q[k] = p[k];
+  for (int64_t r = 0; r < rows;) {
+    body(q);
+    if (++r == rows) break;
+    for (int k = 0; k < kOps; ++k) q[k] += step[k];
+  }
+}
+
 template <int SA, int SB, typename TO, typename TI, class F>
 HWY_INLINE void Loop2(int64_t n, TO* o, const TI* a, const TI* b, const F& f, StoreMode stores) {
   const bool stream = stores != kPlainStores;
@@ -122,31 +135,35 @@ HWY_INLINE void Loop2(int64_t n, TO* o, const TI* a, const TI* b, const F& f, St
 
 // A binary op's row kernel (RowKernel): either input may be one value.
 template <class F, typename TO, typename TI>
-HWY_NOINLINE void BinaryRow(int64_t n, char* const* p, unsigned bcast, const double* scalar,
-                            StoreMode stores) {
+HWY_NOINLINE void BinaryRow(int64_t n, int64_t rows, char* const* p, const int64_t* step,
+                            unsigned bcast, const double* scalar, StoreMode stores) {
   const F f = MakeFunctor<F>(scalar);
-  TO* o = reinterpret_cast<TO*>(p[0]);
-  const TI* a = reinterpret_cast<const TI*>(p[1]);
-  const TI* b = reinterpret_cast<const TI*>(p[2]);
+  auto each_row = [&](auto loop) {
+    ForEachRow<3>(rows, p, step, [&](char* const* q) {
+      loop(reinterpret_cast<TO*>(q[0]), reinterpret_cast<const TI*>(q[1]),
+           reinterpret_cast<const TI*>(q[2]));
+    });
+  };
   switch (bcast) {
-    case 0: return Loop2<1, 1>(n, o, a, b, f, stores);
-    case 1: return Loop2<0, 1>(n, o, a, b, f, stores);
-    case 2: return Loop2<1, 0>(n, o, a, b, f, stores);
-    default: {
-      const TO v = f(a[0], b[0]);
-      for (int64_t i = 0; i < n; ++i) o[i] = v;
-    }
+    case 0:
+      return each_row([&](TO* o, const TI* a, const TI* b) { Loop2<1, 1>(n, o, a, b, f, stores); });
+    case 1:
+      return each_row([&](TO* o, const TI* a, const TI* b) { Loop2<0, 1>(n, o, a, b, f, stores); });
+    case 2:
+      return each_row([&](TO* o, const TI* a, const TI* b) { Loop2<1, 0>(n, o, a, b, f, stores); });
+    default:
+      return each_row([&](TO* o, const TI* a, const TI* b) {
+        const TO v = f(a[0], b[0]);
+        for (int64_t i = 0; i < n; ++i) o[i] = v;
+      });
   }
 }
 
-// A unary op's row kernel: the input contiguous, or one value (bit 0 of
+// One row of a unary op: the input contiguous, or one value (bit 0 of
 // `bcast`). TO is bool for predicates, whose vector form gives a mask.
-template <class F, typename TO, typename TI>
-HWY_NOINLINE void UnaryRow(int64_t n, char* const* p, unsigned bcast, const double* scalar,
-                           StoreMode stores) {
-  const F f = MakeFunctor<F>(scalar);
-  TO* o = reinterpret_cast<TO*>(p[0]);
-  const TI* a = reinterpret_cast<const TI*>(p[1]);
+template <typename TO, typename TI, class F>
+HWY_INLINE void UnaryLoop(int64_t n, TO* o, const TI* a, unsigned bcast, const F& f,
+                          StoreMode stores) {
   if (bcast & 1) {
     const TO v = f(a[0]);
     for (int64_t i = 0; i < n; ++i) o[i] = v;
@@ -181,6 +198,16 @@ HWY_NOINLINE void UnaryRow(int64_t n, char* const* p, unsigned bcast, const doub
     }
   }
   for (; i < n; ++i) o[i] = f(a[i]);
+}
+
+// A unary op's row kernel (RowKernel).
+template <class F, typename TO, typename TI>
+HWY_NOINLINE void UnaryRow(int64_t n, int64_t rows, char* const* p, const int64_t* step,
+                           unsigned bcast, const double* scalar, StoreMode stores) {
+  const F f = MakeFunctor<F>(scalar);
+  ForEachRow<2>(rows, p, step, [&](char* const* q) {
+    UnaryLoop(n, reinterpret_cast<TO*>(q[0]), reinterpret_cast<const TI*>(q[1]), bcast, f, stores);
+  });
 }
 
 // An input of a ternary row: contiguous, or one value repeated, which is
@@ -248,12 +275,9 @@ HWY_INLINE void TernaryVecRow(int64_t n, char* const* p, unsigned bcast, const F
   for (; i < n; ++i) o[i] = f(*a.At(i), *b.At(i), *c.At(i));
 }
 
-// A ternary op's row kernel; any input may be one repeated value. The first
-// input may have its own type (where's condition).
-template <class F, typename TO, typename TC, typename TI>
-HWY_NOINLINE void TernaryRow(int64_t n, char* const* p, unsigned bcast, const double* scalar,
-                             StoreMode stores) {
-  const F f = MakeFunctor<F>(scalar);
+// One row of a ternary op.
+template <typename TO, typename TC, typename TI, class F>
+HWY_INLINE void TernaryLoop(int64_t n, char* const* p, unsigned bcast, const F& f, StoreMode stores) {
   if constexpr (!F::kVec || !std::is_same_v<TO, TI>) {
     TO* o = reinterpret_cast<TO*>(p[0]);
     const TC* a = reinterpret_cast<const TC*>(p[1]);
@@ -272,6 +296,16 @@ HWY_NOINLINE void TernaryRow(int64_t n, char* const* p, unsigned bcast, const do
   } else {
     TernaryVecRow<TO, TC, TI>(n, p, bcast, f, stores);
   }
+}
+
+// A ternary op's row kernel; any input may be one repeated value. The first
+// input may have its own type (where's condition).
+template <class F, typename TO, typename TC, typename TI>
+HWY_NOINLINE void TernaryRow(int64_t n, int64_t rows, char* const* ptr, const int64_t* step,
+                             unsigned bcast, const double* scalar, StoreMode stores) {
+  const F f = MakeFunctor<F>(scalar);
+  ForEachRow<4>(rows, ptr, step,
+                [&](char* const* p) { TernaryLoop<TO, TC, TI>(n, p, bcast, f, stores); });
 }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)
