@@ -735,10 +735,10 @@ void RunBlocks(const Plan& p, bool convert, int64_t begin, int64_t end) {
   // Rows the kernel takes as they are (every operand contiguous or one value
   // along them, not all one value): one call a block, decided once here.
   unsigned bcast = 0;
-  bool direct = !convert && b.s0[0] == 1;
+  bool direct = !convert && p.stride[0][0] == 1;
   for (int k = 1; k < p.nops; ++k) {
-    if (b.s0[k] == 0) bcast |= 1u << (k - 1);
-    direct &= b.s0[k] == 0 || b.s0[k] == 1;
+    if (p.stride[k][0] == 0) bcast |= 1u << (k - 1);
+    direct &= p.stride[k][0] == 0 || p.stride[k][0] == 1;
   }
   direct &= bcast != (1u << (p.nops - 1)) - 1;
   int64_t step[4];
@@ -864,9 +864,37 @@ int64_t ChooseThreads(const Plan& p, const bc_ctx& ctx, bool convert, int64_t nu
   return std::min<int64_t>(most, static_cast<int64_t>(whole / kThreadNs));
 }
 
+// A plan of fewer than kMinPerThread elements (one thread, plain stores)
+// that is one block the kernel takes as it is: at most two dims, every
+// operand in the kernel's dtype, contiguous or one value along rows of
+// kShortRowBytes or more (shorter ones are laid out). Runs it in one kernel
+// call and returns true; else false, having done nothing.
+bool RunOneBlock(const Plan& p) {
+  if (p.ndim > 2 || p.stride[0][0] != 1) return false;
+  const int64_t n0 = p.shape[0], n1 = p.ndim == 2 ? p.shape[1] : 1;
+  if (n0 * n1 == 0 || n0 > kMinPerThread || n0 * n1 >= kMinPerThread) return false;
+  unsigned bcast = 0;
+  int64_t step[4];
+  int64_t widest = 1;
+  for (int k = 0; k < p.nops; ++k) {
+    if (Converted(p, k)) return false;
+    const int64_t es = static_cast<int64_t>(Size(p, k));
+    widest = std::max(widest, es);
+    step[k] = p.ndim == 2 ? p.stride[k][1] * es : 0;
+    if (k == 0) continue;
+    if (p.stride[k][0] == 0) bcast |= 1u << (k - 1);
+    else if (p.stride[k][0] != 1) return false;
+  }
+  if (bcast == (1u << (p.nops - 1)) - 1) return false;  // one value: RunRow fills
+  if (n1 > 1 && n0 * widest < kShortRowBytes) return false;
+  p.kernel(n0, n1, p.base, step, bcast, p.scalar, kPlainStores);
+  return true;
+}
+
 }  // namespace
 
 void Execute(Plan& p, const bc_ctx& ctx) {
+  if (RunOneBlock(p)) return;
   int64_t numel = 1;
   for (int d = 0; d < p.ndim; ++d) numel *= p.shape[d];
   if (numel == 0) return;
