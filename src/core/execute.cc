@@ -30,11 +30,16 @@ namespace {
 // Threads: each gets at least kThreadNs of an op's estimated time (timed
 // on its first elements, see ChooseThreads) and kMinPerThread elements;
 // from kNoProbe elements an op takes one thread per kGrain elements
-// (PyTorch's grain size) untimed.
+// (PyTorch's grain size) untimed. kThreadNs, measured on the Intel Xeon
+// from C (float32 broadcasts, 1 vs 2 threads, each thread on its own share
+// of the chunks): at 10 us ops of 9-17 us stay on one thread (8 us let
+// (256,256)+(256,), 9 us alone, take a second thread and 11 us), and
+// (768,256)+(256,) 30-39 -> 18 us, (512,512)+(512,) 60 -> 22 us; at 16 us
+// the first stayed at 30 us.
 constexpr int64_t kGrain = 32768;
 constexpr int64_t kMinPerThread = 8192;
 constexpr int64_t kNoProbe = int64_t{1} << 20;
-constexpr double kThreadNs = 16000;
+constexpr double kThreadNs = 10000;
 // Elements converted per step when an operand's dtype differs from the kernel's
 // (4 scratch rows of this many 8-byte values live on the stack: about 33 KiB).
 constexpr int64_t kTile = 1024;
