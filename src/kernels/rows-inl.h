@@ -55,6 +55,14 @@ HWY_INLINE bool Aligned(const TO* o, uintptr_t align) {
   return reinterpret_cast<uintptr_t>(o) % align == 0;
 }
 
+// The scalar rest of a row after its whole vectors (fewer than a vector's
+// lanes, or a functor without a vector form): left rolled. Inside the row
+// loop GCC unrolled these, which made the kernels 11% larger and their build
+// 22% longer.
+#ifndef BCAST_NO_UNROLL
+#define BCAST_NO_UNROLL _Pragma("GCC unroll 1")
+#endif
+
 // Calls body(q) for each of `rows` rows, q[k] operand k's row, moved on by
 // step[k] bytes from one row to the next (step unread for one row).
 template <int kOps, class Body>
@@ -130,6 +138,7 @@ HWY_INLINE void Loop2(int64_t n, TO* o, const TI* a, const TI* b, const F& f, St
     }
     for (; i + N <= n; i += N) hn::StoreU(bytes(i), d8, o8 + i);
   }
+  BCAST_NO_UNROLL
   for (; i < n; ++i) o[i] = f(At<SA>(a, i), At<SB>(b, i));
 }
 
@@ -197,7 +206,17 @@ HWY_INLINE void UnaryLoop(int64_t n, TO* o, const TI* a, unsigned bcast, const F
       else hn::StoreU(hn::DemoteTo(d8, v), d8, o8 + i);
     }
   }
+  BCAST_NO_UNROLL
   for (; i < n; ++i) o[i] = f(a[i]);
+}
+
+// Unary and ternary rows are out of line, called once per row: their
+// functors are large (the transcendentals), and inlined into the row loop
+// they lengthened the build more than a call per row costs them.
+template <class F, typename TO, typename TI>
+HWY_NOINLINE void UnaryOneRow(int64_t n, char* const* p, unsigned bcast, const F& f,
+                              StoreMode stores) {
+  UnaryLoop(n, reinterpret_cast<TO*>(p[0]), reinterpret_cast<const TI*>(p[1]), bcast, f, stores);
 }
 
 // A unary op's row kernel (RowKernel).
@@ -205,9 +224,8 @@ template <class F, typename TO, typename TI>
 HWY_NOINLINE void UnaryRow(int64_t n, int64_t rows, char* const* p, const int64_t* step,
                            unsigned bcast, const double* scalar, StoreMode stores) {
   const F f = MakeFunctor<F>(scalar);
-  ForEachRow<2>(rows, p, step, [&](char* const* q) {
-    UnaryLoop(n, reinterpret_cast<TO*>(q[0]), reinterpret_cast<const TI*>(q[1]), bcast, f, stores);
-  });
+  ForEachRow<2>(rows, p, step,
+                [&](char* const* q) { UnaryOneRow<F, TO, TI>(n, q, bcast, f, stores); });
 }
 
 // An input of a ternary row: contiguous, or one value repeated, which is
@@ -272,12 +290,13 @@ HWY_INLINE void TernaryVecRow(int64_t n, char* const* p, unsigned bcast, const F
     }
   }
   for (; i + N <= n; i += N) hn::StoreU(at(i), d, o + i);
+  BCAST_NO_UNROLL
   for (; i < n; ++i) o[i] = f(*a.At(i), *b.At(i), *c.At(i));
 }
 
-// One row of a ternary op.
+// One row of a ternary op (out of line: see UnaryOneRow).
 template <typename TO, typename TC, typename TI, class F>
-HWY_INLINE void TernaryLoop(int64_t n, char* const* p, unsigned bcast, const F& f, StoreMode stores) {
+HWY_NOINLINE void TernaryLoop(int64_t n, char* const* p, unsigned bcast, const F& f, StoreMode stores) {
   if constexpr (!F::kVec || !std::is_same_v<TO, TI>) {
     TO* o = reinterpret_cast<TO*>(p[0]);
     const TC* a = reinterpret_cast<const TC*>(p[1]);
