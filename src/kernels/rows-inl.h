@@ -142,11 +142,41 @@ HWY_INLINE void Loop2(int64_t n, TO* o, const TI* a, const TI* b, const F& f, St
   for (; i < n; ++i) o[i] = f(At<SA>(a, i), At<SB>(b, i));
 }
 
-// A binary op's row kernel (RowKernel): either input may be one value.
+// One row of a binary op.
+template <class F, typename TO, typename TI>
+HWY_INLINE void BinaryLoop(int64_t n, char* const* p, unsigned bcast, const F& f,
+                           StoreMode stores) {
+  TO* o = reinterpret_cast<TO*>(p[0]);
+  const TI* a = reinterpret_cast<const TI*>(p[1]);
+  const TI* b = reinterpret_cast<const TI*>(p[2]);
+  switch (bcast) {
+    case 0: return Loop2<1, 1>(n, o, a, b, f, stores);
+    case 1: return Loop2<0, 1>(n, o, a, b, f, stores);
+    case 2: return Loop2<1, 0>(n, o, a, b, f, stores);
+    default: {
+      const TO v = f(a[0], b[0]);
+      for (int64_t i = 0; i < n; ++i) o[i] = v;
+    }
+  }
+}
+
+template <class F, typename TO, typename TI>
+HWY_NOINLINE void BinaryOneRow(int64_t n, char* const* p, unsigned bcast, const F& f,
+                               StoreMode stores) {
+  BinaryLoop<F, TO, TI>(n, p, bcast, f, stores);
+}
+
+// A binary op's row kernel (RowKernel): either input may be one value. On
+// AVX2 and AVX3 the row loop is inlined into it (a call per row cost about
+// 6 ns a row: a 3-D broadcast of 16-wide rows took 4x as long beyond its
+// same-shape op); on the other targets each row is a call, which keeps the
+// build shorter (inlined on all five targets, the library took a third
+// longer to build than before row blocks).
 template <class F, typename TO, typename TI>
 HWY_NOINLINE void BinaryRow(int64_t n, int64_t rows, char* const* p, const int64_t* step,
                             unsigned bcast, const double* scalar, StoreMode stores) {
   const F f = MakeFunctor<F>(scalar);
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3
   auto each_row = [&](auto loop) {
     ForEachRow<3>(rows, p, step, [&](char* const* q) {
       loop(reinterpret_cast<TO*>(q[0]), reinterpret_cast<const TI*>(q[1]),
@@ -166,6 +196,10 @@ HWY_NOINLINE void BinaryRow(int64_t n, int64_t rows, char* const* p, const int64
         for (int64_t i = 0; i < n; ++i) o[i] = v;
       });
   }
+#else
+  ForEachRow<3>(rows, p, step,
+                [&](char* const* q) { BinaryOneRow<F, TO, TI>(n, q, bcast, f, stores); });
+#endif
 }
 
 // One row of a unary op: the input contiguous, or one value (bit 0 of
@@ -210,9 +244,8 @@ HWY_INLINE void UnaryLoop(int64_t n, TO* o, const TI* a, unsigned bcast, const F
   for (; i < n; ++i) o[i] = f(a[i]);
 }
 
-// Unary and ternary rows are out of line, called once per row: their
-// functors are large (the transcendentals), and inlined into the row loop
-// they lengthened the build more than a call per row costs them.
+// Rows are out of line, called once per row by the row kernel: inlined
+// into its row loop they lengthened the library's build by a third.
 template <class F, typename TO, typename TI>
 HWY_NOINLINE void UnaryOneRow(int64_t n, char* const* p, unsigned bcast, const F& f,
                               StoreMode stores) {
