@@ -63,8 +63,8 @@ constexpr int64_t kOneTileBytes = 32768;
 // 2-D rows of a plan: n1 rows of n0 elements; strides in elements.
 struct Block {
   int64_t n0 = 0, n1 = 0;
-  char* ptr[4];
-  int64_t s0[4], s1[4];
+  char* ptr[4] = {};
+  int64_t s0[4] = {}, s1[4] = {};
 };
 
 // Whether operand k is strided along the rows (neither contiguous nor one
@@ -140,6 +140,21 @@ StoreMode Stores(const Plan& p, bool contiguous = true) {
 
 // ---- rows ----
 
+// Whether rows with element strides s0 (one per operand) go to the kernel as
+// they are: a contiguous output, every input contiguous or one value along
+// the row, not all one value (RunRow fills those). *bcast gets the
+// kernel's mask of one-value inputs.
+bool KernelTakesRows(const Plan& p, const int64_t* s0, unsigned* bcast) {
+  unsigned m = 0;
+  bool ok = s0[0] == 1;
+  for (int k = 1; k < p.nops; ++k) {
+    if (s0[k] == 0) m |= 1u << (k - 1);
+    else ok &= s0[k] == 1;
+  }
+  *bcast = m;
+  return ok && m != (1u << (p.nops - 1)) - 1;
+}
+
 // A row with a strided output or strided inputs: a chunk at a time through
 // stack buffers.
 __attribute__((noinline)) void RunRowChunked(const Plan& p, int64_t n, char* const* ptr,
@@ -176,13 +191,8 @@ __attribute__((noinline)) void RunRowChunked(const Plan& p, int64_t n, char* con
 // One row of n elements of every operand, strides s (elements).
 void RunRow(const Plan& p, int64_t n, char* const* ptr, const int64_t* s, StoreMode stores) {
   unsigned bcast = 0;
-  bool plain = s[0] == 1, all_repeated = true;
-  for (int k = 1; k < p.nops; ++k) {
-    if (s[k] == 0) bcast |= 1u << (k - 1);
-    else all_repeated = false;
-    plain &= s[k] == 0 || s[k] == 1;
-  }
-  if (all_repeated && n > 1) {  // one value for the whole row
+  if (KernelTakesRows(p, s, &bcast)) return p.kernel(n, 1, ptr, nullptr, bcast, p.scalar, stores);
+  if (bcast == (1u << (p.nops - 1)) - 1) {  // one value for the whole row
     alignas(8) char one[8];
     char* q[4] = {one};
     for (int k = 1; k < p.nops; ++k) q[k] = ptr[k];
@@ -190,7 +200,6 @@ void RunRow(const Plan& p, int64_t n, char* const* ptr, const int64_t* s, StoreM
     Fill(ptr[0], s[0], one, n, Size(p, 0));
     return;
   }
-  if (plain) return p.kernel(n, 1, ptr, nullptr, bcast, p.scalar, stores);
   RunRowChunked(p, n, ptr, s, stores);
 }
 
@@ -620,22 +629,10 @@ __attribute__((noinline)) void RunSquareTiles(const Plan& p, const Block& b) {
   });
 }
 
-// A block whose operands are all in the kernel's dtypes.
+// A block whose operands are all in the kernel's dtypes and whose rows the
+// kernel does not take as they are (RunBlocks gives it those).
 void RunBlock(const Plan& p, const Block& b) {
   if (WantsTiles(p, b)) return RunSquareTiles(p, b);
-  // Rows the kernel takes as they are (contiguous or repeated inputs, not
-  // all repeated): straight to it, row after row.
-  unsigned bcast = 0;
-  bool plain = b.s0[0] == 1;
-  for (int k = 1; k < p.nops; ++k) {
-    if (b.s0[k] == 0) bcast |= 1u << (k - 1);
-    plain &= b.s0[k] == 0 || b.s0[k] == 1;
-  }
-  if (plain && b.n0 > 1 && bcast != (1u << (p.nops - 1)) - 1) {
-    int64_t step[4];
-    for (int k = 0; k < p.nops; ++k) step[k] = b.s1[k] * static_cast<int64_t>(Size(p, k));
-    return p.kernel(b.n0, b.n1, b.ptr, step, bcast, p.scalar, Stores(p));
-  }
   for (int64_t r = 0; r < b.n1; ++r) {
     char* q[4];
     for (int k = 0; k < p.nops; ++k)
@@ -740,12 +737,7 @@ void RunBlocks(const Plan& p, bool convert, int64_t begin, int64_t end) {
   // Rows the kernel takes as they are (every operand contiguous or one value
   // along them, not all one value): one call a block, decided once here.
   unsigned bcast = 0;
-  bool direct = !convert && p.stride[0][0] == 1;
-  for (int k = 1; k < p.nops; ++k) {
-    if (p.stride[k][0] == 0) bcast |= 1u << (k - 1);
-    direct &= p.stride[k][0] == 0 || p.stride[k][0] == 1;
-  }
-  direct &= bcast != (1u << (p.nops - 1)) - 1;
+  const bool direct = KernelTakesRows(p, b.s0, &bcast) && !convert;
   int64_t step[4];
   for (int k = 0; k < p.nops; ++k) step[k] = b.s1[k] * es[k];
   const StoreMode stores = Stores(p);
@@ -876,22 +868,20 @@ int64_t ChooseThreads(const Plan& p, const bc_ctx& ctx, bool convert, int64_t nu
 // kShortRowBytes or more (shorter ones are laid out). Runs it in one kernel
 // call and returns true; else false, having done nothing.
 bool RunOneBlock(const Plan& p) {
-  if (p.ndim > 2 || p.stride[0][0] != 1) return false;
+  if (p.ndim > 2) return false;
   const int64_t n0 = p.shape[0], n1 = p.ndim == 2 ? p.shape[1] : 1;
   if (n0 * n1 == 0 || n0 > kMinPerThread || n0 * n1 >= kMinPerThread) return false;
   unsigned bcast = 0;
-  int64_t step[4];
+  int64_t s0[4] = {}, step[4] = {};
   int64_t widest = 1;
   for (int k = 0; k < p.nops; ++k) {
     if (Converted(p, k)) return false;
     const int64_t es = static_cast<int64_t>(Size(p, k));
     widest = std::max(widest, es);
+    s0[k] = p.stride[k][0];
     step[k] = p.ndim == 2 ? p.stride[k][1] * es : 0;
-    if (k == 0) continue;
-    if (p.stride[k][0] == 0) bcast |= 1u << (k - 1);
-    else if (p.stride[k][0] != 1) return false;
   }
-  if (bcast == (1u << (p.nops - 1)) - 1) return false;  // one value: RunRow fills
+  if (!KernelTakesRows(p, s0, &bcast)) return false;
   if (n1 > 1 && n0 * widest < kShortRowBytes) return false;
   p.kernel(n0, n1, p.base, step, bcast, p.scalar, kPlainStores);
   return true;
