@@ -42,6 +42,7 @@
 #include "hwy/highway.h"
 #include "kernels/math_erf_f32-inl.h"
 #include "kernels/math_exp_f32-inl.h"
+#include "kernels/math_fma-inl.h"
 #include "kernels/math_trig_f32-inl.h"
 
 #ifndef BCAST_TEST_MATH_EXP_F32_FNS_
@@ -130,6 +131,18 @@ void RunFn(int fn, const float* in, float* out, size_t n, double p1, double p2, 
   }
 }
 
+// out[i] = MulAddF(a[i], b[i], c[i]), in full vectors or 1-lane ones.
+void RunFma(const float* a, const float* b, const float* c, float* out, size_t n, int capped) {
+  auto run = [&](auto d) {
+    const size_t N = hn::Lanes(d);
+    for (size_t i = 0; i + N <= n; i += N)
+      hn::StoreU(mm::MulAddF(d, hn::LoadU(d, a + i), hn::LoadU(d, b + i), hn::LoadU(d, c + i)), d,
+                 out + i);
+  };
+  if (capped) run(hn::CappedTag<float, 1>());
+  else run(hn::ScalableTag<float>());
+}
+
 }  // namespace
 }  // namespace HWY_NAMESPACE
 }  // namespace bcast
@@ -141,6 +154,7 @@ HWY_AFTER_NAMESPACE();
 namespace bcast {
 namespace {
 HWY_EXPORT(RunFn);
+HWY_EXPORT(RunFma);
 using namespace math_f32_test;
 using Q = __float128;
 
@@ -487,6 +501,68 @@ std::string CaseName(const testing::TestParamInfo<int>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(All, MathExpF32, testing::Range(0, int(Cases().size())), CaseName);
+
+// MulAddF (src/kernels/math_fma-inl.h) on every target, full and 1-lane
+// vectors, against libm's fmaf (correctly rounded): random bit patterns,
+// products near -c (cancellation: where a rounded product and sum would
+// differ most), halfway cases, subnormal, overflowing and special operands.
+TEST(MathFmaF32, MatchesLibmFmaOnEveryTarget) {
+  std::mt19937_64 rng(20261127);
+  const size_t n = 1 << 20;  // a multiple of every vector length
+  std::vector<float> a(n), b(n), c(n), want(n), got(n);
+  const float specials[] = {0.0f, -0.0f, 1.0f, -1.0f, HUGE_VALF, -HUGE_VALF, NAN,
+                            std::numeric_limits<float>::denorm_min(),
+                            std::numeric_limits<float>::min(), std::numeric_limits<float>::max(),
+                            -std::numeric_limits<float>::max(), 0x1p-75f, 0x1.fffffep+63f};
+  const size_t ns = sizeof specials / sizeof specials[0];
+  auto any = [&] { return FromBits(uint32_t(rng())); };
+  auto near1 = [&] { return FromBits(0x3f800000u + uint32_t(rng() % 0x1000000) - 0x800000u); };
+  for (size_t i = 0; i < n; ++i) {
+    switch (i % 6) {
+      case 0:  // any bits
+        a[i] = any(), b[i] = any(), c[i] = any();
+        break;
+      case 1:  // c cancels most of a b
+        a[i] = near1(), b[i] = near1() * 0x1p20f;
+        c[i] = -float(double(a[i]) * double(b[i])) * (1 + 0x1p-23f * float(int(rng() % 5) - 2));
+        break;
+      case 2: {  // a b exactly halfway between two floats, c below float64's
+        // half ulp of it: rounding a b + c in float64, then to float32,
+        // ties to even where the fma rounds toward c (double rounding).
+        const uint32_t u = uint32_t(rng() % 1024) * 2 + 1, v = uint32_t(rng() % 1024) * 2 + 1;
+        a[i] = 1 + float(u) * 0x1p-12f, b[i] = 1 + float(v) * 0x1p-12f;  // a b = 1 + ... + uv 2^-24
+        c[i] = near1() * std::ldexp(1.0f, -54 - int(rng() % 40)) * (rng() & 1 ? 1 : -1);
+        break;
+      }
+      case 3:  // subnormal results
+        a[i] = near1() * 0x1p-70f, b[i] = near1() * 0x1p-60f, c[i] = near1() * 0x1p-140f;
+        break;
+      case 4:  // overflow and near it
+        a[i] = near1() * 0x1p64f, b[i] = near1() * 0x1p63f, c[i] = -near1() * 0x1p127f;
+        break;
+      default:  // special operands against any others
+        a[i] = specials[rng() % ns], b[i] = rng() & 1 ? any() : specials[rng() % ns];
+        c[i] = rng() & 1 ? any() : specials[rng() % ns];
+    }
+    want[i] = fmaf(a[i], b[i], c[i]);
+  }
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    for (int capped = 0; capped < 2; ++capped) {
+      HWY_DYNAMIC_DISPATCH(RunFma)(a.data(), b.data(), c.data(), got.data(), n, capped);
+      size_t bad = 0;
+      for (size_t i = 0; i < n; ++i) {
+        const bool same = Bits(got[i]) == Bits(want[i]) || (std::isnan(got[i]) && std::isnan(want[i]));
+        if (!same && bad++ < 5)
+          ADD_FAILURE() << hwy::TargetName(target) << (capped ? " 1-lane" : "") << ": fma("
+                        << std::hexfloat << a[i] << ", " << b[i] << ", " << c[i] << ") = " << got[i]
+                        << ", libm " << want[i];
+      }
+      EXPECT_EQ(bad, 0u) << hwy::TargetName(target) << (capped ? " 1-lane" : "");
+    }
+  }
+  hwy::SetSupportedTargetsForTest(0);
+}
 
 }  // namespace
 }  // namespace bcast

@@ -6,8 +6,14 @@
 // result is within 1 ulp of the correctly rounded float32 for every input:
 // tests/math_f32_exhaustive.cc checks all 2^32 inputs of each function.
 //
-// Two methods:
-//  * Native float32 (all lanes at once): Exp, Exp2, Expm1, Log, Log2,
+// Three methods:
+//  * Native float32 in fmas (MulAddF, math_fma-inl.h: the hardware's fma on
+//    AVX2 and AVX3, an exact emulation on the older targets): Exp, Exp2.
+//    The reduced argument and the polynomial in fmas leave an error below
+//    0.5 ulp before the last rounding (within 1 ulp of the correctly
+//    rounded result, about 18 million of the 2^32 inputs not correctly
+//    rounded) in half the operations of the float-float steps below.
+//  * Native float32 (all lanes at once): Expm1, Log, Log2,
 //    Log10, Log1p, Tanh, Sigmoid, Silu, GeluTanh. Float-float steps where
 //    rounding errors would add up (Cody-Waite reduction kept as rh + rl,
 //    Fast2Sum/TwoSum, products made exact by splitting one factor into
@@ -23,8 +29,9 @@
 //    float64 Newton step (Recip).
 //
 // Same bits on every Highway target: only exact IEEE operations (Add, Sub,
-// Mul, Div, Sqrt, compares, selects, integer bit operations, the IEEE
-// float<->double conversions); no FMA, no approximate reciprocal, no libm.
+// Mul, Div, Sqrt, fma through MulAddF, compares, selects, integer bit
+// operations, the IEEE float<->double conversions); never Highway's MulAdd
+// directly (unfused on SSE4), no approximate reciprocal, no libm.
 // Compile with -ffp-contract=off. On the emulated targets (EMU128, SCALAR)
 // Highway's DemoteTo clamps values beyond FLT_MAX to +-FLT_MAX instead of
 // rounding them to +-inf; DemoteF32 restores the IEEE result there.
@@ -44,6 +51,7 @@
 #include <limits>
 
 #include "hwy/highway.h"
+#include "kernels/math_fma-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace bcast {
@@ -88,6 +96,8 @@ constexpr float kAtanhTf[4] = {1.0f / 3, 1.0f / 5, 1.0f / 7, 1.0f / 9};
 constexpr float kLn2F1 = 0x1.62ep-1f;       // 13 bits: k ln2F1 exact for |k| < 2^11
 constexpr float kLn2F2 = 0x1.0bfbe8p-15f;   // ln2 - kLn2F1, rounded
 constexpr float kInvLn2F = 0x1.715476p+0f;
+constexpr float kLn2Hi = 0x1.62e430p-1f;   // ln2 rounded: k kLn2Hi exact in an fma
+constexpr float kLn2Lo = -0x1.05c610p-29f;  // ln2 - kLn2Hi, rounded
 constexpr float kRoundMagicF = 0x1.8p23f;
 
 template <size_t I, size_t N, class D, class V>
@@ -96,6 +106,16 @@ HWY_INLINE V HornerFromF(D d, V x, const float (&c)[N]) {
     return hn::Set(d, c[I]);
   } else {
     return hn::Add(hn::Mul(HornerFromF<I + 1>(d, x, c), x), hn::Set(d, c[I]));
+  }
+}
+
+// c[I] + x (c[I+1] + x (...)) in fmas (MulAddF: the same bits everywhere).
+template <size_t I, size_t N, class D, class V>
+HWY_INLINE V HornerFromFma(D d, V x, const float (&c)[N]) {
+  if constexpr (I + 1 == N) {
+    return hn::Set(d, c[I]);
+  } else {
+    return MulAddF(d, HornerFromFma<I + 1>(d, x, c), x, hn::Set(d, c[I]));
   }
 }
 
@@ -429,43 +449,72 @@ HWY_INLINE RecipOnePlusExp<DF> SigmoidCore(DF df, hn::VFromD<DF> y) {
 // ---------------------------------------------------------------------------
 // Exponentials
 
-// Native float32 (16 lanes on AVX-512): see f32detail::ExpCoreF; then times
-// 2^k in the exponent field (every lane normal) or in two multiplies, exact
-// then one rounding (overflow, subnormal results).
+// e^r for |r| <= 0.3476 as p = 1 + t, t = r + r^2 Q(r) in fmas: the
+// error of t (its rounding, r's rounding, Q's 2^-26.7) stays below 2^-25.4
+// absolute, so that p, rounded once, is within 1 ulp of the correctly
+// rounded e^r (tests/math_f32_exhaustive.cc: all 2^32 inputs).
+template <class DF>
+HWY_INLINE hn::VFromD<DF> ExpReducedFma(DF df, hn::VFromD<DF> r, hn::VFromD<DF> rl) {
+  namespace f = f32detail;
+  const auto q = f::HornerFromFma<0>(df, r, f::kExpQf);
+  return hn::Add(hn::Set(df, 1.0f), hn::Add(r, MulAddF(df, hn::Mul(r, r), q, rl)));
+}
+
+// p 2^k for p in [0.7, 1.42] and float32 k (int32 ki) in [-151, 129]: in
+// the exponent field where every lane is normal, else in two multiplies
+// (exact, then one rounding: overflow, subnormal results). NaN x stays NaN.
+template <class DF>
+HWY_INLINE hn::VFromD<DF> ScaleExpF(DF df, hn::VFromD<DF> x, hn::VFromD<DF> p, hn::VFromD<DF> k,
+                                    hn::VFromD<hn::RebindToSigned<DF>> ki) {
+  namespace f = f32detail;
+  const hn::RebindToSigned<DF> di;
+  hn::VFromD<DF> r;
+  const auto normal = hn::And(hn::Ge(k, hn::Set(df, -125.0f)), hn::Le(k, hn::Set(df, 127.0f)));
+  if (HWY_LIKELY(hn::AllTrue(df, hn::Or(normal, hn::IsNaN(x))))) {
+    r = hn::BitCast(df, hn::Add(hn::BitCast(di, p), hn::ShiftLeft<23>(ki)));
+  } else {
+    r = f::ScaleF(df, p, ki);
+  }
+  return f::KeepNaN(df, x, r);
+}
+
+// In fmas (MulAddF): k = round(x / ln2), r = x - k ln2 as x - k kLn2Hi
+// (exact: a multiple of 2^-25 below 0.35) minus k kLn2Lo, rounded once;
+// e^r by ExpReducedFma; times 2^k.
 template <class DF>
 HWY_INLINE hn::VFromD<DF> ExpF32(DF df, hn::VFromD<DF> x) {
   namespace f = f32detail;
   using VF = hn::VFromD<DF>;
   const hn::RebindToSigned<DF> di;
   // Beyond: inf (e^89 > 2^128) and 0 (e^-104 < 2^-150).
-  const f::ExpPartsF<DF> c = f::ExpCoreF(df, f::Clamp(df, x, -104.0f, 89.0f));
-  const VF p = hn::Add(c.s1, c.lo);  // e^r in [0.7, 1.42]
-  VF r;
-  const auto normal = hn::And(hn::Ge(c.k, hn::Set(df, -125.0f)), hn::Le(c.k, hn::Set(df, 127.0f)));
-  if (HWY_LIKELY(hn::AllTrue(df, hn::Or(normal, hn::IsNaN(x))))) {
-    r = hn::BitCast(df, hn::Add(hn::BitCast(di, p), hn::ShiftLeft<23>(c.ki)));
-  } else {
-    r = f::ScaleF(df, p, c.ki);
-  }
-  return f::KeepNaN(df, x, r);
+  const VF xc = f::Clamp(df, x, -104.0f, 89.0f);
+  const VF magic = hn::Set(df, f::kRoundMagicF);
+  const VF kb = MulAddF(df, xc, hn::Set(df, f::kInvLn2F), magic);
+  const VF k = hn::Sub(kb, magic);
+  const VF rh = NegMulAddF(df, k, hn::Set(df, f::kLn2Hi), xc);
+  const VF r = NegMulAddF(df, k, hn::Set(df, f::kLn2Lo), rh);
+  const auto ki = hn::Sub(hn::BitCast(di, kb), hn::BitCast(di, magic));
+  return ScaleExpF(df, x, ExpReducedFma(df, r, hn::Zero(df)), k, ki);
 }
 
-// Native float32, as ExpF32 with Exp2CoreF. x > 129: inf, x < -151: 0.
+// In fmas: k = round(x), v = x - k (exact, |v| <= 1/2), v ln2 = r + rl
+// (r = v kLn2Hi rounded, rl its error, exact in an fma, plus v kLn2Lo);
+// e^(r + rl) by ExpReducedFma; times 2^k. x > 129: inf, x < -151: 0.
 template <class DF>
 HWY_INLINE hn::VFromD<DF> Exp2F32(DF df, hn::VFromD<DF> x) {
   namespace f = f32detail;
   using VF = hn::VFromD<DF>;
   const hn::RebindToSigned<DF> di;
-  const f::ExpPartsF<DF> c = f::Exp2CoreF(df, f::Clamp(df, x, -151.0f, 129.0f));
-  const VF p = hn::Add(c.s1, c.lo);  // 2^v in [0.7, 1.42]
-  VF r;
-  const auto normal = hn::And(hn::Ge(c.k, hn::Set(df, -125.0f)), hn::Le(c.k, hn::Set(df, 127.0f)));
-  if (HWY_LIKELY(hn::AllTrue(df, hn::Or(normal, hn::IsNaN(x))))) {
-    r = hn::BitCast(df, hn::Add(hn::BitCast(di, p), hn::ShiftLeft<23>(c.ki)));
-  } else {
-    r = f::ScaleF(df, p, c.ki);
-  }
-  return f::KeepNaN(df, x, r);
+  const VF xc = f::Clamp(df, x, -151.0f, 129.0f);
+  const VF magic = hn::Set(df, f::kRoundMagicF);
+  const VF kb = hn::Add(xc, magic);
+  const VF k = hn::Sub(kb, magic);
+  const VF v = hn::Sub(xc, k);
+  const VF hi = hn::Set(df, f::kLn2Hi);
+  const VF r = hn::Mul(v, hi);
+  const VF rl = MulAddF(df, v, hn::Set(df, f::kLn2Lo), MulAddF(df, v, hi, hn::Neg(r)));
+  const auto ki = hn::Sub(hn::BitCast(di, kb), hn::BitCast(di, magic));
+  return ScaleExpF(df, x, ExpReducedFma(df, r, rl), k, ki);
 }
 
 // Native float32 (ExpCoreF): e^x - 1 = rh + small for k = 0; for k in

@@ -1,0 +1,126 @@
+// MulAddF: a b + c of float32 lanes rounded once (IEEE fma, round to
+// nearest even), with the same bits on every Highway target. Targets with
+// FMA (AVX2, AVX3) use the instruction. The others (SSSE3, SSE4, EMU128,
+// SCALAR) emulate it exactly in float64:
+//  * a b is exact in float64 (48 of 53 significant bits, and float64's
+//    range holds every product of two floats);
+//  * s = a b + c rounds once in float64; TwoSum gives its error e exactly;
+//  * where e != 0 and s is even, s becomes its odd neighbour on e's side:
+//    that is a b + c rounded to odd;
+//  * rounding that to float32 (nearest even) is the correctly rounded fma,
+//    as 53 >= 24 + 2 bits (Boldo and Melquiond, "Emulation of FMA and
+//    correctly rounded sums: proved algorithms using rounding to odd",
+//    IEEE Trans. Computers 57(4), 2008).
+// Infinite and NaN sums pass through unchanged. On the old targets this
+// costs about 20 float64 operations per float64 lane; the math that uses it
+// is written for the FMA targets, where it is one instruction.
+//
+// tests/test_math_exp_f32.cc checks MulAddF on every target against libm's
+// fmaf (correctly rounded) on edge and random triples.
+
+#if defined(BCAST_KERNELS_MATH_FMA_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef BCAST_KERNELS_MATH_FMA_INL_H_
+#undef BCAST_KERNELS_MATH_FMA_INL_H_
+#else
+#define BCAST_KERNELS_MATH_FMA_INL_H_
+#endif
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <limits>
+
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace bcast {
+namespace HWY_NAMESPACE {
+namespace math {
+namespace hn = hwy::HWY_NAMESPACE;
+
+namespace fmadetail {
+
+// a b + c of float64 lanes holding float32 values, rounded to odd.
+template <class DD, class VD = hn::VFromD<DD>>
+HWY_INLINE VD MulAddToOdd(DD dd, VD a, VD b, VD c) {
+  const hn::RebindToSigned<DD> di;
+  const VD p = hn::Mul(a, b);  // exact
+  const VD s = hn::Add(p, c);
+  const VD pb = hn::Sub(s, c);
+  const VD cb = hn::Sub(s, pb);
+  const VD e = hn::Add(hn::Sub(p, pb), hn::Sub(c, cb));  // TwoSum: p + c - s
+  const auto bits = hn::BitCast(di, s);
+  const auto one = hn::Set(di, 1);
+  const auto even = hn::Eq(hn::And(bits, one), hn::Zero(di));
+  // +1 (away from zero) where e has s's sign, else -1 (toward zero).
+  const auto step = hn::Or(hn::ShiftRight<63>(hn::BitCast(di, hn::Xor(e, s))), one);
+  const auto inexact = hn::And(hn::Ne(e, hn::Zero(dd)), hn::Lt(hn::Abs(s), hn::Set(dd, std::numeric_limits<double>::infinity())));
+  const auto fix = hn::And(hn::RebindMask(di, inexact), even);
+  return hn::BitCast(dd, hn::IfThenElse(fix, hn::Add(bits, step), bits));
+}
+
+// Rounds float64 lanes to float32, to nearest, overflow to inf (Highway's
+// emulated DemoteTo clamps to +-FLT_MAX instead: see DemoteF32 in
+// math_exp_f32-inl.h, repeated here to keep this header standalone).
+template <class DF, class VD>
+HWY_INLINE hn::VFromD<DF> ToF32(DF df, VD v) {
+#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_EMU128
+  const hn::Rebind<double, DF> dd;
+  const auto big = hn::Ge(hn::Abs(v), hn::Set(dd, 0x1.ffffffp127));
+  const auto r = hn::DemoteTo(df, hn::IfThenElse(big, hn::Zero(dd), v));
+  const auto bigf = hn::Eq(hn::DemoteTo(df, hn::IfThenElseZero(big, hn::Set(dd, 1.0))),
+                           hn::Set(df, 1.0f));
+  const auto inf = hn::DemoteTo(df, hn::CopySignToAbs(hn::Set(dd, 1.0), v));
+  return hn::IfThenElse(bigf, hn::Mul(inf, hn::Set(df, std::numeric_limits<float>::infinity())), r);
+#else
+  return hn::DemoteTo(df, v);
+#endif
+}
+
+template <class DF, class V = hn::VFromD<DF>>
+HWY_INLINE V EmulatedMulAdd(DF df, V a, V b, V c) {
+  auto one = [](auto dh, auto x, auto y, auto z) {
+    const hn::Rebind<double, decltype(dh)> dd;
+    return ToF32(dh, MulAddToOdd(dd, hn::PromoteTo(dd, x), hn::PromoteTo(dd, y),
+                                 hn::PromoteTo(dd, z)));
+  };
+#if HWY_TARGET == HWY_SCALAR
+  return one(df, a, b, c);
+#else
+  if constexpr (hn::MaxLanes(DF()) == 1) {
+    return one(df, a, b, c);
+  } else {
+    const hn::Half<DF> dh;
+    const auto lo = one(dh, hn::LowerHalf(dh, a), hn::LowerHalf(dh, b), hn::LowerHalf(dh, c));
+    const auto hi = one(dh, hn::UpperHalf(dh, a), hn::UpperHalf(dh, b), hn::UpperHalf(dh, c));
+    return hn::Combine(df, hi, lo);
+  }
+#endif
+}
+
+}  // namespace fmadetail
+
+// a b + c, rounded once; see the top of this file.
+template <class DF, class V = hn::VFromD<DF>>
+HWY_INLINE V MulAddF(DF df, V a, V b, V c) {
+#if HWY_NATIVE_FMA
+  (void)df;
+  return hn::MulAdd(a, b, c);
+#else
+  return fmadetail::EmulatedMulAdd(df, a, b, c);
+#endif
+}
+
+// c - a b, rounded once.
+template <class DF, class V = hn::VFromD<DF>>
+HWY_INLINE V NegMulAddF(DF df, V a, V b, V c) {
+  return MulAddF(df, hn::Neg(a), b, c);
+}
+
+}  // namespace math
+// NOLINTNEXTLINE(google-readability-namespace-comments)
+}  // namespace HWY_NAMESPACE
+}  // namespace bcast
+HWY_AFTER_NAMESPACE();
+
+#endif  // BCAST_KERNELS_MATH_FMA_INL_H_
