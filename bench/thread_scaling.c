@@ -4,7 +4,7 @@
  * "SLOWER" where it takes more than 10% longer than the best of the smaller
  * counts: the project's rule is that more threads never make an op slower.
  *
- *   bcast_thread_scaling [rounds=7] [max_threads=cores]
+ *   bcast_thread_scaling [rounds=7] [max_threads=cores | list such as 1,2,3,4,8]
  *
  * Cases: the short-row and medium-size shapes of bench/matrix.py --shapes
  * (bcast alone: no PyTorch here), then size sweeps of a same-shape float32
@@ -147,8 +147,14 @@ int main(int argc, char** argv) {
     fclose(f);
   }
   int threads[16], nt = 0;
-  for (int t = 1; t <= max_threads && nt < 16; t *= 2) threads[nt++] = t;
-  if (threads[nt - 1] != max_threads && nt < 16) threads[nt++] = max_threads;
+  if (argc > 2 && strchr(argv[2], ',')) {  /* an explicit list */
+    for (const char* q = argv[2]; *q && nt < 16; q = strchr(q, ',') ? strchr(q, ',') + 1 : "")
+      if (atoi(q) > 0) threads[nt++] = atoi(q);
+  } else {
+    for (int t = 1; t <= max_threads && nt < 16; t *= 2) threads[nt++] = t;
+    if (threads[nt - 1] != max_threads && nt < 16) threads[nt++] = max_threads;
+  }
+  if (nt == 0) return 2;
 
   enum { kMaxCases = 64 };
   Case cases[kMaxCases];

@@ -14,6 +14,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <cstring>
 
@@ -40,6 +41,13 @@ constexpr int64_t kGrain = 32768;
 constexpr int64_t kMinPerThread = 8192;
 constexpr int64_t kNoProbe = int64_t{1} << 20;
 constexpr double kThreadNs = 10000;
+// And no more than sqrt(time / kThreadCostNs) threads: with a cost b per
+// thread (its wake-up, its share of the barrier), W / T + b T is least at
+// T = sqrt(W / b). On 2 cores this never binds (it allows 2 threads from
+// 8 us, kThreadNs from 20 us); on the 16-core Intel Xeon (device machine,
+// bench/thread_scaling.c) ops of 60-120 us took up to 11 threads by
+// kThreadNs alone and ran 10-20% slower than on 8.
+constexpr double kThreadCostNs = 2000;
 // Elements converted per step when an operand's dtype differs from the kernel's
 // (4 scratch rows of this many 8-byte values live on the stack: about 33 KiB).
 constexpr int64_t kTile = 1024;
@@ -859,7 +867,8 @@ int64_t ChooseThreads(const Plan& p, const bc_ctx& ctx, bool convert, int64_t nu
   const int64_t spent = std::max<int64_t>(1, NowNs() - start);
   *done = probe;
   const double whole = static_cast<double>(spent) * static_cast<double>(numel) / static_cast<double>(probe);
-  return std::min<int64_t>(most, static_cast<int64_t>(whole / kThreadNs));
+  const double by_cost = std::sqrt(whole / kThreadCostNs);
+  return std::min<int64_t>(most, static_cast<int64_t>(std::min(whole / kThreadNs, by_cost)));
 }
 
 // A plan of fewer than kMinPerThread elements (one thread, plain stores)
