@@ -13,7 +13,11 @@
 //    0.5 ulp before the last rounding (within 1 ulp of the correctly
 //    rounded result, about 18 million of the 2^32 inputs not correctly
 //    rounded) in half the operations of the float-float steps below.
-//  * Native float32 (all lanes at once): Expm1, Log, Log2,
+//    Expm1, Tanh, Sigmoid, Silu and GeluTanh keep their float-float sums
+//    but take e^r (ExpCoreF) and 1 / (1 + e^y) (SigmoidCore) in fmas: an
+//    fma gives a product's exact error and the division's exact residual,
+//    where 12-bit splits did before.
+//  * Native float32 (all lanes at once): Log, Log2,
 //    Log10, Log1p, Tanh, Sigmoid, Silu, GeluTanh. Float-float steps where
 //    rounding errors would add up (Cody-Waite reduction kept as rh + rl,
 //    Fast2Sum/TwoSum, products made exact by splitting one factor into
@@ -323,58 +327,36 @@ HWY_INLINE hn::VFromD<DF> Trunc12(DF df, hn::VFromD<DF> v) {
 // e^x = 2^k (s1 + lo) for float32 x in [-110, 110] (NaN: garbage; plus
 // xlo, |xlo| <= 2^-16, where given), with
 // s1 + lo in [0.7, 1.42] to a relative error of about 2^-27 (|lo| < 0.07):
-// k = round(x / ln2), r = x - k ln2 as a float-float rh + rl (x - k ln2F1
-// exact by Sterbenz, then TwoSum with -k ln2F2), e^r = 1 + rh + (rl (1 + rh)
-// + rh^2 Q(rh)), where s1 = 1 + rh rounded and lo holds its rounding error
-// (Fast2Sum) plus the rest, so that a caller's s1 + lo rounds once.
+// k = round(x / ln2), r = x - k ln2 = t + u (t = x - k kLn2Hi, exact in an
+// fma; u = xlo - k kLn2Lo), e^r = e^t e^u = 1 + t + (P + u (1 + t + P)),
+// P = t^2 Q(t), in fmas (MulAddF), where s1 = 1 + t rounded and lo holds
+// its rounding error (Fast2Sum) plus the rest, so that a caller's s1 + lo
+// rounds once.
 template <class DF>
 struct ExpPartsF {
   hn::VFromD<DF> k, s1, lo;
   hn::VFromD<hn::RebindToSigned<DF>> ki;  // k as int32
-  hn::VFromD<DF> rh, small;  // e^r - 1 = rh + small (|small| < 0.6 |rh|)
+  hn::VFromD<DF> rh, small;  // e^r - 1 = rh + small (|small| < 0.6 |rh| or tiny)
 };
-// From r = t + u (|t| <= 0.35, |u| < 2^-7), kb = k + kRoundMagicF.
-template <class DF>
-HWY_INLINE ExpPartsF<DF> ExpFromReduced(DF df, hn::VFromD<DF> t, hn::VFromD<DF> u,
-                                        hn::VFromD<DF> kb) {
-  using VF = hn::VFromD<DF>;
-  const hn::RebindToSigned<DF> di;
-  const VF k = hn::Sub(kb, hn::Set(df, kRoundMagicF));
-  // TwoSum(t, u) = rh + rl.
-  const VF rh = hn::Add(t, u);
-  const VF ub = hn::Sub(rh, t);
-  const VF rl = hn::Add(hn::Sub(t, hn::Sub(rh, ub)), hn::Sub(u, ub));
-  const VF r2 = hn::Mul(rh, rh);
-  const VF small = hn::Add(hn::Mul(r2, HornerFromF<0>(df, rh, kExpQf)), hn::Add(rl, hn::Mul(rl, rh)));
-  const VF one = hn::Set(df, 1.0f);
-  const VF s1 = hn::Add(one, rh);
-  const VF e1 = hn::Add(hn::Sub(one, s1), rh);  // Fast2Sum error, exact
-  const auto ki = hn::Sub(hn::BitCast(di, kb), hn::BitCast(di, hn::Set(df, kRoundMagicF)));
-  return {k, s1, hn::Add(e1, small), ki, rh, small};
-}
 template <class DF>
 HWY_INLINE ExpPartsF<DF> ExpCoreF(DF df, hn::VFromD<DF> xc,
                                   hn::VFromD<DF> xlo = hn::Zero(DF())) {
   using VF = hn::VFromD<DF>;
-  const VF kb = hn::Add(hn::Mul(xc, hn::Set(df, kInvLn2F)), hn::Set(df, kRoundMagicF));
-  const VF k = hn::Sub(kb, hn::Set(df, kRoundMagicF));
-  const VF t = hn::Sub(xc, hn::Mul(k, hn::Set(df, kLn2F1)));  // exact
-  const VF u = hn::Sub(xlo, hn::Mul(k, hn::Set(df, kLn2F2)));
-  return ExpFromReduced(df, t, u, kb);
-}
-// 2^x = e^(x ln2) for float32 x in [-160, 160]: k = round(x), v = x - k
-// (exact, |v| <= 1/2), v ln2 = t + u with v split into 12-bit halves
-// (vh ln2F1 exact, vl ln2F1 exact, v ln2F2 rounded: 2^-38 absolute).
-template <class DF>
-HWY_INLINE ExpPartsF<DF> Exp2CoreF(DF df, hn::VFromD<DF> xc) {
-  using VF = hn::VFromD<DF>;
-  const VF kb = hn::Add(xc, hn::Set(df, kRoundMagicF));
-  const VF v = hn::Sub(xc, hn::Sub(kb, hn::Set(df, kRoundMagicF)));
-  const VF vh = Trunc12(df, v);
-  const VF vl = hn::Sub(v, vh);
-  const VF t = hn::Mul(vh, hn::Set(df, kLn2F1));
-  const VF u = hn::Add(hn::Mul(vl, hn::Set(df, kLn2F1)), hn::Mul(v, hn::Set(df, kLn2F2)));
-  return ExpFromReduced(df, t, u, kb);
+  const hn::RebindToSigned<DF> di;
+  const VF magic = hn::Set(df, kRoundMagicF);
+  const VF kb = MulAddF(df, xc, hn::Set(df, kInvLn2F), magic);
+  const VF k = hn::Sub(kb, magic);
+  const VF t = NegMulAddF(df, k, hn::Set(df, kLn2Hi), xc);  // exact (see ExpF32)
+  const VF u = NegMulAddF(df, k, hn::Set(df, kLn2Lo), xlo);  // |u| < 2^-15
+  // e^(t + u) - 1 = e^t e^u - 1 = t + P + u (1 + t + P), P = t^2 Q(t)
+  // (and u^2/2 < 2^-31).
+  const VF P = hn::Mul(hn::Mul(t, t), HornerFromFma<0>(df, t, kExpQf));
+  const VF small = hn::Add(P, MulAddF(df, u, hn::Add(t, P), u));
+  const VF one = hn::Set(df, 1.0f);
+  const VF s1 = hn::Add(one, t);
+  const VF e1 = hn::Add(hn::Sub(one, s1), t);  // Fast2Sum error, exact
+  const auto ki = hn::Sub(hn::BitCast(di, kb), hn::BitCast(di, magic));
+  return {k, s1, hn::Add(e1, small), ki, t, small};
 }
 
 // v 2^k for int32 k in [-252, 254]: two power-of-two factors, the first
@@ -402,15 +384,15 @@ HWY_INLINE hn::VFromD<DF> ScaleDownF(DF df, hn::VFromD<DF> v, hn::VFromD<hn::Reb
 }
 
 // 2^m / (1 + e^y) for float32 y in [-20, 110] (m = max(k, 0), returned),
-// as q12 (1 + c): q12 has 12 significant bits, c is a small correction,
-// relative error about 2^-29. With y = k ln2 + r, e^r = p: d = 1 + 2^k p
-// for k <= 0, 2^-k + p for k > 0 (2^-k capped at 2^-100), a float-float
-// dh + dl with dh of 12 bits; q12 = dh^-1 truncated to 12 bits, so that
-// q12 dh is exact; rho = 1 - q12 (dh + dl) (|rho| < 2^-10) and
-// 1/d = q12 (1 + rho + rho^2 + O(rho^3)).
+// as q (1 + c): q = 1 / dh rounded, c a small correction (|c| < 2^-22),
+// relative error about 2^-40 beyond e^r's own. With y = k ln2 + r,
+// e^r = p = ph + pl: d = 1 + 2^k p for k <= 0, 2^-k + p for k > 0 (2^-k
+// capped at 2^-100), a float-float dh + dl (Fast2Sum); the residual
+// 1 - q dh is exact in an fma, and c = 1 - q (dh + dl), so that
+// 1/d = q (1 + c + O(c^2)).
 template <class DF>
 struct RecipOnePlusExp {
-  hn::VFromD<DF> q12, c;
+  hn::VFromD<DF> q, c;
   hn::VFromD<hn::RebindToSigned<DF>> m;
   hn::VFromD<DF> ph, pl, pk;  // e^r = ph + pl; pk = 2^k for k <= 0
 };
@@ -430,18 +412,28 @@ HWY_INLINE RecipOnePlusExp<DF> SigmoidCore(DF df, const ExpPartsF<DF>& e) {
   const VF ph = hn::Add(e.s1, e.lo);
   const VF pl = hn::Add(hn::Sub(e.s1, ph), e.lo);
   const VF T = hn::Mul(B, ph);  // exact
-  const VF dh = Trunc12(df, hn::Add(A, T));
-  // The part of A + T below dh (exact, see above), then B pl.
+  const VF dh = hn::Add(A, T);
+  // A + T - dh (Fast2Sum, the larger first), then B pl.
   const VF dl0 = hn::IfThenElse(kposf, hn::Add(hn::Sub(T, dh), A), hn::Add(hn::Sub(A, dh), T));
-  const VF dl = hn::Add(dl0, hn::Mul(B, pl));
-  const VF q12 = Trunc12(df, hn::Div(one, dh));
-  const VF rho = hn::Sub(hn::Sub(one, hn::Mul(q12, dh)), hn::Mul(q12, dl));
-  const VF c = hn::Add(rho, hn::Mul(rho, rho));
-  return {q12, c, hn::IfThenElseZero(kpos, e.ki), ph, pl, B};
+  const VF dl = MulAddF(df, B, pl, dl0);
+  const VF q = hn::Div(one, dh);
+  const VF c = NegMulAddF(df, q, dl, NegMulAddF(df, q, dh, one));
+  return {q, c, hn::IfThenElseZero(kpos, e.ki), ph, pl, B};
 }
 template <class DF>
 HWY_INLINE RecipOnePlusExp<DF> SigmoidCore(DF df, hn::VFromD<DF> y) {
   return SigmoidCore(df, ExpCoreF(df, y));
+}
+
+// (nh + nl) q (1 + c), unscaled (|nl| tiny against nh): a = nh q rounded,
+// b = nh q - a exact in an fma, then a + (b + nl q + a c), one rounding in
+// the outer sum.
+template <class DF>
+HWY_INLINE hn::VFromD<DF> TimesRecip(DF df, hn::VFromD<DF> nh, hn::VFromD<DF> nl,
+                                     const RecipOnePlusExp<DF>& s) {
+  const auto a = hn::Mul(nh, s.q);
+  const auto b = MulAddF(df, nh, s.q, hn::Neg(a));
+  return hn::Add(a, MulAddF(df, a, s.c, MulAddF(df, nl, s.q, b)));
 }
 
 }  // namespace f32detail
@@ -691,10 +683,10 @@ HWY_INLINE hn::VFromD<DF> CoshF32(DF df, hn::VFromD<DF> x) {
 }
 
 // Native float32: tanh(a) = (1 - w) / (1 + w), w = e^-2a = 2^k p (k <= 0),
-// a = |x|. 1 / (1 + w) = q12 (1 + c) (SigmoidCore); 1 - w as a float-float
+// a = |x|. 1 / (1 + w) = q (1 + c) (SigmoidCore); 1 - w as a float-float
 // Nh + Nl: -(e^r - 1) from ExpCoreF's parts for k = 0, else 1 - 2^k p by
-// Fast2Sum; Nh q12 exactly as the sum of two products (Nh split into 12-bit
-// halves); one rounding in the final sum. |x| < 2^-12 gives x (|x^3/3| is
+// Fast2Sum; (Nh + Nl) q (1 + c) by TimesRecip, one rounding in its final
+// sum. |x| < 2^-12 gives x (|x^3/3| is
 // below half an ulp), |x| > 9.1 gives +-1 (1 - tanh < 2^-25).
 template <class DF>
 HWY_INLINE hn::VFromD<DF> TanhF32(DF df, hn::VFromD<DF> x) {
@@ -715,10 +707,7 @@ HWY_INLINE hn::VFromD<DF> TanhF32(DF df, hn::VFromD<DF> x) {
   const auto k0 = hn::RebindMask(df, hn::Eq(e.ki, hn::Zero(di)));
   const VF nh = hn::IfThenElse(k0, n0h, n1h);
   const VF nl = hn::IfThenElse(k0, hn::Neg(n0l), n1l);
-  const VF nhh = f::Trunc12(df, nh);
-  const VF a1 = hn::Mul(nhh, s.q12);
-  const VF b1 = hn::Mul(hn::Sub(nh, nhh), s.q12);
-  const VF t = hn::Add(a1, hn::Add(b1, hn::Add(hn::Mul(hn::Add(a1, b1), s.c), hn::Mul(nl, s.q12))));
+  const VF t = f::TimesRecip(df, nh, nl, s);
   VF r = hn::CopySignToAbs(t, x);
   r = hn::IfThenElse(hn::Lt(hn::Abs(x), hn::Set(df, 0x1p-12f)), x, r);
   return f::KeepNaN(df, x, r);
@@ -784,15 +773,15 @@ HWY_INLINE hn::VFromD<DF> AtanhF32(DF df, hn::VFromD<DF> x) {
 // ---------------------------------------------------------------------------
 // Activations
 
-// Native float32: 1 / (1 + e^-x) = q12 (1 + c) 2^-m (SigmoidCore), rounded
-// once in q12 + q12 c (then exactly scaled, or once more to a subnormal).
+// Native float32: 1 / (1 + e^-x) = q (1 + c) 2^-m (SigmoidCore), rounded
+// once in fma(q, c, q) (then exactly scaled, or once more to a subnormal).
 template <class DF>
 HWY_INLINE hn::VFromD<DF> SigmoidF32(DF df, hn::VFromD<DF> x) {
   namespace f = f32detail;
   using VF = hn::VFromD<DF>;
   // -x < -20: 1 - 2^-28.8 and above, rounds to 1; -x > 110: below 2^-158.
   const f::RecipOnePlusExp<DF> s = f::SigmoidCore(df, f::Clamp(df, hn::Neg(x), -20.0f, 110.0f));
-  const VF q = hn::Add(s.q12, hn::Mul(s.q12, s.c));
+  const VF q = MulAddF(df, s.q, s.c, s.q);
   return f::KeepNaN(df, x, f::ScaleDownF(df, q, s.m));
 }
 
@@ -824,9 +813,9 @@ HWY_INLINE hn::VFromD<DF> LogitF32(DF df, hn::VFromD<DF> x) {
 }
 
 // x / (1 + e^-x); -inf -> NaN (as the float64 Silu). Native float32: with
-// 1 / (1 + e^-x) = q12 (1 + c) 2^-m (SigmoidCore), x q12 = a + b exactly
-// (x split into two 12-bit halves), x sigmoid(x) = (a + (b + (a + b) c))
-// 2^-m, rounded once in the outer sum.
+// 1 / (1 + e^-x) = q (1 + c) 2^-m (SigmoidCore), x q = a + b exactly (b in
+// an fma), x sigmoid(x) = (a + (b + a c)) 2^-m, rounded once in the outer
+// sum.
 template <class DF>
 HWY_INLINE hn::VFromD<DF> SiluF32(DF df, hn::VFromD<DF> x) {
   namespace f = f32detail;
@@ -834,11 +823,7 @@ HWY_INLINE hn::VFromD<DF> SiluF32(DF df, hn::VFromD<DF> x) {
   // x < -110: |x| e^x < 2^-150 (x = -110 gives -0 too); x > 20: x.
   const VF xc = f::Clamp(df, x, -110.0f, 20.0f);
   const f::RecipOnePlusExp<DF> s = f::SigmoidCore(df, hn::Neg(xc));
-  const VF xh = f::Trunc12(df, xc);
-  const VF xl = hn::Sub(xc, xh);
-  const VF a = hn::Mul(xh, s.q12);
-  const VF b = hn::Mul(xl, s.q12);
-  const VF q = hn::Add(a, hn::Add(b, hn::Mul(hn::Add(a, b), s.c)));
+  const VF q = f::TimesRecip(df, xc, hn::Zero(df), s);
   // The sign of x also where q rounds to zero.
   VF r = hn::CopySign(f::ScaleDownF(df, q, s.m), xc);  // m > 0: |x| > 0.17, |q| > 2^-3
   r = hn::IfThenElse(hn::Gt(x, hn::Set(df, 20.0f)), x, r);
@@ -909,8 +894,7 @@ HWY_INLINE hn::VFromD<DF> EluF32(DF df, hn::VFromD<DF> x, float alpha) {
 // x, x < -11 gives -0 (|x| e^z < 2^-155), -inf gives NaN. z is computed in
 // float64 (relative error ~2^-51) and split into a float-float zh + zl (its
 // error, up to 2^-44 absolute for |z| <= 113, moves sigmoid(z) by as
-// little relative); then as SiluF32 with -z for -x: x q12 = a + b exactly,
-// (a + (b + (a + b) c)) 2^-m.
+// little relative); then as SiluF32 with -z for -x: x q (1 + c) 2^-m.
 template <class DF>
 HWY_INLINE hn::VFromD<DF> GeluTanhF32(DF df, hn::VFromD<DF> x) {
   namespace f = f32detail;
@@ -928,11 +912,7 @@ HWY_INLINE hn::VFromD<DF> GeluTanhF32(DF df, hn::VFromD<DF> x) {
   const VF yh = f::Clamp(df, yh0, -20.0f, 110.0f);
   const VF yl = hn::IfThenElse(hn::Eq(yh, yh0), hn::Neg(zl), hn::Zero(df));
   const f::RecipOnePlusExp<DF> s = f::SigmoidCore(df, f::ExpCoreF(df, yh, yl));
-  const VF xh = f::Trunc12(df, xc);
-  const VF xl = hn::Sub(xc, xh);
-  const VF a = hn::Mul(xh, s.q12);
-  const VF b = hn::Mul(xl, s.q12);
-  const VF q = hn::Add(a, hn::Add(b, hn::Mul(hn::Add(a, b), s.c)));
+  const VF q = f::TimesRecip(df, xc, hn::Zero(df), s);
   // The sign of x also where q rounds to zero.
   VF r = hn::CopySign(f::ScaleDownF(df, q, s.m), xc);  // m > 0: x < -0.2, |q| > 2^-4
   r = hn::IfThenElse(hn::Gt(x, hn::Set(df, 10.0f)), x, r);
