@@ -372,13 +372,35 @@ void LayRowsAs(char* dst, const Plan& p, int k, const char* from, const int64_t*
     }
   };
   if (st[0] == 0) {
-    each_row([bytes](char* o, const char* x) {
+    // 16 bytes of the row's value; one or two stores for rows of up to 32
+    // bytes (a column under a short row: 7 floats), chosen outside the loop.
+    struct Pattern {
+      U e[16 / sizeof(U)];
+    };
+    auto pattern = [](const char* x) {
       U v;
       std::memcpy(&v, x, sizeof(U));
-      U pattern[16 / sizeof(U)];
-      for (U& e : pattern) e = v;
-      for (int64_t i = 0; i < bytes; i += 16) std::memcpy(o + i, pattern, 16);
-    });
+      Pattern p;
+      for (U& e : p.e) e = v;
+      return p;
+    };
+    if (bytes <= 16) {
+      each_row([&](char* o, const char* x) {
+        const Pattern p = pattern(x);
+        std::memcpy(o, &p, 16);
+      });
+    } else if (bytes <= 32) {
+      each_row([&](char* o, const char* x) {
+        const Pattern p = pattern(x);
+        std::memcpy(o, &p, 16);
+        std::memcpy(o + 16, &p, 16);
+      });
+    } else {
+      each_row([&](char* o, const char* x) {
+        const Pattern p = pattern(x);
+        for (int64_t i = 0; i < bytes; i += 16) std::memcpy(o + i, &p, 16);
+      });
+    }
   } else {
     each_row([bytes](char* o, const char* x) { CopyRun(o, x, bytes); });
   }
