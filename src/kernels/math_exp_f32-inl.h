@@ -230,19 +230,7 @@ HWY_INLINE V Log1p64(D d, V t) {
 // Rounds float64 lanes to float32 (IEEE round to nearest, overflow to inf).
 template <class DF, class VD>
 HWY_INLINE hn::VFromD<DF> DemoteF32(DF df, VD v) {
-#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_EMU128
-  // Highway's emulated DemoteTo gives +-FLT_MAX for |v| > FLT_MAX; |v| at or
-  // above FLT_MAX + ulp/2 rounds to inf (FLT_MAX's significand is odd).
-  const hn::Rebind<double, DF> dd;
-  const auto big = hn::Ge(hn::Abs(v), hn::Set(dd, 0x1.ffffffp127));
-  const auto r = hn::DemoteTo(df, hn::IfThenElse(big, hn::Zero(dd), v));
-  const auto bigf = hn::Eq(hn::DemoteTo(df, hn::IfThenElseZero(big, hn::Set(dd, 1.0))),
-                           hn::Set(df, 1.0f));
-  const auto inf = hn::DemoteTo(df, hn::CopySignToAbs(hn::Set(dd, 1.0), v));
-  return hn::IfThenElse(bigf, hn::Mul(inf, hn::Set(df, kInfF)), r);
-#else
-  return hn::DemoteTo(df, v);
-#endif
+  return DemoteToF32(df, v);  // math_fma-inl.h
 }
 
 // f(dd, v) on each float64 half of x, rounded once to float32.

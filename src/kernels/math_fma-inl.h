@@ -38,6 +38,26 @@ namespace HWY_NAMESPACE {
 namespace math {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// Rounds float64 lanes to float32 (IEEE: to nearest, overflow to inf). On
+// the emulated targets (EMU128, SCALAR) Highway's DemoteTo clamps values
+// beyond FLT_MAX to +-FLT_MAX instead; this restores the IEEE result there:
+// |v| at or above FLT_MAX + ulp/2 rounds to inf (FLT_MAX's significand is
+// odd).
+template <class DF, class VD>
+HWY_INLINE hn::VFromD<DF> DemoteToF32(DF df, VD v) {
+#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_EMU128
+  const hn::Rebind<double, DF> dd;
+  const auto big = hn::Ge(hn::Abs(v), hn::Set(dd, 0x1.ffffffp127));
+  const auto r = hn::DemoteTo(df, hn::IfThenElse(big, hn::Zero(dd), v));
+  const auto bigf = hn::Eq(hn::DemoteTo(df, hn::IfThenElseZero(big, hn::Set(dd, 1.0))),
+                           hn::Set(df, 1.0f));
+  const auto inf = hn::DemoteTo(df, hn::CopySignToAbs(hn::Set(dd, 1.0), v));
+  return hn::IfThenElse(bigf, hn::Mul(inf, hn::Set(df, std::numeric_limits<float>::infinity())), r);
+#else
+  return hn::DemoteTo(df, v);
+#endif
+}
+
 namespace fmadetail {
 
 // a b + c of float64 lanes holding float32 values, rounded to odd.
@@ -59,30 +79,12 @@ HWY_INLINE VD MulAddToOdd(DD dd, VD a, VD b, VD c) {
   return hn::BitCast(dd, hn::IfThenElse(fix, hn::Add(bits, step), bits));
 }
 
-// Rounds float64 lanes to float32, to nearest, overflow to inf (Highway's
-// emulated DemoteTo clamps to +-FLT_MAX instead: see DemoteF32 in
-// math_exp_f32-inl.h, repeated here to keep this header standalone).
-template <class DF, class VD>
-HWY_INLINE hn::VFromD<DF> ToF32(DF df, VD v) {
-#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_EMU128
-  const hn::Rebind<double, DF> dd;
-  const auto big = hn::Ge(hn::Abs(v), hn::Set(dd, 0x1.ffffffp127));
-  const auto r = hn::DemoteTo(df, hn::IfThenElse(big, hn::Zero(dd), v));
-  const auto bigf = hn::Eq(hn::DemoteTo(df, hn::IfThenElseZero(big, hn::Set(dd, 1.0))),
-                           hn::Set(df, 1.0f));
-  const auto inf = hn::DemoteTo(df, hn::CopySignToAbs(hn::Set(dd, 1.0), v));
-  return hn::IfThenElse(bigf, hn::Mul(inf, hn::Set(df, std::numeric_limits<float>::infinity())), r);
-#else
-  return hn::DemoteTo(df, v);
-#endif
-}
-
 template <class DF, class V = hn::VFromD<DF>>
 HWY_INLINE V EmulatedMulAdd(DF df, V a, V b, V c) {
   auto one = [](auto dh, auto x, auto y, auto z) {
     const hn::Rebind<double, decltype(dh)> dd;
-    return ToF32(dh, MulAddToOdd(dd, hn::PromoteTo(dd, x), hn::PromoteTo(dd, y),
-                                 hn::PromoteTo(dd, z)));
+    return DemoteToF32(dh, MulAddToOdd(dd, hn::PromoteTo(dd, x), hn::PromoteTo(dd, y),
+                                       hn::PromoteTo(dd, z)));
   };
 #if HWY_TARGET == HWY_SCALAR
   return one(df, a, b, c);
