@@ -64,15 +64,18 @@ HWY_INLINE bool Aligned(const TO* o, uintptr_t align) {
 #endif
 
 // Calls body(q) for each of `rows` rows, q[k] operand k's row, moved on by
-// step[k] bytes from one row to the next (step unread for one row).
+// step[k] bytes from one row to the next (step unread for one row; copied
+// first, as stores through the rows may alias it).
 template <int kOps, class Body>
 HWY_INLINE void ForEachRow(int64_t rows, char* const* p, const int64_t* step, const Body& body) {
   char* q[kOps];
+  int64_t s[kOps];
   for (int k = 0; k < kOps; ++k) q[k] = p[k];
+  for (int k = 0; k < kOps; ++k) s[k] = rows > 1 ? step[k] : 0;
   for (int64_t r = 0; r < rows;) {
     body(q);
     if (++r == rows) break;
-    for (int k = 0; k < kOps; ++k) q[k] += step[k];
+    for (int k = 0; k < kOps; ++k) q[k] += s[k];
   }
 }
 
