@@ -9,16 +9,18 @@
 // Three methods:
 //  * Native float32 in fmas (MulAddF, math_fma-inl.h: the hardware's fma on
 //    AVX2 and AVX3, an exact emulation on the older targets): Exp, Exp2,
-//    Log, Log2, Log10, Log1p. The reduced argument and the polynomial in
-//    fmas leave an error below 0.5 ulp before the last rounding (within 1
-//    ulp of the correctly rounded result, about 18 million of the 2^32
-//    inputs not correctly rounded for Exp) in half the operations of the
-//    float-float steps below. The logs: x = 2^e (1 + f) from the bits, no
+//    Log, Log2, Log10, Log1p, Atanh. The reduced argument and the
+//    polynomial in fmas leave an error below 0.5 ulp before the last
+//    rounding (within 1 ulp of the correctly rounded result, about 18
+//    million of the 2^32 inputs not correctly rounded for Exp) in half the
+//    operations of the float-float steps below. The logs: x = 2^e (1 + f)
+//    from the bits, no
 //    division and no table; log1p(f) = f + f^2 Q(f) (log_b: f C + f R(f))
 //    with degree-8 and -9 polynomials, e ln2 + f as a Fast2Sum whose error
-//    joins the small terms in the last fma (LogSumF, LogBaseSumF);
-//    subnormal and special inputs in a branch taken only when a vector
-//    holds one (LogDispatchF).
+//    joins the small terms in the last fma (LogSumF, LogBaseSumF; Atanh
+//    through log1p of a float-float argument, Log1pSumF); subnormal and
+//    special inputs in a branch taken only when a vector holds one
+//    (LogDispatchF).
 //  * Native float32 (all lanes at once): Expm1, Tanh, Sigmoid, Silu,
 //    GeluTanh. Float-float steps where
 //    rounding errors would add up (Cody-Waite reduction kept as rh + rl,
@@ -614,9 +616,10 @@ HWY_INLINE hn::VFromD<DF> LogDispatchF(DF df, hn::VFromD<DF> x, const Core& core
 
 // log(x) = S + lo with S = e kLn2F1 + f rounded (e kLn2F1 exact: 8 by 13
 // bits) and lo = its error (Fast2Sum: |e kLn2F1| >= 0.69 > |f| unless
-// e = 0, where S = f), plus e kLn2F2 and, where kD (Log1pF32), log1p of
-// d / (1 + f) for |d| <= 2^-26 as d (1 - f) (d f^2 / (1 + f) <= 2^-29),
-// f^2 Q(f) in the last fma. Worst near |log(x)| = 0.3466 (ulp
+// e = 0, where S = f), plus e kLn2F2 and, where kD (Log1pSumF), log1p of
+// d / (1 + f) for |d| <= ulp(f) as d (1 - f)(1 + f^2) (the series of
+// 1 / (1 + f) to f^3: 2^-5.6 relative, below 0.04 ulp), f^2 Q(f) in the
+// last fma. Worst near |log(x)| = 0.3466 (ulp
 // 2^-25): f^2 rounded (2^-24 of |f^2 Q| <= 0.068: 0.14 ulp), Q's last
 // rounding (0.08 ulp), Q's fit (0.05 ulp), lo's rounding (0.13 ulp): below
 // 0.4 ulp before the last rounding.
@@ -627,9 +630,12 @@ HWY_INLINE hn::VFromD<DF> LogSumF(DF df, hn::VFromD<DF> e, hn::VFromD<DF> f,
   const VF t = hn::Mul(e, hn::Set(df, kLn2F1));  // exact
   const VF S = hn::Add(t, f);
   VF lo = hn::Add(hn::Sub(t, S), f);
-  if constexpr (kD) lo = MulAddF(df, d, hn::Sub(hn::Set(df, 1.0f), f), lo);
-  lo = MulAddF(df, e, hn::Set(df, kLn2F2), lo);
   const VF f2 = hn::Mul(f, f);
+  if constexpr (kD) {
+    const VF omf = hn::Sub(hn::Set(df, 1.0f), f);
+    lo = MulAddF(df, d, MulAddF(df, omf, f2, omf), lo);
+  }
+  lo = MulAddF(df, e, hn::Set(df, kLn2F2), lo);
   const VF q = HornerFromFma<0>(df, f, kLogQf);
   return hn::Add(S, MulAddF(df, f2, q, lo));
 }
@@ -686,35 +692,49 @@ HWY_INLINE hn::VFromD<DF> Log10F32(DF df, hn::VFromD<DF> x) {
   });
 }
 
-// Native float32 in fmas: u = 1 + x rounded, c = 1 + x - u exact (TwoSum),
-// u = 2^e (1 + f) (LogArgOf), so 1 + x = 2^e (1 + f + cs) with cs = c 2^-e
-// exact (|cs| <= ulp(1 + f) / 2; 2^-e as bits, taken as 0 for e >= 127
-// where cs is negligible). f + cs = g + d by Fast2Sum (|f| >= ulp(1 + f)
-// unless f = 0): g = x exactly where e = 0 (the bulk of the inputs, and
-// every small x); else |d| <= 2^-26 against a result above 0.34. Then
-// log1p(x) = e ln2 + log1p(g) + log1p(d / (1 + g)) (LogSumF). The sign is
-// x's (log1p(-0) = -0; no other result is near 0). x > -1 finite in the
-// main path; else the special values by selects.
+namespace f32detail {
+
+// log1p(xh + xl) for finite xh > -1 and |xl| <= ulp(xh) (xl only where
+// kXl): u = 1 + xh rounded, c = 1 + xh - u exact (TwoSum), plus xl (its
+// rounding is 2^-24 of a term below ulp(u)); u = 2^e (1 + f) (LogArgOf),
+// so 1 + xh + xl = 2^e (1 + f + cs) with cs = c 2^-e exact (2^-e as bits,
+// taken as 0 for e >= 127 where cs is negligible). f + cs = g + d by
+// Fast2Sum (|cs| < |f| unless f = 0, or e != 0 and a d error far below the
+// result's ulp): g = xh exactly where e = 0 and xl is absent (the bulk of
+// log1p's inputs, and every small x); else |d| <= ulp(g). Then
+// log1p = e ln2 + log1p(g) + log1p(d / (1 + g)) (LogSumF).
+template <bool kXl, class DF>
+HWY_INLINE hn::VFromD<DF> Log1pSumF(DF df, hn::VFromD<DF> xh, hn::VFromD<DF> xl) {
+  using VF = hn::VFromD<DF>;
+  const hn::RebindToSigned<DF> di;
+  const VF one = hn::Set(df, 1.0f);
+  const VF u = hn::Add(one, xh);
+  const VF bb = hn::Sub(u, xh);
+  VF c = hn::Add(hn::Sub(xh, hn::Sub(u, bb)), hn::Sub(one, bb));
+  if constexpr (kXl) c = hn::Add(c, xl);
+  const LogArgF<DF> a = LogArgOf(df, u);
+  const auto sbits = hn::Max(hn::Sub(hn::Set(di, 127), a.ei), hn::Zero(di));
+  const VF cs = hn::Mul(c, hn::BitCast(df, hn::ShiftLeft<23>(sbits)));
+  const VF g = hn::Add(a.f, cs);
+  const VF d = hn::Add(hn::Sub(a.f, g), cs);
+  return LogSumF<true>(df, a.e, g, d);
+}
+
+}  // namespace f32detail
+
+// Native float32 in fmas (f32detail::Log1pSumF). The sign is x's
+// (log1p(-0) = -0; no other result is near 0). x > -1 finite in the main
+// path; else the special values by selects.
 template <class DF>
 HWY_INLINE hn::VFromD<DF> Log1pF32(DF df, hn::VFromD<DF> x) {
   namespace f = f32detail;
   using VF = hn::VFromD<DF>;
-  const hn::RebindToSigned<DF> di;
-  const VF one = hn::Set(df, 1.0f);
   const VF m1 = hn::Set(df, -1.0f);
   const VF inf = hn::Set(df, f::kInfF);
   const auto ok = hn::And(hn::Gt(x, m1), hn::Lt(x, inf));
   const bool all_ok = hn::AllTrue(df, ok);
   const VF xi = HWY_LIKELY(all_ok) ? x : hn::IfThenElseZero(ok, x);
-  const VF u = hn::Add(one, xi);
-  const VF bb = hn::Sub(u, xi);
-  const VF c = hn::Add(hn::Sub(xi, hn::Sub(u, bb)), hn::Sub(one, bb));
-  const f::LogArgF<DF> a = f::LogArgOf(df, u);
-  const auto sbits = hn::Max(hn::Sub(hn::Set(di, 127), a.ei), hn::Zero(di));
-  const VF cs = hn::Mul(c, hn::BitCast(df, hn::ShiftLeft<23>(sbits)));
-  const VF g = hn::Add(a.f, cs);
-  const VF d = hn::Add(hn::Sub(a.f, g), cs);
-  VF r = hn::CopySign(f::LogSumF<true>(df, a.e, g, d), x);
+  VF r = hn::CopySign(f::Log1pSumF<false>(df, xi, xi), x);
   if (HWY_UNLIKELY(!all_ok)) {
     r = hn::IfThenElse(hn::Eq(x, inf), x, r);
     r = hn::IfThenElse(hn::Eq(x, m1), hn::Set(df, -f::kInfF), r);
@@ -827,22 +847,35 @@ HWY_INLINE hn::VFromD<DF> AcoshF32(DF df, hn::VFromD<DF> x) {
   return hn::IfThenElse(hn::Not(hn::Ge(x, one)), f32detail::NaNF(df), r);
 }
 
+// Native float32 in fmas: atanh(a) = log1p(t) / 2, t = 2a / (1 - a),
+// a = |x| < 1. 1 - a = den + dl exactly (Fast2Sum; dl = 0 for a >= 1/2);
+// th = 2a / den rounded, rem = 2a - th den exact (fma), so t = th + tl with
+// tl = (rem - th dl) / (1 - a) = (rem - th dl)(1 + t / 2), taken with th
+// for t (its relative error 2^-24 costs 2^-47 of th); log1p(th + tl) by
+// Log1pSumF; the sign is x's (atanh(-0) = -0). |x| = 1: +-inf; |x| > 1 or
+// NaN: NaN (selects only where a vector holds one).
 template <class DF>
 HWY_INLINE hn::VFromD<DF> AtanhF32(DF df, hn::VFromD<DF> x) {
+  namespace f = f32detail;
   using VF = hn::VFromD<DF>;
-  VF r = f32detail::ViaF64(df, x, [](auto d, auto v) {
-    using V = decltype(v);
-    // atanh(a) = log1p(2a / (1 - a)) / 2; 1 - a is exact.
-    const V one = hn::Set(d, 1.0);
-    const V a = hn::IfThenElseZero(hn::Lt(hn::Abs(v), one), hn::Abs(v));
-    const V t = hn::Mul(hn::Add(a, a), f32detail::Recip(d, hn::Sub(one, a)));
-    return hn::CopySignToAbs(hn::Mul(f32detail::Log1p64(d, t), hn::Set(d, 0.5)), v);
-  });
-  const VF a = hn::Abs(x);
   const VF one = hn::Set(df, 1.0f);
-  r = hn::IfThenElse(hn::Eq(a, one), hn::CopySignToAbs(hn::Set(df, f32detail::kInfF), x), r);
-  r = hn::IfThenElse(hn::Not(hn::Le(a, one)), f32detail::NaNF(df), r);
-  return f32detail::KeepZero(df, x, r);
+  const VF a = hn::Abs(x);
+  const auto ok = hn::Lt(a, one);
+  const bool all_ok = hn::AllTrue(df, ok);
+  const VF ai = HWY_LIKELY(all_ok) ? a : hn::IfThenElseZero(ok, a);
+  const VF den = hn::Sub(one, ai);
+  const VF dl = hn::Sub(hn::Sub(one, den), ai);
+  const VF num = hn::Add(ai, ai);
+  const VF th = hn::Div(num, den);
+  const VF rem = NegMulAddF(df, th, den, num);
+  const VF eps = NegMulAddF(df, th, dl, rem);
+  const VF tl = MulAddF(df, eps, hn::Mul(th, hn::Set(df, 0.5f)), eps);
+  VF r = hn::CopySign(hn::Mul(f::Log1pSumF<true>(df, th, tl), hn::Set(df, 0.5f)), x);
+  if (HWY_UNLIKELY(!all_ok)) {
+    r = hn::IfThenElse(hn::Eq(a, one), hn::CopySignToAbs(hn::Set(df, f::kInfF), x), r);
+    r = hn::IfThenElse(hn::Not(hn::Le(a, one)), f::NaNF(df), r);
+  }
+  return r;
 }
 
 // ---------------------------------------------------------------------------
