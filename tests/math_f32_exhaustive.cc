@@ -21,7 +21,9 @@
 // Acosh 6, Atanh 18, Logit 7, Mish 709, Softplus 804, Elu 1102 (float64).
 // In fmas (MulAddF; AVX3, 2026-11-27): max 1 ulp, no NaN or zero-sign
 // mismatch; not correctly rounded: Exp 18062266, Exp2 18110636, Expm1
-// 4131724, Tanh 2484078, Sigmoid 866577, Silu 857612, GeluTanh 652448.
+// 4131724, Tanh 2484078, Sigmoid 866577, Silu 857612, GeluTanh 652448,
+// Log 2355972, Log2 2250999, Log10 2267236, Log1p 4742674, Atanh 4172908
+// (the same counts with -march=nehalem, the emulated fma, for Log, Atanh).
 // Erf-family (math_erf_f32-inl.h, AVX3, commit c03de4e; the reference is
 // math_trig-inl.h's float64 function; erfinv's quad value: two Newton steps on
 // erfq/erfcq from it): every function max 1 ulp, no NaN or zero-sign

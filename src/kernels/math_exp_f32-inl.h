@@ -8,22 +8,26 @@
 //
 // Three methods:
 //  * Native float32 in fmas (MulAddF, math_fma-inl.h: the hardware's fma on
-//    AVX2 and AVX3, an exact emulation on the older targets): Exp, Exp2.
-//    The reduced argument and the polynomial in fmas leave an error below
-//    0.5 ulp before the last rounding (within 1 ulp of the correctly
-//    rounded result, about 18 million of the 2^32 inputs not correctly
-//    rounded) in half the operations of the float-float steps below.
-//    Expm1, Tanh, Sigmoid, Silu and GeluTanh keep their float-float sums
-//    but take e^r (ExpCoreF) and 1 / (1 + e^y) (SigmoidCore) in fmas: an
-//    fma gives a product's exact error and the division's exact residual,
-//    where 12-bit splits did before.
-//  * Native float32 (all lanes at once): Log, Log2,
-//    Log10, Log1p, Tanh, Sigmoid, Silu, GeluTanh. Float-float steps where
-//    rounding errors would add up (Cody-Waite reduction kept as rh + rl,
-//    Fast2Sum/TwoSum, products made exact by splitting one factor into
-//    12-bit halves against a 12-bit other factor), so that the result rounds
-//    once from a value within about 0.3 ulp (see ExpCoreF, SigmoidCore,
-//    LogPartsOf). GeluTanh computes its argument z in float64.
+//    AVX2 and AVX3, an exact emulation on the older targets): Exp, Exp2,
+//    Log, Log2, Log10, Log1p, Atanh. The reduced argument and the
+//    polynomial in fmas leave an error below 0.5 ulp before the last
+//    rounding (within 1 ulp of the correctly rounded result, about 18
+//    million of the 2^32 inputs not correctly rounded for Exp) in half the
+//    operations of the float-float steps below. The logs: x = 2^e (1 + f)
+//    from the bits, no division and no table; log1p(f) = f + f^2 Q(f)
+//    (log_b: f C + f R(f)) with degree-8 and -9 polynomials, e ln2 + f as
+//    a Fast2Sum whose error joins the small terms in the last fma (LogSumF,
+//    LogBaseSumF; Atanh through log1p of a float-float argument,
+//    Log1pSumF); subnormal and special inputs in a branch taken only when
+//    a vector holds one (LogDispatchF).
+//  * Native float32 with float-float steps (all lanes at once): Expm1,
+//    Tanh, Sigmoid, Silu, GeluTanh. They take e^r (ExpCoreF) and
+//    1 / (1 + e^y) (SigmoidCore) in fmas (an fma gives a product's exact
+//    error and the division's exact residual), and float-float sums
+//    (Fast2Sum/TwoSum) where rounding errors would add up, so that the
+//    result rounds once from a value within about 0.5 ulp (see ExpCoreF,
+//    SigmoidCore, TimesRecip).
+//    GeluTanh computes its argument z in float64.
 //  * Through float64 (ViaF64): each half widened (exact), plain float64
 //    arithmetic with short polynomials to a relative error of ~2^-36 or
 //    better, rounded once to float32: within 0.5 + 2^-11 ulp. Float32
@@ -94,24 +98,12 @@ constexpr float kExpQf[6] = {
     0x1.000000p-1f, 0x1.555556p-3f, 0x1.5554eap-5f,
     0x1.1110e0p-7f, 0x1.6d4320p-10f, 0x1.a124eep-13f,
 };
-// (atanh(s)/s - 1) / s^2 = 1/3 + z/5 + z^2/7 + z^3/9 (z = s^2 <= 0.0295;
-// the rest, z^4/11, is below 2^-24.4 of the sum).
-constexpr float kAtanhTf[4] = {1.0f / 3, 1.0f / 5, 1.0f / 7, 1.0f / 9};
 constexpr float kLn2F1 = 0x1.62ep-1f;       // 13 bits: k ln2F1 exact for |k| < 2^11
 constexpr float kLn2F2 = 0x1.0bfbe8p-15f;   // ln2 - kLn2F1, rounded
 constexpr float kInvLn2F = 0x1.715476p+0f;
 constexpr float kLn2Hi = 0x1.62e430p-1f;   // ln2 rounded: k kLn2Hi exact in an fma
 constexpr float kLn2Lo = -0x1.05c610p-29f;  // ln2 - kLn2Hi, rounded
 constexpr float kRoundMagicF = 0x1.8p23f;
-
-template <size_t I, size_t N, class D, class V>
-HWY_INLINE V HornerFromF(D d, V x, const float (&c)[N]) {
-  if constexpr (I + 1 == N) {
-    return hn::Set(d, c[I]);
-  } else {
-    return hn::Add(hn::Mul(HornerFromF<I + 1>(d, x, c), x), hn::Set(d, c[I]));
-  }
-}
 
 // c[I] + x (c[I+1] + x (...)) in fmas (MulAddF: the same bits everywhere).
 template <size_t I, size_t N, class D, class V>
@@ -303,13 +295,6 @@ HWY_INLINE V FixLog(DF df, V x, V r) {
   r = hn::IfThenElse(hn::Eq(x, hn::Set(df, kInfF)), x, r);
   r = hn::IfThenElse(hn::Eq(x, hn::Zero(df)), hn::Set(df, -kInfF), r);
   return hn::IfThenElse(hn::Not(hn::Ge(x, hn::Zero(df))), NaNF(df), r);
-}
-
-// v with the low 12 significand bits cleared (12 significant bits left).
-template <class DF>
-HWY_INLINE hn::VFromD<DF> Trunc12(DF df, hn::VFromD<DF> v) {
-  const hn::RebindToUnsigned<DF> du;
-  return hn::BitCast(df, hn::And(hn::BitCast(du, v), hn::Set(du, 0xfffff000u)));
 }
 
 // e^x = 2^k (s1 + lo) for float32 x in [-110, 110] (NaN: garbage; plus
@@ -529,114 +514,190 @@ HWY_INLINE hn::VFromD<DF> Expm1F32(DF df, hn::VFromD<DF> x) {
 // ---------------------------------------------------------------------------
 // Logarithms
 
-// Native float32: x = 2^e m, m in [sqrt(1/2), sqrt(2)) (subnormals scaled
-// by 2^23 first), f = m - 1 (exact), s = f / (2 + f) (2 + f as Dh + Dl,
-// s corrected by -s Dl / 2), log(m) = f - h with h = f - 2 atanh(s)
-// = s (f - 2 s^2 T(s^2)) (|h| < f^2 / 2, relative error ~2^-23, so below
-// 2^-25.5 of the result); log(x) = (e ln2F1 + f) (Fast2Sum, exact) plus the
-// small terms (and extra, a caller's small addend), one rounding. For
-// finite x > 0; FixLog handles the rest.
-template <class DF>
-struct LogPartsF {
-  hn::VFromD<DF> e, fm, h;  // log(x) = e ln2 + fm - h
+namespace f32detail {
+
+// Native float32 logarithms in fmas: x = 2^e (1 + f), f in [A, B] =
+// [0x1.6a09e6p-1 - 1, 0x1.6a09e6p0 - 1] (about [-0.2929, 0.4142]).
+// Polynomials from tools/fit_math_f32.py (weighted near-minimax, float32
+// coefficients), errors relative to the result for e = 0.
+// log1p(f) = f + f^2 Q(f), Q(0) = -1/2 exactly (so that small f, every
+// small log1p argument, get errors far below the worst): 2^-27.4.
+constexpr float kLogQf[9] = {
+    -0x1p-1f,        0x1.555554p-2f,  -0x1.000226p-2f, 0x1.99a01cp-3f, -0x1.54728ap-3f,
+    0x1.22d92ep-3f,  -0x1.0d8242p-3f, 0x1.055ec6p-3f,  -0x1.38c9dep-4f,
 };
+// log2(1 + f) = f kInvLn2F + f R(f), R(0) = 1/ln2 - kInvLn2F: 2^-27.7.
+constexpr float kLog2Rf[10] = {
+    0x1.4ae0cp-26f,  -0x1.71547p-1f,  0x1.ec7094p-2f,  -0x1.715afep-2f, 0x1.277f44p-2f,
+    -0x1.eaa24ap-3f, 0x1.a2c9dcp-3f,  -0x1.87f7eep-3f, 0x1.7f281ep-3f,  -0x1.c39b94p-4f,
+};
+// log10(1 + f) = f kInvLn10F + f R(f), R(0) = 1/ln10 - kInvLn10F: 2^-27.7.
+constexpr float kLog10Rf[10] = {
+    -0x1.5b235ep-27f, -0x1.bcb7aap-3f, 0x1.287a7p-3f,   -0x1.bcbf52p-4f, 0x1.63d068p-4f,
+    -0x1.276a48p-4f,  0x1.f84c1ap-5f,  -0x1.d7938ep-5f, 0x1.cd07cap-5f,  -0x1.108156p-5f,
+};
+constexpr float kInvLn10F = 0x1.bcb7b2p-2f;    // 1/ln10 rounded
+constexpr float kLog10_2F1 = 0x1.344p-2f;      // log10(2), 11 bits: e kLog10_2F1 exact
+constexpr float kLog10_2F2 = 0x1.3509f8p-18f;  // log10(2) - kLog10_2F1, rounded
+constexpr int32_t kSqrtHalfBits = 0x3f3504f3;  // 0x1.6a09e6p-1 (sqrt(1/2) rounded)
+
 template <class DF>
-HWY_INLINE LogPartsF<DF> LogPartsOf(DF df, hn::VFromD<DF> x) {
-  namespace f = f32detail;
-  using VF = hn::VFromD<DF>;
+struct LogArgF {
+  hn::VFromD<DF> e, f;                     // x = 2^e (1 + f), f exact
+  hn::VFromD<hn::RebindToSigned<DF>> ei;  // e as int32
+};
+// For positive normal finite x (other lanes: garbage): m = 1 + f in
+// [sqrt(1/2), sqrt(2)) from the bits, f = m - 1 exact (Sterbenz).
+template <class DF>
+HWY_INLINE LogArgF<DF> LogArgOf(DF df, hn::VFromD<DF> x) {
   const hn::RebindToSigned<DF> di;
-  const auto sub = hn::Lt(x, hn::Set(df, 0x1p-126f));
-  const VF xs = hn::IfThenElse(sub, hn::Mul(x, hn::Set(df, 0x1p23f)), x);
-  const auto t = hn::Sub(hn::BitCast(di, xs), hn::Set(di, 0x3f3504f3));
+  const auto t = hn::Sub(hn::BitCast(di, x), hn::Set(di, kSqrtHalfBits));
   const auto ei = hn::ShiftRight<23>(t);
-  const VF m = hn::BitCast(df, hn::Add(hn::And(t, hn::Set(di, 0x007fffff)), hn::Set(di, 0x3f3504f3)));
-  const VF e = hn::Sub(hn::ConvertTo(df, ei), hn::IfThenElseZero(sub, hn::Set(df, 23.0f)));
-  const VF one = hn::Set(df, 1.0f), two = hn::Set(df, 2.0f);
-  const VF fm = hn::Sub(m, one);
-  const VF dh = hn::Add(two, fm);
-  const VF dl = hn::Add(hn::Sub(two, dh), fm);
-  const VF s0 = hn::Div(fm, dh);
-  const VF sv = hn::Sub(s0, hn::Mul(hn::Mul(s0, dl), hn::Set(df, 0.5f)));
-  const VF z = hn::Mul(sv, sv);
-  const VF T = f::HornerFromF<0>(df, z, f::kAtanhTf);
-  const VF h = hn::Mul(sv, hn::Sub(fm, hn::Mul(hn::Add(z, z), T)));
-  return {e, fm, h};
+  const auto mb = hn::Add(hn::And(t, hn::Set(di, 0x007fffff)), hn::Set(di, kSqrtHalfBits));
+  return {hn::ConvertTo(df, ei), hn::Sub(hn::BitCast(df, mb), hn::Set(df, 1.0f)), ei};
 }
 
-template <class DF>
-HWY_INLINE hn::VFromD<DF> LogCoreF(DF df, hn::VFromD<DF> x, hn::VFromD<DF> extra) {
-  namespace f = f32detail;
+// core(LogArgOf(x)) where every lane is a positive normal finite float
+// (the branch-free main path); else (some lane is subnormal, zero,
+// negative, inf or NaN) subnormals scaled by 2^23 first and FixLog's
+// special values.
+template <class DF, class Core>
+HWY_INLINE hn::VFromD<DF> LogDispatchF(DF df, hn::VFromD<DF> x, const Core& core) {
+  const auto normal = hn::And(hn::Ge(x, hn::Set(df, 0x1p-126f)), hn::Lt(x, hn::Set(df, kInfF)));
+  if (HWY_LIKELY(hn::AllTrue(df, normal))) return core(LogArgOf(df, x));
+  const auto sub = hn::Lt(x, hn::Set(df, 0x1p-126f));
+  LogArgF<DF> a = LogArgOf(df, hn::IfThenElse(sub, hn::Mul(x, hn::Set(df, 0x1p23f)), x));
+  a.e = hn::Sub(a.e, hn::IfThenElseZero(sub, hn::Set(df, 23.0f)));
+  return FixLog(df, x, core(a));
+}
+
+// log(x) = S + lo with S = e kLn2F1 + f rounded (e kLn2F1 exact: 8 by 13
+// bits) and lo = its error (Fast2Sum: |e kLn2F1| >= 0.69 > |f| unless
+// e = 0, where S = f), plus e kLn2F2 and, where kD (Log1pSumF), log1p of
+// d / (1 + f) for |d| <= ulp(f) as d (1 - f)(1 + f^2) (the series of
+// 1 / (1 + f) to f^3: 2^-5.6 relative, below 0.04 ulp), f^2 Q(f) in the
+// last fma. Worst near |log(x)| = 0.3466 (ulp
+// 2^-25): f^2 rounded (2^-24 of |f^2 Q| <= 0.068: 0.14 ulp), Q's last
+// rounding (0.08 ulp), Q's fit (0.05 ulp), lo's rounding (0.13 ulp): below
+// 0.4 ulp before the last rounding.
+template <bool kD, class DF>
+HWY_INLINE hn::VFromD<DF> LogSumF(DF df, hn::VFromD<DF> e, hn::VFromD<DF> f,
+                                  hn::VFromD<DF> d) {
   using VF = hn::VFromD<DF>;
-  const LogPartsF<DF> p = LogPartsOf(df, x);
-  const VF e = p.e, fm = p.fm, h = p.h;
-  const VF L = hn::Mul(e, hn::Set(df, f::kLn2F1));  // exact
-  const VF S = hn::Add(L, fm);
-  const VF err = hn::Add(hn::Sub(L, S), fm);
-  const VF lo = hn::Add(hn::Add(err, hn::Mul(e, hn::Set(df, f::kLn2F2))), extra);
-  return hn::Add(S, hn::Sub(lo, h));
+  const VF t = hn::Mul(e, hn::Set(df, kLn2F1));  // exact
+  const VF S = hn::Add(t, f);
+  VF lo = hn::Add(hn::Sub(t, S), f);
+  const VF f2 = hn::Mul(f, f);
+  if constexpr (kD) {
+    const VF omf = hn::Sub(hn::Set(df, 1.0f), f);
+    lo = MulAddF(df, d, MulAddF(df, omf, f2, omf), lo);
+  }
+  lo = MulAddF(df, e, hn::Set(df, kLn2F2), lo);
+  const VF q = HornerFromFma<0>(df, f, kLogQf);
+  return hn::Add(S, MulAddF(df, f2, q, lo));
 }
 
+// log_b(x) = e (A1 + A2) + f C + f R(f) (C = 1/ln(b) rounded, A1 of at
+// most 11 bits): f C = hi + hl (hl exact in an fma), S = e A1 + hi
+// (Fast2Sum: |e A1| >= 0.30 > |hi| unless e = 0) plus its error, hl,
+// e A2 and f R(f) in the last fma; one rounding. Worst for log2 near
+// x = sqrt(2) (result just below 1/2, ulp 2^-25): R's inner Horner value
+// (about -0.57, ulp 2^-24) times f^2, R's and lo's last roundings and the
+// fit add up to about 0.4 ulp before the last rounding (test_math_exp_f32
+// measures 0.90 ulp from the exact log2 at most, 0.78 for log10).
+template <class DF, size_t N>
+HWY_INLINE hn::VFromD<DF> LogBaseSumF(DF df, hn::VFromD<DF> e, hn::VFromD<DF> f, float a1,
+                                      float a2, float c, const float (&r)[N]) {
+  using VF = hn::VFromD<DF>;
+  const VF t = hn::Mul(e, hn::Set(df, a1));  // exact
+  const VF nh = hn::Mul(f, hn::Set(df, -c));  // -hi
+  const VF hl = MulAddF(df, f, hn::Set(df, c), nh);  // f c - hi, exact
+  const VF S = hn::Sub(t, nh);
+  const VF err = hn::Sub(hn::Sub(t, S), nh);
+  VF lo = hn::Add(hl, err);
+  if (a2 != 0.0f) lo = MulAddF(df, e, hn::Set(df, a2), lo);
+  return hn::Add(S, MulAddF(df, f, HornerFromFma<0>(df, f, r), lo));
+}
+
+}  // namespace f32detail
+
+// Native float32 in fmas (f32detail::LogSumF).
 template <class DF>
 HWY_INLINE hn::VFromD<DF> LogF32(DF df, hn::VFromD<DF> x) {
-  return f32detail::FixLog(df, x, LogCoreF(df, x, hn::Zero(df)));
-}
-
-// Native float32: log_b(x) = e (A1 + A2) + (fm - h) (C1 + C2) from
-// LogPartsOf, with A1, C1 of at most 13 and 12 significant bits: e A1,
-// fh C1 and fl C1 (fm split into 12-bit halves) exact, e A1 + fh C1 by
-// TwoSum, the rest small; one rounding.
-template <class DF>
-HWY_INLINE hn::VFromD<DF> LogBaseF(DF df, hn::VFromD<DF> x, float a1, float a2, float c1,
-                                   float c2) {
   namespace f = f32detail;
-  using VF = hn::VFromD<DF>;
-  const LogPartsF<DF> p = LogPartsOf(df, x);
-  const VF C1 = hn::Set(df, c1), C2 = hn::Set(df, c2);
-  const VF L = hn::Mul(p.e, hn::Set(df, a1));  // exact
-  const VF fh = f::Trunc12(df, p.fm);
-  const VF P1 = hn::Mul(fh, C1);  // exact
-  const VF P2 = hn::Mul(hn::Sub(p.fm, fh), C1);  // exact
-  const VF S = hn::Add(L, P1);
-  const VF bb = hn::Sub(S, L);
-  const VF err = hn::Add(hn::Sub(L, hn::Sub(S, bb)), hn::Sub(P1, bb));
-  const VF small = hn::Add(hn::Add(P2, hn::Mul(p.fm, C2)), hn::Mul(p.e, hn::Set(df, a2)));
-  const VF hc = hn::Mul(p.h, hn::Add(C1, C2));
-  return hn::Add(S, hn::Sub(hn::Add(err, small), hc));
+  return f::LogDispatchF(df, x, [df](const f::LogArgF<DF>& a) {
+    return f::LogSumF<false>(df, a.e, a.f, a.f);  // (no d)
+  });
 }
 
+// Native float32 in fmas (f32detail::LogBaseSumF): A = 1, C = 1/ln2.
 template <class DF>
 HWY_INLINE hn::VFromD<DF> Log2F32(DF df, hn::VFromD<DF> x) {
-  // A = 1, C = 1/ln2 = 0x1.716p0 - 0x1.7135a8p-13 (+2^-37.5 relative).
-  const auto r = LogBaseF(df, x, 1.0f, 0.0f, 0x1.716p0f, -0x1.7135a8p-13f);
-  return f32detail::FixLog(df, x, r);
+  namespace f = f32detail;
+  return f::LogDispatchF(df, x, [df](const f::LogArgF<DF>& a) {
+    return f::LogBaseSumF(df, a.e, a.f, 1.0f, 0.0f, f::kInvLn2F, f::kLog2Rf);
+  });
 }
 
+// Native float32 in fmas (f32detail::LogBaseSumF): A = log10(2), C = 1/ln10.
 template <class DF>
 HWY_INLINE hn::VFromD<DF> Log10F32(DF df, hn::VFromD<DF> x) {
-  // A = log10(2) = 0x1.344p-2 + 0x1.3509f8p-18, C = 1/ln10 = 0x1.bccp-2 -
-  // 0x1.09d5b2p-15 (each to 2^-41 relative).
-  const auto r = LogBaseF(df, x, 0x1.344p-2f, 0x1.3509f8p-18f, 0x1.bccp-2f, -0x1.09d5b2p-15f);
-  return f32detail::FixLog(df, x, r);
+  namespace f = f32detail;
+  return f::LogDispatchF(df, x, [df](const f::LogArgF<DF>& a) {
+    return f::LogBaseSumF(df, a.e, a.f, f::kLog10_2F1, f::kLog10_2F2, f::kInvLn10F,
+                          f::kLog10Rf);
+  });
 }
 
-// Native float32: u = 1 + x rounded, its error c exact (Fast2Sum, the
-// larger operand first), log1p(x) = log(u) + c/u (c/u <= 2^-24, needed to
-// ~2^-10 only), through LogCoreF with c/u as its extra addend.
+namespace f32detail {
+
+// log1p(xh + xl) for finite xh > -1 and |xl| <= ulp(xh) (xl only where
+// kXl): u = 1 + xh rounded, c = 1 + xh - u exact (TwoSum), plus xl (its
+// rounding is 2^-24 of a term below ulp(u)); u = 2^e (1 + f) (LogArgOf),
+// so 1 + xh + xl = 2^e (1 + f + cs) with cs = c 2^-e exact (2^-e as bits,
+// taken as 0 for e >= 127 where cs is negligible). f + cs = g + d by
+// Fast2Sum (|cs| < |f| unless f = 0, or e != 0 and a d error far below the
+// result's ulp): g = xh exactly where e = 0 and xl is absent (the bulk of
+// log1p's inputs, and every small x); else |d| <= ulp(g). Then
+// log1p = e ln2 + log1p(g) + log1p(d / (1 + g)) (LogSumF).
+template <bool kXl, class DF>
+HWY_INLINE hn::VFromD<DF> Log1pSumF(DF df, hn::VFromD<DF> xh, hn::VFromD<DF> xl) {
+  using VF = hn::VFromD<DF>;
+  const hn::RebindToSigned<DF> di;
+  const VF one = hn::Set(df, 1.0f);
+  const VF u = hn::Add(one, xh);
+  const VF bb = hn::Sub(u, xh);
+  VF c = hn::Add(hn::Sub(xh, hn::Sub(u, bb)), hn::Sub(one, bb));
+  if constexpr (kXl) c = hn::Add(c, xl);
+  const LogArgF<DF> a = LogArgOf(df, u);
+  const auto sbits = hn::Max(hn::Sub(hn::Set(di, 127), a.ei), hn::Zero(di));
+  const VF cs = hn::Mul(c, hn::BitCast(df, hn::ShiftLeft<23>(sbits)));
+  const VF g = hn::Add(a.f, cs);
+  const VF d = hn::Add(hn::Sub(a.f, g), cs);
+  return LogSumF<true>(df, a.e, g, d);
+}
+
+}  // namespace f32detail
+
+// Native float32 in fmas (f32detail::Log1pSumF). The sign is x's
+// (log1p(-0) = -0; no other result is near 0). x > -1 finite in the main
+// path; else the special values by selects.
 template <class DF>
 HWY_INLINE hn::VFromD<DF> Log1pF32(DF df, hn::VFromD<DF> x) {
+  namespace f = f32detail;
   using VF = hn::VFromD<DF>;
-  const VF one = hn::Set(df, 1.0f);
   const VF m1 = hn::Set(df, -1.0f);
-  const VF xi = hn::IfThenElse(hn::Gt(x, m1), x, hn::Zero(df));  // NaN, x <= -1: 0
-  const VF u = hn::Add(one, xi);
-  const VF c = hn::IfThenElse(hn::Gt(hn::Abs(xi), one), hn::Add(hn::Sub(xi, u), one),
-                              hn::Add(hn::Sub(one, u), xi));
-  VF r = LogCoreF(df, hn::IfThenElse(hn::Eq(x, hn::Set(df, f32detail::kInfF)), one, u),
-                  hn::Div(c, u));
-  r = hn::IfThenElse(hn::Eq(x, hn::Set(df, f32detail::kInfF)), x, r);
-  r = hn::IfThenElse(hn::Eq(x, m1), hn::Set(df, -f32detail::kInfF), r);
-  r = hn::IfThenElse(hn::Not(hn::Ge(x, m1)), f32detail::NaNF(df), r);
-  return f32detail::KeepZero(df, x, r);
+  const VF inf = hn::Set(df, f::kInfF);
+  const auto ok = hn::And(hn::Gt(x, m1), hn::Lt(x, inf));
+  const bool all_ok = hn::AllTrue(df, ok);
+  const VF xi = HWY_LIKELY(all_ok) ? x : hn::IfThenElseZero(ok, x);
+  VF r = hn::CopySign(f::Log1pSumF<false>(df, xi, xi), x);
+  if (HWY_UNLIKELY(!all_ok)) {
+    r = hn::IfThenElse(hn::Eq(x, inf), x, r);
+    r = hn::IfThenElse(hn::Eq(x, m1), hn::Set(df, -f::kInfF), r);
+    r = hn::IfThenElse(hn::Not(hn::Ge(x, m1)), f::NaNF(df), r);
+  }
+  return r;
 }
 
 // ---------------------------------------------------------------------------
@@ -740,22 +801,35 @@ HWY_INLINE hn::VFromD<DF> AcoshF32(DF df, hn::VFromD<DF> x) {
   return hn::IfThenElse(hn::Not(hn::Ge(x, one)), f32detail::NaNF(df), r);
 }
 
+// Native float32 in fmas: atanh(a) = log1p(t) / 2, t = 2a / (1 - a),
+// a = |x| < 1. 1 - a = den + dl exactly (Fast2Sum; dl = 0 for a >= 1/2);
+// th = 2a / den rounded, rem = 2a - th den exact (fma), so t = th + tl with
+// tl = (rem - th dl) / (1 - a) = (rem - th dl)(1 + t / 2), taken with th
+// for t (its relative error 2^-24 costs 2^-47 of th); log1p(th + tl) by
+// Log1pSumF; the sign is x's (atanh(-0) = -0). |x| = 1: +-inf; |x| > 1 or
+// NaN: NaN (selects only where a vector holds one).
 template <class DF>
 HWY_INLINE hn::VFromD<DF> AtanhF32(DF df, hn::VFromD<DF> x) {
+  namespace f = f32detail;
   using VF = hn::VFromD<DF>;
-  VF r = f32detail::ViaF64(df, x, [](auto d, auto v) {
-    using V = decltype(v);
-    // atanh(a) = log1p(2a / (1 - a)) / 2; 1 - a is exact.
-    const V one = hn::Set(d, 1.0);
-    const V a = hn::IfThenElseZero(hn::Lt(hn::Abs(v), one), hn::Abs(v));
-    const V t = hn::Mul(hn::Add(a, a), f32detail::Recip(d, hn::Sub(one, a)));
-    return hn::CopySignToAbs(hn::Mul(f32detail::Log1p64(d, t), hn::Set(d, 0.5)), v);
-  });
-  const VF a = hn::Abs(x);
   const VF one = hn::Set(df, 1.0f);
-  r = hn::IfThenElse(hn::Eq(a, one), hn::CopySignToAbs(hn::Set(df, f32detail::kInfF), x), r);
-  r = hn::IfThenElse(hn::Not(hn::Le(a, one)), f32detail::NaNF(df), r);
-  return f32detail::KeepZero(df, x, r);
+  const VF a = hn::Abs(x);
+  const auto ok = hn::Lt(a, one);
+  const bool all_ok = hn::AllTrue(df, ok);
+  const VF ai = HWY_LIKELY(all_ok) ? a : hn::IfThenElseZero(ok, a);
+  const VF den = hn::Sub(one, ai);
+  const VF dl = hn::Sub(hn::Sub(one, den), ai);
+  const VF num = hn::Add(ai, ai);
+  const VF th = hn::Div(num, den);
+  const VF rem = NegMulAddF(df, th, den, num);
+  const VF eps = NegMulAddF(df, th, dl, rem);
+  const VF tl = MulAddF(df, eps, hn::Mul(th, hn::Set(df, 0.5f)), eps);
+  VF r = hn::CopySign(hn::Mul(f::Log1pSumF<true>(df, th, tl), hn::Set(df, 0.5f)), x);
+  if (HWY_UNLIKELY(!all_ok)) {
+    r = hn::IfThenElse(hn::Eq(a, one), hn::CopySignToAbs(hn::Set(df, f::kInfF), x), r);
+    r = hn::IfThenElse(hn::Not(hn::Le(a, one)), f::NaNF(df), r);
+  }
+  return r;
 }
 
 // ---------------------------------------------------------------------------
