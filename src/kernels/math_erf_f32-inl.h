@@ -147,11 +147,19 @@ HWY_INLINE ErfcTailF<DF> ErfcTailCoreF(DF df, VF a, VF al, VF h) {
   // (R's own rounding is below 2^-45 of u). H(u) = H(uh) (1 + D(uh) R),
   // D = H'/H / (A + 4) to 2^-11: kErfcDf.
   const VF R = NegMulAddF(df, uh, dl, hn::Add(NegMulAddF(df, uh, d, n), nl));
-  // H(uh) = c0 + uh P(uh) = Hh + Hl: uh P = ph + pl exactly, then Fast2Sum
-  // (c0 in [1, 2), ph in [-0.33, 1.67]).
-  const VF P = HornerFromFma<1>(df, uh, kErfcHf);
-  const VF ph = hn::Mul(uh, P);
-  const VF pl = MulAddF(df, uh, P, hn::Neg(ph));
+  // H(uh) = c0 + uh (c1 + uh P2(uh)) = Hh + Hl, the two outer steps in
+  // float-float (a rounding of P2 costs 2^-24 |uh^2 P2| / H, below 2^-26):
+  // uh P2 = th + tl exactly, c1 + th by TwoSum, uh (S1h + S1l) = ph + pl,
+  // then c0 + ph by Fast2Sum (c0 in [1, 2), ph in [-0.33, 1.67]).
+  const VF P2 = HornerFromFma<2>(df, uh, kErfcHf);
+  const VF th = hn::Mul(uh, P2);
+  const VF tl = MulAddF(df, uh, P2, hn::Neg(th));
+  const VF c1 = hn::Set(df, kErfcHf[1]);
+  const VF S1h = hn::Add(c1, th);
+  const VF tb = hn::Sub(S1h, c1);
+  const VF S1l = hn::Add(hn::Add(hn::Sub(c1, hn::Sub(S1h, tb)), hn::Sub(th, tb)), tl);
+  const VF ph = hn::Mul(uh, S1h);
+  const VF pl = MulAddF(df, uh, S1l, MulAddF(df, uh, S1h, hn::Neg(ph)));
   const VF c0 = hn::Set(df, kErfcHf[0]);
   VF Hh = hn::Add(c0, ph);
   VF Hl = hn::Add(hn::Add(hn::Sub(c0, Hh), ph), pl);
@@ -205,7 +213,7 @@ HWY_INLINE hn::VFromD<DF> ErfF32(DF df, hn::VFromD<DF> x) {
   return f::KeepNaN(df, x, r);
 }
 
-// -1 < x < 1/2: 1 - x - x q(x^2) (1 - x = h + e by Fast2Sum, one rounding of
+// -1 < x < 3/4: 1 - x - x q(x^2) (1 - x = h + e by Fast2Sum, one rounding of
 // h + (e - x q)). Else erfc(|x|) (|x| clamped to [0.5, 10.3]), or 2 - that
 // for x <= -1; 0 beyond 10.3 (erfc < 2^-150 from 10.06).
 template <class DF>
@@ -217,7 +225,7 @@ HWY_INLINE hn::VFromD<DF> ErfcF32(DF df, hn::VFromD<DF> x) {
   const VF h = hn::Sub(one, x);
   const VF e = hn::Sub(hn::Sub(one, h), x);
   VF r = hn::Add(h, NegMulAddF(df, x, q, e));
-  const auto small = hn::And(hn::Gt(x, hn::Set(df, -1.0f)), hn::Lt(x, hn::Set(df, 0.5f)));
+  const auto small = hn::And(hn::Gt(x, hn::Set(df, -1.0f)), hn::Lt(x, hn::Set(df, 0.75f)));
   if (HWY_UNLIKELY(!hn::AllTrue(df, small))) {
     const VF ac = f::Clamp(df, hn::Abs(x), 0.5f, 10.3f);
     const VF t = f::ScaleTailF(df, f::ErfcTailCoreF<false, false>(df, ac, ac, ac));
@@ -229,7 +237,7 @@ HWY_INLINE hn::VFromD<DF> ErfcF32(DF df, hn::VFromD<DF> x) {
 }
 
 // gelu(x) = x/2 (1 + erf(z)), z = x/sqrt2 = zh + zl (float-float, to
-// 2^-47 relative). -1/2 < z < 1: 1 + erf(z) = A + B, A = 1 + zh (Fast2Sum),
+// 2^-47 relative). -3/4 < z < 1: 1 + erf(z) = A + B, A = 1 + zh (Fast2Sum),
 // B = Al + zl (1 + q) + zh q, q = q(zh^2); x (A/2) + x (B/2) in one fma.
 // Else with a = |z| clamped to [0.5, 10.3]: (x/2) erfc(a) from the tail
 // (the factor x/2 inside its float-float), x - that for x > 0. x > 14.6:
@@ -247,12 +255,13 @@ HWY_INLINE hn::VFromD<DF> GeluErfF32(DF df, hn::VFromD<DF> x) {
   const VF sign = hn::And(x, hn::Set(df, -0.0f));
   const VF zs = hn::Xor(zh, sign);
   const VF zls = hn::Xor(zl, sign);
-  const VF q = f::HornerFromFma<0>(df, hn::Mul(zh, zh), f::kErfQf);
+  // q at z^2 = zh^2 + 2 zh zl (zl moves q by up to 2^-25.4).
+  const VF q = f::HornerFromFma<0>(df, MulAddF(df, zh, zh, hn::Mul(hn::Add(zh, zh), zl)), f::kErfQf);
   const VF A = hn::Add(one, zs);
   const VF Al = hn::Add(hn::Sub(one, A), zs);
   const VF B = MulAddF(df, zs, q, hn::Add(Al, MulAddF(df, zls, q, zls)));
   VF r = MulAddF(df, x, hn::Mul(A, half), hn::Mul(x, hn::Mul(B, half)));
-  const auto small = hn::And(hn::Gt(zs, hn::Set(df, -0.5f)), hn::Lt(zs, one));
+  const auto small = hn::And(hn::Gt(zs, hn::Set(df, -0.75f)), hn::Lt(zs, one));
   if (HWY_UNLIKELY(!hn::AllTrue(df, small))) {
     const VF lo = hn::Set(df, 0.5f), hi = hn::Set(df, 10.3f);
     const auto inside = hn::And(hn::Ge(zh, lo), hn::Le(zh, hi));
