@@ -4,31 +4,47 @@
 // result is within 1 ulp of the correctly rounded float32 for every input:
 // tests/math_f32_exhaustive.cc checks all 2^32 inputs of each function.
 //
-// Method: through float64 (ViaF64 of math_exp_f32-inl.h, same rules: exact
-// IEEE operations only, no FMA, no libm, -ffp-contract=off): each half
-// widened (exact), plain float64 arithmetic with short polynomials to a
-// relative error of ~2^-34 or better, rounded once to float32 (within
-// 0.5 + 2^-10 ulp).
-//  * erf(a), a = |x| < 3/4: a P(a^2), degree 7 in a^2. Float32 a^2 is exact.
-//  * erfc(a), 3/4 <= a <= 10.3: exp(-a^2) G(u), u = (a - 3)/(a + 3), G a
-//    polynomial of degree 12 (erfc(a) e^(a^2) is analytic in u up to u = 1,
-//    a = inf). exp(-a^2) from ExpCore; u through Recip. Computed only when
-//    some lane of the vector needs it. Erf = 1 - erfc there, Erfc(x < 0) =
-//    2 - erfc(|x|) (or 1 + erf(|x|)), Erfc(x < 3/4) = 1 - erf(x); none of
-//    these cancels below 0.28 of the result. erfc's float32 results are
-//    subnormal from x = 9.2 and zero from x = 10.06: the float64 value
-//    (normal) is rounded once to the subnormal grid.
-//  * GeluErf: x/2 (1 + erf(z)), z = x/sqrt2 rounded in float64 (its error
-//    moves erfc(|z|) by at most 2 z^2 2^-53 relative), as above with a = |z|.
-//    gelu(x) is -0 below x = -14.5 (|gelu| < 2^-150), gelu(-inf) NaN as
-//    GeluFn's float64 form.
+// Erf, Erfc, GeluErf: native float32 in fmas (MulAddF of math_fma-inl.h:
+// the hardware fma on AVX2/AVX3, an exact emulation elsewhere; same bits on
+// every target; exact IEEE operations only, -ffp-contract=off):
+//  * Small arguments: erf(z) = z + z q(z^2), q a float32 polynomial of
+//    degree 6 on z^2 <= 1 (kErfQf, 2^-29.3 relative to erf(z)/z). Erf:
+//    fma(x, q, x) for |x| < 1. Erfc for -1 < x < 3/4: 1 - x = h + e
+//    (Fast2Sum), h + (e - x q). GeluErf for -3/4 < z < 1, z = x/sqrt2 as a
+//    float-float zh + zl: 1 + erf(z) = A + B (A = 1 + zh by Fast2Sum,
+//    q at zh^2 + 2 zh zl), x (A/2) + x (B/2) in one fma.
+//  * Tail, a in [0.5, 10.3] (computed only when some lane needs it):
+//    erfc(a) = e^(-a^2) H(u) / (a + 4), u = (a - 4)/(a + 4), H of degree 10
+//    in float32 (kErfcHf, 2^-28.2; H varies only from 2.8 to 0.78). a^2 =
+//    sh + sl exactly; e^-(sh + sl) = 2^k e^(rh - v) with rh exact (fma
+//    Cody-Waite with ExpF32's constants) and e^(rh - v) = 1 + rh + m kept
+//    unrounded; 1/(a + 4) = rcp (1 + eps - dl rcp) (one Div, eps exact by an
+//    fma, a + 4 = d + dl by Fast2Sum); u's error (u = uh + R/(a + 4), R from
+//    fmas) enters as H'/H R / (a + 4) (kErfcDf, a cubic); H's two outer
+//    Horner steps in float-float. G = H rcp (1 + ...) = gh + gl, and
+//    erfc = 2^k (gh + (gh rh + (gh m + gl (1 + rh)))): one rounding of the
+//    inner sum, one of the result, then an exact power-of-two scaling
+//    (ScaleF, rounding once more, where a result is subnormal). Erf =
+//    1 - erfc (a in [1, 4]), Erfc(x <= -1) = 2 - erfc(|x|), GeluErf takes x/2
+//    into the float-float G (x < 0) or returns x - (x/2) erfc (x > 0).
+//    Measured (tests/math_f32_exhaustive.cc, all 2^32 inputs): within 1 ulp
+//    of the correctly rounded result; the error before the last rounding
+//    reaches about 0.6 ulp in the tail, so several percent of tail results
+//    are not correctly rounded (see the commit message for counts).
+//  * Special values: Erfc(x > 10.3) = 0 (erfc < 2^-150 from 10.06);
+//    gelu(x > 14.6) = x, gelu(x < -14.5) = -0 (|gelu| < 2^-150), gelu(-inf)
+//    NaN as GeluFn's float64 form; NaN gives itself.
+// Erfinv: through float64 (ViaF64 of math_exp_f32-inl.h): each half widened
+// (exact), plain float64 arithmetic with short polynomials to a relative
+// error of ~2^-34 or better, rounded once to float32:
 //  * Erfinv: a = |y| <= 3/4: a C(a^2), degree 12; above, T(w),
 //    w = sqrt(-log(1 - a)) (1 - a exact, Log64), T of degree 12 on two
 //    intervals of w; the coefficients are chosen per lane, so each lane runs
 //    one Horner chain (and the log only when some lane needs it).
 //
-// Polynomials: tools/fit_math_erf_f32.py (the errors quoted are of the
-// float64-rounded coefficients evaluated exactly).
+// Polynomials: tools/fit_math_erf_f32.py (float64 ones for Erfinv; with
+// the argument f32 the float32 ones; the errors quoted are of the rounded
+// coefficients evaluated exactly).
 
 #if defined(BCAST_KERNELS_MATH_ERF_F32_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef BCAST_KERNELS_MATH_ERF_F32_INL_H_
