@@ -24,7 +24,7 @@
 //    Horner steps in float-float. G = H rcp (1 + ...) = gh + gl, and
 //    erfc = 2^k (gh + (gh rh + (gh m + gl (1 + rh)))): one rounding of the
 //    inner sum, one of the result, then an exact power-of-two scaling
-//    (ScaleF, rounding once more, where a result is subnormal). Erf =
+//    (ScaleTailF: subnormal results rounded once more, in integer bits). Erf =
 //    1 - erfc (a in [1, 4]), Erfc(x <= -1) = 2 - erfc(|x|), GeluErf takes x/2
 //    into the float-float G (x < 0) or returns x - (x/2) erfc (x > 0).
 //    Measured (tests/math_f32_exhaustive.cc, all 2^32 inputs): within 1 ulp
@@ -197,15 +197,27 @@ HWY_INLINE ErfcTailF<DF> ErfcTailCoreF(DF df, VF a, VF al, VF h) {
   return {y, k, ki};
 }
 
-// y 2^k: in the exponent field where every lane's result is normal (|y| >
-// 2^-7 here), else ScaleF (subnormal results, rounded once more).
+// y 2^k: in the exponent field where the result is normal (|y| > 2^-7
+// here, so every lane with k >= -118). Subnormal results without
+// subnormal arithmetic (a slow microcode assist on x86): s = |y| 2^(k+149)
+// is exact and normal (k >= -153 after the callers' clamps), rounded to an
+// integer n < 2^23 by the 2^23 magic (round to nearest even, the one
+// rounding of a subnormal result); n's bits as int32 are those of n 2^-149.
 template <class DF>
 HWY_INLINE hn::VFromD<DF> ScaleTailF(DF df, const ErfcTailF<DF>& t) {
+  using VF = hn::VFromD<DF>;
   const hn::RebindToSigned<DF> di;
-  if (HWY_LIKELY(hn::AllTrue(df, hn::Ge(t.k, hn::Set(df, -118.0f))))) {
-    return hn::BitCast(df, hn::Add(hn::BitCast(di, t.y), hn::ShiftLeft<23>(t.ki)));
-  }
-  return ScaleF(df, t.y, t.ki);
+  const VF normal = hn::BitCast(df, hn::Add(hn::BitCast(di, t.y), hn::ShiftLeft<23>(t.ki)));
+  const VF kmin = hn::Set(df, -118.0f);
+  if (HWY_LIKELY(hn::AllTrue(df, hn::Ge(t.k, kmin)))) return normal;
+  const auto kc = hn::Min(t.ki, hn::Set(di, -118));
+  const VF p = hn::BitCast(df, hn::ShiftLeft<23>(hn::Add(kc, hn::Set(di, 149 + 127))));
+  const VF s = hn::Mul(hn::Abs(t.y), p);
+  const VF big = hn::Set(df, 0x1p23f);
+  const VF n = hn::Sub(hn::Add(s, big), big);
+  const auto sub = hn::And(hn::Lt(s, big), hn::Lt(t.k, kmin));
+  const VF subr = hn::Or(hn::BitCast(df, hn::ConvertTo(di, n)), hn::And(t.y, hn::Set(df, -0.0f)));
+  return hn::IfThenElse(sub, subr, normal);
 }
 
 }  // namespace f32detail
