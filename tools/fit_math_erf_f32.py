@@ -14,6 +14,8 @@ beyond the 0.5 ulp of the rounding. Run:
 and paste the printed arrays; math_erf_f32-inl.h uses them under the same
 names.
 """
+import sys
+
 import mpmath as mp
 
 from fit_math import fit
@@ -67,7 +69,7 @@ def erfinv_of_w(w):
     return mp.erfinv(-mp.expm1(-w * w))
 
 
-if __name__ == "__main__":
+if __name__ == "__main__" and len(sys.argv) == 1:
     cd, e = fit(erf_over_a, 0, ERF_SPLIT ** 2, 7, npts=3000)
     show("kErfSmall", cd, e, "erf(a)/a in z = a^2 on [0, 0.5625]")
     cd, e = fit(erfcx_of_u, (ERF_SPLIT - S) / (ERF_SPLIT + S), (ERFC_HI - S) / (ERFC_HI + S), 12,
@@ -79,3 +81,100 @@ if __name__ == "__main__":
     show("kErfinvT1", cd, e, "erfinv(1 - e^-w^2) on w in [sqrt(log 4), 2.25]")
     cd, e = fit(erfinv_of_w, W_SPLIT, W_HI, 12, npts=3000)
     show("kErfinvT2", cd, e, "erfinv(1 - e^-w^2) on w in [2.25, sqrt(24 log 2)]")
+
+
+# ---------------------------------------------------------------------------
+# Native float32 forms (ErfF32, ErfcF32, GeluErfF32 in fmas): float32
+# coefficients. Rounding each coefficient of a double fit to float32 would
+# cost up to 2^-25 of its term, so the coefficients are fixed one at a time,
+# lowest first: a weighted least-squares fit (relative weights, 3 (deg + 1)
+# Chebyshev points, 40-digit mpmath) of the terms not yet fixed to what the
+# fixed ones leave, its lowest coefficient rounded to float32 and kept.
+# Errors are of the float32 coefficients evaluated exactly, on a dense grid.
+#
+# Run: ~/.cache/bcast/venv-torch/bin/python tools/fit_math_erf_f32.py f32
+
+F32_TAIL_C = mp.mpf(4)  # u = (a - 4)/(a + 4): a -+ 4 exact with Fast2Sum
+F32_TAIL_LO, F32_TAIL_HI = mp.mpf("0.5"), mp.mpf("10.3")
+F32_ERF_SPLIT = mp.mpf(1)
+
+
+def to_f32(v):
+    import struct
+    return struct.unpack("f", struct.pack("f", float(v)))[0]
+
+
+def cheb_nodes(a, b, n):
+    return [(a + b) / 2 + (b - a) / 2 * mp.cos(mp.pi * (2 * i + 1) / (2 * n)) for i in range(n)]
+
+
+def fit_f32(f, a, b, deg, rel=None, npts=1500):
+    a, b = mp.mpf(a), mp.mpf(b)
+    cs = []
+    xs = cheb_nodes(a, b, 3 * (deg + 1))
+    ws = [1 / (rel(x) if rel else f(x)) for x in xs]
+    while len(cs) < deg + 1:
+        i = len(cs)
+        A = mp.matrix([[w * x ** j for j in range(i, deg + 1)] for x, w in zip(xs, ws)])
+        y = mp.matrix([w * (f(x) - sum(mp.mpf(c) * x ** j for j, c in enumerate(cs)))
+                       for x, w in zip(xs, ws)])
+        cs.append(to_f32(mp.qr_solve(A, y)[0][0]))
+    err = mp.mpf(0)
+    for k in range(npts + 1):
+        x = a + (b - a) * k / npts
+        p = mp.mpf(0)
+        for c in reversed(cs):
+            p = p * x + mp.mpf(c)
+        fx = f(x)
+        err = max(err, abs((p - fx) / (rel(x) if rel else fx)))
+    return cs, err
+
+
+def show_f32(name, cs, err, what):
+    print("// %s: max relative error %.3g (2^%.1f)" % (what, float(err), float(mp.log(err, 2))))
+    print("constexpr float %s[%d] = {" % (name, len(cs)))
+    for i in range(0, len(cs), 4):
+        print("    " + " ".join("%sf," % float.hex(c) for c in cs[i:i + 4]))
+    print("};")
+
+
+def erf_q(z):
+    # erf(a)/a - 1, z = a^2
+    if z == 0:
+        return 2 / mp.sqrt(mp.pi) - 1
+    s = mp.sqrt(z)
+    return mp.erf(s) / s - 1
+
+
+def tail_a(u):
+    return F32_TAIL_C * (1 + u) / (1 - u)
+
+
+def tail_h(u):
+    # erfc(a) e^(a^2) (a + 4), slowly varying (0.78 to 2.8)
+    a = tail_a(u)
+    return mp.erfc(a) * mp.exp(a * a) * (a + F32_TAIL_C)
+
+
+def tail_d(u):
+    # H'(u) / H(u) (1 - u) / 8: u's error u_l = R / d, 1/d ~ (1 - u)/8
+    return mp.diff(tail_h, u) / tail_h(u) * (1 - u) / (2 * F32_TAIL_C)
+
+
+def main_f32():
+    mp.mp.dps = 40
+    cs, e = fit_f32(erf_q, 0, F32_ERF_SPLIT ** 2, 6, rel=lambda z: erf_q(z) + 1)
+    show_f32("kErfQf", cs, e, "erf(a)/a - 1 in z = a^2 on [0, 1], relative to erf(a)/a")
+    ul = (F32_TAIL_LO - F32_TAIL_C) / (F32_TAIL_LO + F32_TAIL_C)
+    uh = (F32_TAIL_HI - F32_TAIL_C) / (F32_TAIL_HI + F32_TAIL_C)
+    cs, e = fit_f32(tail_h, ul, uh, 10)
+    show_f32("kErfcHf", cs, e, "erfc(a) e^(a^2) (a + 4) in u = (a - 4)/(a + 4), a in [0.5, 10.3]")
+    cs, e = fit_f32(tail_d, ul, uh, 3, rel=lambda u: 1, npts=300)
+    show_f32("kErfcDf", cs, e, "H'(u)/H(u) (1 - u)/8 (absolute error)")
+    print("// max |H'/H (1-u)/8|: %.3g" % max(abs(float(tail_d(ul + (uh - ul) * k / 50))) for k in range(51)))
+    c = 1 / mp.sqrt(2)
+    print("kInvSqrt2Hi = %sf; kInvSqrt2Lo = %sf;" % (float.hex(to_f32(c)), float.hex(to_f32(c - to_f32(c)))))
+
+
+if __name__ == "__main__" and len(sys.argv) > 1 and sys.argv[1] == "f32":
+    main_f32()
