@@ -30,15 +30,23 @@ def fit(f, a, b, deg, g=None, rnd=float, npts=2000):
     y = mp.matrix([f(x) for x in nodes])
     c = mp.lu_solve(A, y)
     cd = [rnd(float(c[j])) for j in range(n)]
+    return cd, max_error(cd, f, a, b, npts, g)
+
+
+def max_error(cs, f, a, b, npts, g=None):
+    """The largest error of the polynomial with coefficients cs (evaluated
+    exactly) over npts + 1 evenly spaced points of [a, b]: |p - f(x)| /
+    |f(x)|, or g(x, p, f(x)) if g is given."""
+    a, b = mp.mpf(a), mp.mpf(b)
     err = mp.mpf(0)
     for i in range(npts + 1):
         x = a + (b - a) * i / npts
         p = mp.mpf(0)
-        for cj in reversed(cd):
-            p = p * x + mp.mpf(cj)
+        for c in reversed(cs):
+            p = p * x + mp.mpf(c)
         fx = f(x)
         err = max(err, g(x, p, fx) if g else abs((p - fx) / fx))
-    return cd, err
+    return err
 
 
 def show(name, cd, err):

@@ -18,7 +18,7 @@ import sys
 
 import mpmath as mp
 
-from fit_math import fit
+from fit_math import fit, max_error
 
 mp.mp.dps = 60
 
@@ -119,15 +119,8 @@ def fit_f32(f, a, b, deg, rel=None, npts=1500):
         y = mp.matrix([w * (f(x) - sum(mp.mpf(c) * x ** j for j, c in enumerate(cs)))
                        for x, w in zip(xs, ws)])
         cs.append(to_f32(mp.qr_solve(A, y)[0][0]))
-    err = mp.mpf(0)
-    for k in range(npts + 1):
-        x = a + (b - a) * k / npts
-        p = mp.mpf(0)
-        for c in reversed(cs):
-            p = p * x + mp.mpf(c)
-        fx = f(x)
-        err = max(err, abs((p - fx) / (rel(x) if rel else fx)))
-    return cs, err
+    g = (lambda x, p, fx: abs((p - fx) / rel(x))) if rel else None
+    return cs, max_error(cs, f, a, b, npts, g)
 
 
 def show_f32(name, cs, err, what):
