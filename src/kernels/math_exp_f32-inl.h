@@ -42,7 +42,8 @@
 // directly (unfused on SSE4), no approximate reciprocal, no libm.
 // Compile with -ffp-contract=off. On the emulated targets (EMU128, SCALAR)
 // Highway's DemoteTo clamps values beyond FLT_MAX to +-FLT_MAX instead of
-// rounding them to +-inf; DemoteF32 restores the IEEE result there.
+// rounding them to +-inf; DemoteToF32 (math_fma-inl.h) restores the IEEE
+// result there.
 //
 // Polynomials and constants: tools/fit_math_f32.py.
 
@@ -219,28 +220,22 @@ HWY_INLINE V Log1p64(D d, V t) {
   return hn::Add(Log64(d, u), c);
 }
 
-// Rounds float64 lanes to float32 (IEEE round to nearest, overflow to inf).
-template <class DF, class VD>
-HWY_INLINE hn::VFromD<DF> DemoteF32(DF df, VD v) {
-  return DemoteToF32(df, v);  // math_fma-inl.h
-}
-
 // f(dd, v) on each float64 half of x, rounded once to float32.
 template <class DF, class F>
 HWY_INLINE hn::VFromD<DF> ViaF64(DF df, hn::VFromD<DF> x, const F& f) {
 #if HWY_TARGET == HWY_SCALAR
   const hn::Rebind<double, DF> dd;
-  return DemoteF32(df, f(dd, hn::PromoteTo(dd, x)));
+  return DemoteToF32(df, f(dd, hn::PromoteTo(dd, x)));
 #else
   if constexpr (hn::MaxLanes(DF()) == 1) {
     const hn::Rebind<double, DF> dd;
-    return DemoteF32(df, f(dd, hn::PromoteTo(dd, x)));
+    return DemoteToF32(df, f(dd, hn::PromoteTo(dd, x)));
   } else {
     const hn::Half<DF> dh;
     const hn::Rebind<double, decltype(dh)> dd;
     const auto lo = f(dd, hn::PromoteTo(dd, hn::LowerHalf(dh, x)));
     const auto hi = f(dd, hn::PromoteTo(dd, hn::UpperHalf(dh, x)));
-    return hn::Combine(df, DemoteF32(dh, hi), DemoteF32(dh, lo));
+    return hn::Combine(df, DemoteToF32(dh, hi), DemoteToF32(dh, lo));
   }
 #endif
 }

@@ -74,7 +74,8 @@ HWY_INLINE VD MulAddToOdd(DD dd, VD a, VD b, VD c) {
   const auto even = hn::Eq(hn::And(bits, one), hn::Zero(di));
   // +1 (away from zero) where e has s's sign, else -1 (toward zero).
   const auto step = hn::Or(hn::ShiftRight<63>(hn::BitCast(di, hn::Xor(e, s))), one);
-  const auto inexact = hn::And(hn::Ne(e, hn::Zero(dd)), hn::Lt(hn::Abs(s), hn::Set(dd, std::numeric_limits<double>::infinity())));
+  const VD inf = hn::Set(dd, std::numeric_limits<double>::infinity());
+  const auto inexact = hn::And(hn::Ne(e, hn::Zero(dd)), hn::Lt(hn::Abs(s), inf));
   const auto fix = hn::And(hn::RebindMask(di, inexact), even);
   return hn::BitCast(dd, hn::IfThenElse(fix, hn::Add(bits, step), bits));
 }
