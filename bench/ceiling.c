@@ -2,7 +2,8 @@
  * every compiler vectorises, and the same loop with non-temporal (streaming)
  * stores, which skip the read-for-ownership of c. Plain C and OpenMP on
  * purpose: this is what an elementwise library has to beat, with nothing of
- * bcast in it. */
+ * bcast in it. For reductions, a read-only stream: what reading the input
+ * once costs. */
 #include "ceiling.h"
 
 #include <omp.h>
@@ -42,6 +43,19 @@ void bcbench_add_stream(float* c, const float* a, const float* b, int64_t n, int
 #pragma omp parallel for simd nontemporal(c) num_threads(threads) schedule(static)
   for (int64_t i = 0; i < n; ++i) c[i] = a[i] + b[i];
 #endif
+}
+
+uint64_t bcbench_read(const void* p, int64_t nbytes, int threads) {
+  /* XOR of every 64-bit word: one vector op per load, nothing to stall on,
+   * and a result the compiler cannot drop. */
+  const uint64_t* w = (const uint64_t*)p;
+  const int64_t n = nbytes / 8;
+  uint64_t acc = 0;
+#pragma omp parallel for simd reduction(^ : acc) num_threads(threads) schedule(static)
+  for (int64_t i = 0; i < n; ++i) acc ^= w[i];
+  const unsigned char* tail = (const unsigned char*)p + n * 8;
+  for (int64_t i = 0; i < nbytes - n * 8; ++i) acc ^= tail[i];
+  return acc;
 }
 
 int bcbench_max_threads(void) { return omp_get_max_threads(); }

@@ -4,13 +4,17 @@
 #   bash scripts/bench.sh [--markdown FILE] [--runs N] [--cases name,name]
 #   bash scripts/bench.sh matrix [--quick] [--threads 1,all] [--markdown FILE]
 #   bash scripts/bench.sh unary [--quick] [--threads 1,all] [--ops exp,neg] [--markdown FILE]
+#   bash scripts/bench.sh reduce [--quick] [--threads 1,all] [--ops sum,amax] [--markdown FILE]
 #
 # The second form runs bench/matrix.py: every op x every dtype of the op
 # table against PyTorch 2.x and NumPy 2.x from the venv of scripts/venv.sh
 # (created once: the PyTorch wheel is about 5 GB), same-shape and
 # row-broadcast, 1 thread and all cores, and a size sweep. The third runs
 # bench/unary_matrix.py the same way: every unary op x every dtype, input
-# contiguous and transposed, against the same venv's PyTorch and NumPy.
+# contiguous and transposed, against the same venv's PyTorch and NumPy. The
+# fourth runs bench/reduce_matrix.py: every reduction x every dtype x the
+# reduced dims and layouts, against the same PyTorch and NumPy and a
+# read-only stream of the same bytes.
 #
 # Installs Debian's PyTorch (python3-torch, libtorch-dev) if it is missing,
 # builds the drivers in build-bench/ (BCAST_BENCH_BUILD_DIR to change),
@@ -21,8 +25,9 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${BCAST_BENCH_BUILD_DIR:-$root/build-bench}
 jobs=${BCAST_BENCH_JOBS:-2}
-if [ "${1:-}" = matrix ] || [ "${1:-}" = unary ]; then
+if [ "${1:-}" = matrix ] || [ "${1:-}" = unary ] || [ "${1:-}" = reduce ]; then
   script=matrix.py; [ "$1" = unary ] && script=unary_matrix.py
+  [ "$1" = reduce ] && script=reduce_matrix.py
   shift
   python=$(bash "$root/scripts/venv.sh")
   bash "$root/scripts/setup.sh"
