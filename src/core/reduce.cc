@@ -1,89 +1,646 @@
-// sum_to_shape: the reduction that undoes a broadcast.
+// The reduction executor: any dims of any layout, every op through the same
+// plan. It never knows the op: reduce_rules.cc gives the dtypes, the passes
+// and what the accumulators become; the kernels (kernels_reduce.cc) add up
+// contiguous runs or rows.
+//
+// The plan sorts the input's dims by stride (memory order) and merges
+// neighbours of the same kind (kept or reduced). When the innermost dim is
+// reduced, each output adds up runs of it; when it is kept, its elements are
+// columns of rows and each row is added into a tile of outputs at once.
+//
+// The order of the additions depends only on the layout, never on the
+// thread count: runs (rows) are cut into segments of a fixed size, each
+// added into a fresh accumulator; a fixed number of segments make a group,
+// merged in order; an output merges its groups in order. Threads take
+// outputs (tiles of outputs) or, when there are too few, groups.
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <limits>
+#include <memory>
+#include <vector>
 
 #include "core/dtype.h"
 #include "core/error.h"
 #include "core/ops.h"
-#include "core/reduce.h"
-#include "core/context.h"
+#include "core/overlap.h"
 #include "core/parallel.h"
+#include "core/reduce.h"
 #include "core/shape.h"
 
 namespace bcast {
 
 namespace {
 
-template <typename Acc>
-void SumTo(const bc_ctx& ctx, const bc_tensor& t, const Shape& aligned, bc_tensor* out) {
-  // Kept dims (aligned size == input size) index the output; reduced dims are
-  // walked in row-major order for every output element, so the summation
-  // order never depends on the thread count.
-  int kept[BC_MAX_DIMS], red[BC_MAX_DIMS], nk = 0, nr = 0;
-  for (int d = 0; d < t.ndim; ++d) {
-    if (aligned.d[d] == t.shape[d]) kept[nk++] = d;
-    else red[nr++] = d;
+constexpr int64_t kSegment = 16 * kReduceBlock;  // elements of a run per segment
+constexpr int64_t kRowBlock = 32;                // rows per kernel call
+constexpr int64_t kRowSegment = 32 * kRowBlock;  // rows per segment
+constexpr int64_t kGroup = 16;                   // segments per group
+constexpr int64_t kColChunk = 512;               // columns per work item
+constexpr int64_t kGrain = 32768;                // elements worth a thread
+
+bc_dtype KernelDtype(bc_dtype c) { return IsHalf(c) ? BC_FLOAT32 : c; }
+
+ReduceAcc Fresh(ReduceKind k) {
+  ReduceAcc a;
+  if (k == kRProd) a.s = 1, a.i = 1;
+  if (k == kRMax) a.i = std::numeric_limits<int64_t>::min();
+  if (k == kRMin) a.i = std::numeric_limits<int64_t>::max();
+  return a;
+}
+
+// into += from, `from` being the accumulator of what follows `into`'s
+// elements in the sequence.
+void Merge(ReduceKind k, ReduceAcc* into, const ReduceAcc& from) {
+  switch (k) {
+    case kRSum: case kRNanSum: case kRSumSqDev: case kRSumExp: {
+      const double t = into->s + from.s;
+      double err = 0;
+      if (std::isfinite(t)) {
+        const double bp = t - into->s;
+        err = (into->s - (t - bp)) + (from.s - bp);
+      }
+      into->s = t;
+      into->c = (into->c + from.c) + err;
+      into->i = static_cast<int64_t>(static_cast<uint64_t>(into->i) + static_cast<uint64_t>(from.i));
+      break;
+    }
+    case kRProd:
+      into->s *= from.s;
+      into->i = static_cast<int64_t>(static_cast<uint64_t>(into->i) * static_cast<uint64_t>(from.i));
+      break;
+    case kRMax: into->i = std::max(into->i, from.i); break;
+    case kRMin: into->i = std::min(into->i, from.i); break;
+    case kRArgMax: case kRArgMin:
+      if (from.j >= 0 && (into->j < 0 || (k == kRArgMax ? from.i > into->i : from.i < into->i))) *into = from;
+      break;
+    case kRCountNonzero: case kRCountNotNan: into->i += from.i; break;
+    case kRNumKinds: break;
   }
-  const int64_t nout = Numel(*out);
-  if (Numel(t) == 0) {  // every sum is empty (and the sizes may be huge)
-    std::memset(out->data, 0, static_cast<size_t>(nout) * DtypeSize(out->dtype));
+}
+
+struct Dim {
+  int64_t size, stride, ostride, ostride2;
+};
+
+// The input's dims in memory order (outermost first), size-1 dims dropped,
+// neighbours of one kind merged.
+struct Plan {
+  Dim k[BC_MAX_DIMS], r[BC_MAX_DIMS];  // kept, reduced
+  int nk = 0, nr = 0;
+  bool inner = false;  // the innermost dim is reduced
+  int64_t nout = 1, nred = 1;
+};
+
+// `ostride` (and `ostride2`, a second output's, or nullptr): the output's
+// element strides per input dim (reduced dims: ignored).
+Plan MakePlan(const bc_tensor& x, uint64_t mask, const int64_t* ostride, const int64_t* ostride2 = nullptr) {
+  struct D {
+    Dim dim;
+    bool red;
+  } d[BC_MAX_DIMS];
+  int n = 0;
+  for (int i = 0; i < x.ndim; ++i) {
+    if (x.shape[i] == 1) continue;
+    const bool red = mask >> i & 1;
+    d[n++] = {{x.shape[i], x.strides[i], red ? 0 : ostride[i], red || !ostride2 ? 0 : ostride2[i]}, red};
+  }
+  std::stable_sort(d, d + n, [](const D& a, const D& b) {
+    return std::abs(a.dim.stride) > std::abs(b.dim.stride);
+  });
+  Plan p;
+  for (int i = 0; i < n; ++i) {
+    Dim* list = d[i].red ? p.r : p.k;
+    int& cnt = d[i].red ? p.nr : p.nk;
+    const Dim& c = d[i].dim;
+    bool merge = i > 0 && d[i - 1].red == d[i].red && cnt > 0;
+    if (merge) {
+      const Dim& prev = list[cnt - 1];
+      merge = prev.stride == c.stride * c.size && prev.ostride == c.ostride * c.size &&
+              prev.ostride2 == c.ostride2 * c.size;
+    }
+    if (merge) {
+      Dim& prev = list[cnt - 1];
+      prev = {prev.size * c.size, c.stride, c.ostride, c.ostride2};
+    } else {
+      list[cnt++] = c;
+    }
+  }
+  p.inner = n > 0 && d[n - 1].red;
+  if (!p.inner && p.nk == 0) p.k[p.nk++] = {1, 0, 0, 0};  // one output of one element
+  for (int i = 0; i < p.nk; ++i) p.nout *= p.k[i].size;
+  for (int i = 0; i < p.nr; ++i) p.nred *= p.r[i].size;
+  return p;
+}
+
+// Offsets (in elements) of index `idx` over dims[0..n) in row-major order:
+// the input's, and the output's (`out`, `out2`: may be nullptr).
+void OffsetOf(const Dim* dims, int n, int64_t idx, int64_t* in, int64_t* out, int64_t* out2 = nullptr) {
+  int64_t a = 0, b = 0, c = 0;
+  for (int i = n - 1; i >= 0; --i) {
+    const int64_t q = idx % dims[i].size;
+    idx /= dims[i].size;
+    a += q * dims[i].stride;
+    b += q * dims[i].ostride;
+    c += q * dims[i].ostride2;
+  }
+  *in = a;
+  if (out) *out = b;
+  if (out2) *out2 = c;
+}
+
+// One pass of one accumulation kind over the plan.
+struct Pass {
+  const bc_ctx* ctx;
+  const Plan* p;
+  const bc_tensor* x;
+  bc_dtype via, kdtype;  // x converts to `via`, then to the kernel's dtype
+  ReduceKind kind;
+  ReduceKernel kern;
+  const double* centers;  // per output, or nullptr
+  bool direct;            // runs/rows are the kernel's already (no conversion, stride 1)
+  size_t es, kes;         // element sizes of x and of the kernel dtype
+};
+
+// A run segment (inner plans) as the kernel wants it: x's elements, or
+// converted/gathered into `scratch`.
+const void* Source(const Pass& ps, int64_t off, int64_t stride, int64_t n, void* scratch) {
+  const char* src = ps.x->data + off * static_cast<int64_t>(ps.es);
+  if (ps.direct && stride == 1) return src;
+  ConvertStridedVia(ps.kdtype, scratch, 1, ps.via, ps.x->dtype, src, stride, n);
+  return scratch;
+}
+
+// ---- inner plans: one output adds runs of the innermost (reduced) dim ----
+
+struct Inner {
+  const Pass* ps;
+  int64_t runs, n0, s0, segs_per_run, units, groups;
+};
+
+// Units [u0, u1) of output o (in-offset base) into a fresh group accumulator.
+ReduceAcc InnerGroup(const Inner& in, int64_t o, int64_t base, int64_t u0, int64_t u1, char* scratch) {
+  const Pass& ps = *in.ps;
+  const Plan& p = *ps.p;
+  ReduceAcc g = Fresh(ps.kind);
+  const double center = ps.centers ? ps.centers[o] : 0.0;
+  for (int64_t u = u0; u < u1; ++u) {
+    const int64_t q = u / in.segs_per_run, sg = u % in.segs_per_run;
+    int64_t roff;
+    OffsetOf(p.r, p.nr - 1, q, &roff, nullptr);
+    const int64_t first = sg * kSegment, len = std::min(kSegment, in.n0 - first);
+    const int64_t off = base + roff + first * in.s0;
+    ReduceAcc a = Fresh(ps.kind);
+    ps.kern.run(Source(ps, off, in.s0, len, scratch), len, q * in.n0 + first, center, &a);
+    Merge(ps.kind, &g, a);
+  }
+  return g;
+}
+
+// ---- outer plans: rows of the innermost (kept) dim's columns ------------
+
+struct Outer {
+  const Pass* ps;
+  int64_t nko, m, sm, chunks, rows, segs, groups;
+};
+
+// Row segments [s0, s1) of item (ko, chunk) into fresh accumulators `g`
+// (ncols of them).
+void OuterGroup(const Outer& ou, int64_t base, int64_t col0, int64_t ncols, const double* centers,
+                int64_t s0, int64_t s1, ReduceAcc* g, char* scratch) {
+  const Pass& ps = *ou.ps;
+  const Plan& p = *ps.p;
+  for (int64_t c = 0; c < ncols; ++c) g[c] = Fresh(ps.kind);
+  std::vector<ReduceAcc> a(static_cast<size_t>(ncols));
+  const char* rowp[kRowBlock];
+  for (int64_t sg = s0; sg < s1; ++sg) {
+    for (auto& v : a) v = Fresh(ps.kind);
+    const int64_t r0 = sg * kRowSegment, r1 = std::min(ou.rows, r0 + kRowSegment);
+    for (int64_t b = r0; b < r1; b += kRowBlock) {
+      const int64_t nb = std::min(kRowBlock, r1 - b);
+      for (int64_t r = 0; r < nb; ++r) {
+        int64_t roff;
+        OffsetOf(p.r, p.nr, b + r, &roff, nullptr);
+        const int64_t off = base + roff + col0 * ou.sm;
+        if (ps.direct && ou.sm == 1) {
+          rowp[r] = ps.x->data + off * static_cast<int64_t>(ps.es);
+        } else {
+          char* dst = scratch + r * ncols * static_cast<int64_t>(ps.kes);
+          ConvertStridedVia(ps.kdtype, dst, 1, ps.via, ps.x->dtype,
+                            ps.x->data + off * static_cast<int64_t>(ps.es), ou.sm, ncols);
+          rowp[r] = dst;
+        }
+      }
+      ps.kern.cols(rowp, nb, ncols, b, centers, a.data());
+    }
+    for (int64_t c = 0; c < ncols; ++c) Merge(ps.kind, &g[c], a[static_cast<size_t>(c)]);
+  }
+}
+
+int ThreadsFor(const bc_ctx& ctx, int64_t work) {
+  const int64_t want = std::max<int64_t>(1, work / kGrain);
+  return static_cast<int>(std::min<int64_t>(NumThreads(ctx), want));
+}
+
+template <class F>
+void ForChunks(const bc_ctx& ctx, int threads, int64_t n, F&& f) {
+  if (n <= 0) return;
+  if (threads <= 1 || n == 1) {
+    f(int64_t{0}, n);
     return;
   }
-  int64_t nred = 1;
-  for (int i = 0; i < nr; ++i) nred *= t.shape[red[i]];
-  const size_t es = DtypeSize(t.dtype);
-  // One output element per loop step; chunks of them go to threads.
-  const auto sum_one = [&](int64_t o) {
-    int64_t base = 0, rest = o;
-    for (int i = nk - 1; i >= 0; --i) {
-      const int d = kept[i];
-      base += (rest % t.shape[d]) * t.strides[d];
-      rest /= t.shape[d];
+  struct Task {
+    F* f;
+    int64_t n, per;
+  };
+  const size_t nchunks = std::min<size_t>(ChunkCount(threads), static_cast<size_t>(n));
+  Task t{&f, n, (n + static_cast<int64_t>(nchunks) - 1) / static_cast<int64_t>(nchunks)};
+  ParallelChunks(ctx, threads, nchunks, [](void* v, size_t i) {
+    const Task& t = *static_cast<const Task*>(v);
+    const int64_t b = static_cast<int64_t>(i) * t.per;
+    if (b < t.n) (*t.f)(b, std::min(t.n, b + t.per));
+  }, &t);
+}
+
+// Runs one pass; sink(o, in_offset, acc) gets each output's accumulator,
+// o being the output's index in the plan's kept order.
+template <class Sink>
+void RunPass(const Pass& ps, Sink&& sink) {
+  const Plan& p = *ps.p;
+  const bc_ctx& ctx = *ps.ctx;
+  const int64_t total = p.nout * p.nred;
+  if (p.nout == 0) return;
+  if (p.nred == 0) {  // nothing to add: every output is its empty accumulator
+    for (int64_t o = 0; o < p.nout; ++o) {
+      int64_t in;
+      OffsetOf(p.k, p.nk, o, &in, nullptr);
+      sink(o, in, Fresh(ps.kind));
     }
-    Acc acc = 0;
-    int64_t idx[BC_MAX_DIMS] = {};
-    for (int64_t r = 0; r < nred; ++r) {
-      int64_t off = base;
-      for (int i = 0; i < nr; ++i) off += idx[i] * t.strides[red[i]];
-      const char* p = t.data + off * static_cast<int64_t>(es);
-      VisitDtype(t.dtype, [&](auto v) {
-        using T = decltype(v);
-        T x;
-        std::memcpy(&x, p, sizeof(T));
-        if constexpr (std::is_same_v<Acc, double>) {
-          acc += Convert<double>(x);
-        } else {
-          acc = static_cast<int64_t>(static_cast<uint64_t>(acc) +
-                                     static_cast<uint64_t>(Convert<int64_t>(x)));
+    return;
+  }
+  const int threads = ThreadsFor(ctx, total);
+  if (p.inner) {
+    Inner in{&ps, 1, p.r[p.nr - 1].size, p.r[p.nr - 1].stride, 0, 0, 0};
+    for (int i = 0; i + 1 < p.nr; ++i) in.runs *= p.r[i].size;
+    in.segs_per_run = (in.n0 + kSegment - 1) / kSegment;
+    in.units = in.runs * in.segs_per_run;
+    in.groups = (in.units + kGroup - 1) / kGroup;
+    const size_t scratch_bytes = static_cast<size_t>(std::min(kSegment, in.n0)) * ps.kes;
+    if (p.nout >= threads || in.groups == 1) {
+      ForChunks(ctx, threads, p.nout, [&](int64_t o0, int64_t o1) {
+        std::unique_ptr<char[]> scratch(new char[scratch_bytes + 64]);
+        for (int64_t o = o0; o < o1; ++o) {
+          int64_t base;
+          OffsetOf(p.k, p.nk, o, &base, nullptr);
+          ReduceAcc acc = Fresh(ps.kind);
+          for (int64_t g = 0; g < in.groups; ++g) {
+            Merge(ps.kind, &acc, InnerGroup(in, o, base, g * kGroup, std::min(in.units, (g + 1) * kGroup),
+                                            scratch.get()));
+          }
+          sink(o, base, acc);
         }
       });
-      for (int i = nr - 1; i >= 0; --i) {
-        if (++idx[i] < t.shape[red[i]]) break;
-        idx[i] = 0;
+    } else {  // few outputs: threads take groups
+      std::vector<ReduceAcc> gacc(static_cast<size_t>(p.nout * in.groups));
+      ForChunks(ctx, threads, p.nout * in.groups, [&](int64_t w0, int64_t w1) {
+        std::unique_ptr<char[]> scratch(new char[scratch_bytes + 64]);
+        for (int64_t w = w0; w < w1; ++w) {
+          const int64_t o = w / in.groups, g = w % in.groups;
+          int64_t base;
+          OffsetOf(p.k, p.nk, o, &base, nullptr);
+          gacc[static_cast<size_t>(w)] =
+              InnerGroup(in, o, base, g * kGroup, std::min(in.units, (g + 1) * kGroup), scratch.get());
+        }
+      });
+      for (int64_t o = 0; o < p.nout; ++o) {
+        int64_t base;
+        OffsetOf(p.k, p.nk, o, &base, nullptr);
+        ReduceAcc acc = Fresh(ps.kind);
+        for (int64_t g = 0; g < in.groups; ++g) Merge(ps.kind, &acc, gacc[static_cast<size_t>(o * in.groups + g)]);
+        sink(o, base, acc);
       }
     }
-    VisitDtype(out->dtype, [&](auto v) {
-      using T = decltype(v);
-      const T r = Convert<T>(acc);
-      std::memcpy(out->data + o * static_cast<int64_t>(sizeof(T)), &r, sizeof(T));
+    return;
+  }
+  // Outer: the innermost kept dim's elements are columns.
+  Outer ou{&ps, 1, p.k[p.nk - 1].size, p.k[p.nk - 1].stride, 0, p.nred, 0, 0};
+  for (int i = 0; i + 1 < p.nk; ++i) ou.nko *= p.k[i].size;
+  ou.chunks = (ou.m + kColChunk - 1) / kColChunk;
+  ou.segs = (ou.rows + kRowSegment - 1) / kRowSegment;
+  ou.groups = (ou.segs + kGroup - 1) / kGroup;
+  const int64_t items = ou.nko * ou.chunks;
+  const size_t scratch_bytes = static_cast<size_t>(kRowBlock * std::min(kColChunk, ou.m)) * ps.kes;
+  auto item_geometry = [&](int64_t it, int64_t* base, int64_t* col0, int64_t* ncols, int64_t* o0) {
+    const int64_t ko = it / ou.chunks, ch = it % ou.chunks;
+    OffsetOf(p.k, p.nk - 1, ko, base, nullptr);
+    *col0 = ch * kColChunk;
+    *ncols = std::min(kColChunk, ou.m - *col0);
+    *o0 = ko * ou.m + *col0;  // the plan's output index of the first column
+  };
+  auto finish_item = [&](int64_t base, int64_t col0, int64_t ncols, int64_t o0, const ReduceAcc* acc) {
+    for (int64_t c = 0; c < ncols; ++c) sink(o0 + c, base + (col0 + c) * ou.sm, acc[c]);
+  };
+  if (items >= threads || ou.groups == 1) {
+    ForChunks(ctx, threads, items, [&](int64_t i0, int64_t i1) {
+      std::unique_ptr<char[]> scratch(new char[scratch_bytes + 64]);
+      std::vector<ReduceAcc> acc(static_cast<size_t>(kColChunk)), g(static_cast<size_t>(kColChunk));
+      for (int64_t it = i0; it < i1; ++it) {
+        int64_t base, col0, ncols, o0;
+        item_geometry(it, &base, &col0, &ncols, &o0);
+        for (int64_t c = 0; c < ncols; ++c) acc[static_cast<size_t>(c)] = Fresh(ps.kind);
+        const double* centers = ps.centers ? ps.centers + o0 : nullptr;
+        for (int64_t gi = 0; gi < ou.groups; ++gi) {
+          OuterGroup(ou, base, col0, ncols, centers, gi * kGroup, std::min(ou.segs, (gi + 1) * kGroup), g.data(),
+                     scratch.get());
+          for (int64_t c = 0; c < ncols; ++c) Merge(ps.kind, &acc[static_cast<size_t>(c)], g[static_cast<size_t>(c)]);
+        }
+        finish_item(base, col0, ncols, o0, acc.data());
+      }
     });
+    return;
+  }
+  // Few items: threads take (item, group) pairs.
+  const int64_t work = items * ou.groups;
+  std::vector<ReduceAcc> gacc(static_cast<size_t>(work * kColChunk));
+  ForChunks(ctx, threads, work, [&](int64_t w0, int64_t w1) {
+    std::unique_ptr<char[]> scratch(new char[scratch_bytes + 64]);
+    for (int64_t w = w0; w < w1; ++w) {
+      const int64_t it = w / ou.groups, gi = w % ou.groups;
+      int64_t base, col0, ncols, o0;
+      item_geometry(it, &base, &col0, &ncols, &o0);
+      const double* centers = ps.centers ? ps.centers + o0 : nullptr;
+      OuterGroup(ou, base, col0, ncols, centers, gi * kGroup, std::min(ou.segs, (gi + 1) * kGroup),
+                 gacc.data() + w * kColChunk, scratch.get());
+    }
+  });
+  std::vector<ReduceAcc> acc(static_cast<size_t>(kColChunk));
+  for (int64_t it = 0; it < items; ++it) {
+    int64_t base, col0, ncols, o0;
+    item_geometry(it, &base, &col0, &ncols, &o0);
+    for (int64_t c = 0; c < ncols; ++c) acc[static_cast<size_t>(c)] = Fresh(ps.kind);
+    for (int64_t gi = 0; gi < ou.groups; ++gi) {
+      const ReduceAcc* g = gacc.data() + (it * ou.groups + gi) * kColChunk;
+      for (int64_t c = 0; c < ncols; ++c) Merge(ps.kind, &acc[static_cast<size_t>(c)], g[c]);
+    }
+    finish_item(base, col0, ncols, o0, acc.data());
+  }
+}
+
+// float64 to float32 rounded to odd: a second rounding to a half type is
+// then the correct rounding of the float64 value.
+float ToOddF32(double v) {
+  float f = static_cast<float>(v);
+  if (std::isfinite(f) && static_cast<double>(f) != v) {
+    uint32_t b;
+    std::memcpy(&b, &f, sizeof b);
+    if ((b & 1) == 0) {
+      b += std::fabs(static_cast<double>(f)) < std::fabs(v) ? 1 : -1;
+      std::memcpy(&f, &b, sizeof b);
+    }
+  }
+  return f;
+}
+
+void StoreValue(bc_dtype d, char* p, bool is_float, double f, int64_t i) {
+  switch (d) {
+    case BC_FLOAT16: {
+      const uint16_t h = is_float ? F32ToF16(ToOddF32(f)) : Convert<f16>(i).bits;
+      std::memcpy(p, &h, 2);
+      return;
+    }
+    case BC_BFLOAT16: {
+      const uint16_t h = is_float ? F32ToBF16(ToOddF32(f)) : Convert<bf16>(i).bits;
+      std::memcpy(p, &h, 2);
+      return;
+    }
+    default:
+      VisitDtype(d, [&](auto t) {
+        using T = decltype(t);
+        const T v = is_float ? Convert<T>(f) : Convert<T>(i);
+        std::memcpy(p, &v, sizeof v);
+      });
+  }
+}
+
+// Output strides (elements) per input dim for an out tensor that keeps the
+// reduced dims (keepdim) or drops them; reduced dims get 0.
+void OutStrides(const bc_tensor& x, uint64_t mask, bool keepdim, const bc_tensor& out, int64_t* os) {
+  int j = 0;
+  for (int d = 0; d < x.ndim; ++d) {
+    const bool red = mask >> d & 1;
+    if (keepdim) {
+      os[d] = red ? 0 : out.strides[d];
+    } else {
+      os[d] = red ? 0 : out.strides[j];
+      j += red ? 0 : 1;
+    }
+  }
+}
+
+Shape ResultShape(const bc_tensor& x, uint64_t mask, bool keepdim) {
+  Shape s;
+  s.ndim = 0;
+  for (int d = 0; d < x.ndim; ++d) {
+    if (!(mask >> d & 1)) s.d[s.ndim++] = x.shape[d];
+    else if (keepdim) s.d[s.ndim++] = 1;
+  }
+  return s;
+}
+
+void CheckOut(const bc_tensor& out, const Shape& want, const bc_tensor& x) {
+  if (!SameShape(ShapeOf(out), want))
+    Fail(BC_ERR_SHAPE_MISMATCH, "output with shape " + FormatShape(ShapeOf(out)) +
+                                    " doesn't match the broadcast shape " + FormatShape(want));
+  if (Numel(out) > 1 && HasInternalOverlap(out)) FailInternalOverlap();
+  uintptr_t a0, a1, b0, b1;
+  ByteRange(out, &a0, &a1);
+  ByteRange(x, &b0, &b1);
+  if (Numel(out) > 0 && Numel(x) > 0 && a0 < b1 && b0 < a1)
+    Fail(BC_ERR_OVERLAP,
+         "unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
+         "single memory location. Please clone() the tensor before performing the operation.");
+}
+
+// A contiguous copy of x (arg ops over several dims index the row-major
+// flattened tensor, which the plan's memory order may not follow).
+bc_tensor* ContiguousCopy(const bc_ctx& ctx, const bc_tensor& x) {
+  bc_tensor* c = NewTensor(x.dtype, ShapeOf(x));
+  CopyElements(ctx, *c, x);
+  return c;
+}
+
+struct Sinks {
+  const ReduceArgs* a;
+  const ReduceRecipe* r;
+  ReduceTypes t;
+  char* out_data;
+  size_t out_es;
+  const double* first_values;  // two-pass ops
+  int64_t n;
+};
+
+// The whole reduction of x over `mask` into out (already checked), the
+// kept dims of x at out's element strides `ostride` (per x dim).
+void Reduce(const ReduceArgs& a, const bc_tensor& x, uint64_t mask, const ReduceTypes& t,
+            const ReduceRecipe& r, bc_tensor& out, const int64_t* ostride) {
+  const bc_ctx& ctx = *a.ctx;
+  Plan plan = MakePlan(x, mask, ostride);
+  Pass ps;
+  ps.ctx = &ctx;
+  ps.p = &plan;
+  ps.x = &x;
+  ps.via = t.compute;
+  ps.kdtype = KernelDtype(t.compute);
+  ps.es = DtypeSize(x.dtype);
+  ps.kes = DtypeSize(ps.kdtype);
+  ps.direct = x.dtype == ps.kdtype;
+  ps.centers = nullptr;
+  ps.kind = r.first;
+  ps.kern = FindReduceKernel(r.first, ps.kdtype);
+  if (ps.kern.run == nullptr) Fail(BC_ERR_INTERNAL, "no reduction kernel");
+  const int64_t n = plan.nred;
+  char* od = out.data;
+  const int64_t oes = static_cast<int64_t>(DtypeSize(out.dtype));
+  auto out_ptr = [&](int64_t o) {
+    int64_t off;
+    int64_t dummy;
+    OffsetOf(plan.k, plan.nk, o, &dummy, &off);
+    return od + off * oes;
   };
-  struct Task {
-    decltype(sum_one)* f;
-    int64_t nout, per_chunk;
+  auto write = [&](int64_t o, const ReduceAcc& first, const ReduceAcc& second) {
+    double f = 0;
+    int64_t i = 0;
+    const bool is_float = r.finish(a, first, second, n, t.compute, &f, &i);
+    StoreValue(out.dtype, out_ptr(o), is_float, f, i);
   };
-  const int threads = nout > 1 && nout * nred >= 65536 ? NumThreads(ctx) : 1;
-  const size_t nchunks = std::min<size_t>(ChunkCount(threads), static_cast<size_t>(nout));
-  Task task{&sum_one, nout, (nout + static_cast<int64_t>(nchunks) - 1) / static_cast<int64_t>(nchunks)};
-  ParallelChunks(ctx, threads, nchunks, [](void* p, size_t i) {
-    const Task& t = *static_cast<const Task*>(p);
-    const int64_t begin = static_cast<int64_t>(i) * t.per_chunk;
-    const int64_t end = std::min(t.nout, begin + t.per_chunk);
-    for (int64_t o = begin; o < end; ++o) (*t.f)(o);
-  }, &task);
+  if (r.second == kRNumKinds) {
+    RunPass(ps, [&](int64_t o, int64_t, const ReduceAcc& acc) { write(o, acc, ReduceAcc{}); });
+    return;
+  }
+  std::vector<double> values(static_cast<size_t>(plan.nout));
+  RunPass(ps, [&](int64_t o, int64_t, const ReduceAcc& acc) {
+    values[static_cast<size_t>(o)] = r.center(acc, n, t.compute);
+  });
+  ps.kind = r.second;
+  ps.kern = FindReduceKernel(r.second, ps.kdtype);
+  if (ps.kern.run == nullptr) Fail(BC_ERR_INTERNAL, "no reduction kernel");
+  ps.centers = values.data();
+  RunPass(ps, [&](int64_t o, int64_t, const ReduceAcc& acc) {
+    ReduceAcc first;
+    first.s = values[static_cast<size_t>(o)];
+    write(o, first, acc);
+  });
 }
 
 }  // namespace
+
+bc_tensor* RunReduce(const ReduceArgs& a, bc_tensor* out) {
+  const bc_tensor& x0 = *a.x;
+  const char* name = ReduceOpName(a.op);
+  const bool arg = a.op == BC_ARGMAX || a.op == BC_ARGMIN;
+  if (arg && a.ndims > 1)
+    Fail(BC_ERR_INVALID_ARGUMENT, std::string(name) + "(): takes one dim, or every dim (dims NULL), not " +
+                                      std::to_string(a.ndims));
+  const uint64_t mask = ReduceDimMask(name, x0, a.dims, a.ndims);
+  const ReduceTypes t = ResolveReduce(a, mask, out);
+  const ReduceRecipe r = RecipeOf(a);
+  // argmax/argmin over every dim: dim=None keeps every dim as size 1.
+  const Shape want = ResultShape(x0, mask, a.keepdim);
+  if (out != nullptr) CheckOut(*out, want, x0);
+  int64_t nred = 1;
+  for (int d = 0; d < x0.ndim; ++d) nred *= (mask >> d & 1) ? x0.shape[d] : 1;
+  if ((a.op == BC_VAR || a.op == BC_STD) && static_cast<double>(nred) - (a.has_correction ? a.correction : 1.0) <= 0) {
+    Warn(*a.ctx, std::string(name) + "(): degrees of freedom is <= 0. Correction should be strictly less than "
+                                      "the reduction factor (input numel divided by output numel).");
+  }
+  bc_tensor* result = out != nullptr ? out : NewTensor(t.result, want);
+  try {
+    const bc_tensor* x = &x0;
+    bc_tensor* copy = nullptr;
+    if (arg && a.ndims == 0 && !IsContiguous(x0)) x = copy = ContiguousCopy(*a.ctx, x0);
+    struct Free {
+      bc_tensor* t;
+      ~Free() { FreeTensor(t); }
+    } free_copy{copy};
+    int64_t os[BC_MAX_DIMS];
+    OutStrides(*x, mask, a.keepdim, *result, os);
+    Reduce(a, *x, mask, t, r, *result, os);
+  } catch (...) {
+    if (out == nullptr) FreeTensor(result);
+    throw;
+  }
+  return result;
+}
+
+void RunMaxMinDim(const bc_ctx& ctx, const bc_tensor& x, int64_t dim, bool keepdim, bool max,
+                  bc_tensor** values, bc_tensor** indices, bc_tensor* values_out, bc_tensor* indices_out) {
+  const char* name = max ? "max" : "min";
+  const uint64_t mask = ReduceDimMask(name, x, &dim, 1);
+  if (Numel(x) == 0) {
+    for (int d = 0; d < x.ndim; ++d) {
+      if ((mask >> d & 1) && x.shape[d] == 0)
+        Fail(BC_ERR_INVALID_ARGUMENT, std::string(name) + "(): Expected reduction dim " + std::to_string(d) +
+                                          " to have non-zero size.");
+    }
+  }
+  const Shape want = ResultShape(x, mask, keepdim);
+  if (values_out != nullptr) {
+    if (values_out->dtype != x.dtype) {
+      Fail(BC_ERR_DTYPE, std::string("Expected out tensor to have dtype ") + CppTypeName(x.dtype) + ", but got " +
+                             CppTypeName(values_out->dtype) + " instead");
+    }
+    if (indices_out->dtype != BC_INT64) {
+      Fail(BC_ERR_DTYPE, std::string("Expected out tensor to have dtype ") + CppTypeName(BC_INT64) +
+                             ", but got " + CppTypeName(indices_out->dtype) + " instead");
+    }
+    CheckOut(*values_out, want, x);
+    CheckOut(*indices_out, want, x);
+    CheckOut(*values_out, want, *indices_out);
+  }
+  bc_tensor* v = values_out != nullptr ? values_out : NewTensor(x.dtype, want);
+  bc_tensor* ix = indices_out;
+  try {
+    if (ix == nullptr) ix = NewTensor(BC_INT64, want);
+    ReduceArgs a;
+    a.ctx = &ctx;
+    a.op = max ? BC_ARGMAX : BC_ARGMIN;
+    a.x = &x;
+    a.keepdim = keepdim;
+    int64_t vs[BC_MAX_DIMS], is[BC_MAX_DIMS];
+    OutStrides(x, mask, keepdim, *v, vs);
+    OutStrides(x, mask, keepdim, *ix, is);
+    Plan plan = MakePlan(x, mask, is, vs);
+    Pass ps;
+    ps.ctx = &ctx;
+    ps.p = &plan;
+    ps.x = &x;
+    ps.via = x.dtype;
+    ps.kdtype = KernelDtype(x.dtype);
+    ps.es = DtypeSize(x.dtype);
+    ps.kes = DtypeSize(ps.kdtype);
+    ps.direct = x.dtype == ps.kdtype;
+    ps.centers = nullptr;
+    ps.kind = max ? kRArgMax : kRArgMin;
+    ps.kern = FindReduceKernel(ps.kind, ps.kdtype);
+    // The reduced dim's stride in x (0 for a size-1 dim: index 0).
+    int64_t rstride = 0;
+    for (int d = 0; d < x.ndim; ++d) rstride = (mask >> d & 1) ? x.strides[d] : rstride;
+    const int64_t es = static_cast<int64_t>(ps.es);
+    RunPass(ps, [&](int64_t o, int64_t in_off, const ReduceAcc& acc) {
+      int64_t dummy, io, vo;
+      OffsetOf(plan.k, plan.nk, o, &dummy, &io, &vo);
+      const int64_t j = acc.j < 0 ? 0 : acc.j;
+      std::memcpy(ix->data + io * 8, &j, 8);
+      std::memcpy(v->data + vo * es, x.data + (in_off + j * rstride) * es, static_cast<size_t>(es));
+    });
+  } catch (...) {
+    if (values_out == nullptr) FreeTensor(v);
+    if (indices_out == nullptr) FreeTensor(ix);
+    throw;
+  }
+  if (values) *values = v;
+  if (indices) *indices = ix;
+}
 
 bc_tensor* SumToShape(const bc_ctx& ctx, const bc_tensor& t, const Shape& target) {
   bool ok = target.ndim <= t.ndim;
@@ -106,12 +663,29 @@ bc_tensor* SumToShape(const bc_ctx& ctx, const bc_tensor& t, const Shape& target
   for (int d = 0; d < t.ndim; ++d) reduces |= aligned.d[d] == 1 && t.shape[d] != 1;
   const bc_dtype rd = IsFloating(t.dtype) || !reduces ? t.dtype : BC_INT64;
   bc_tensor* out = NewTensor(rd, target);
-  if (!reduces) {
-    CopyElements(ctx, *out, t);
-    return out;
+  try {
+    if (!reduces) {
+      CopyElements(ctx, *out, t);
+      return out;
+    }
+    // The reduced dims: the leading ones and those the target has as 1.
+    uint64_t mask = 0;
+    int64_t os[BC_MAX_DIMS];
+    const int lead = t.ndim - target.ndim;
+    for (int d = 0; d < t.ndim; ++d) {
+      const bool red = d < lead || (aligned.d[d] == 1 && t.shape[d] != 1);
+      mask |= red ? uint64_t{1} << d : 0;
+      os[d] = d < lead ? 0 : out->strides[d - lead];
+    }
+    ReduceArgs a;
+    a.ctx = &ctx;
+    a.op = BC_SUM;
+    a.x = &t;
+    Reduce(a, t, mask, ReduceTypes{rd, rd}, RecipeOf(a), *out, os);
+  } catch (...) {
+    FreeTensor(out);
+    throw;
   }
-  if (IsFloating(t.dtype)) SumTo<double>(ctx, t, aligned, out);
-  else SumTo<int64_t>(ctx, t, aligned, out);
   return out;
 }
 

@@ -1,10 +1,66 @@
+// Reductions: PyTorch's sum, mean, amax, argmax, var, ... over any dims of
+// any layout (src/core/reduce.cc), each op's rules in reduce_rules.cc.
 #ifndef BCAST_CORE_REDUCE_H_
 #define BCAST_CORE_REDUCE_H_
 
 #include "core/context.h"
+#include "core/shape.h"
 #include "core/tensor.h"
+#include "kernels/reduce_kernels.h"
 
 namespace bcast {
+
+// The result dtype class of a reduction (the op table's result column).
+enum ReduceResult : int { kReduceSum, kReduceKeep, kReduceToFloat, kReduceBool, kReduceInt64 };
+
+struct ReduceArgs {
+  const bc_ctx* ctx = nullptr;
+  int op = 0;  // bc_reduce_op
+  const bc_tensor* x = nullptr;
+  const int64_t* dims = nullptr;  // nullptr with ndims 0: every dim
+  size_t ndims = 0;
+  bool keepdim = false;
+  bool has_dtype = false;
+  bc_dtype dtype = BC_FLOAT32;
+  bool has_correction = false;
+  double correction = 1;
+};
+
+// The op's dtypes, resolved as PyTorch does (reduce_rules.cc).
+struct ReduceTypes {
+  bc_dtype compute;  // the input is converted to it first
+  bc_dtype result;   // the written dtype
+};
+
+// What the executor makes of one op: the passes over the input and how the
+// accumulators become the result (reduce_rules.cc).
+struct ReduceRecipe {
+  ReduceKind first = kRSum;     // the first pass
+  ReduceKind second = kRNumKinds;  // a second pass, centered on the first's result; or none
+  // The value of one output from its accumulators (`n`: elements reduced):
+  // returns true with *f set for a floating result, false with *i set.
+  bool (*finish)(const ReduceArgs& a, const ReduceAcc& first, const ReduceAcc& second, int64_t n,
+                 bc_dtype compute, double* f, int64_t* i) = nullptr;
+  // The center of the second pass from the first's accumulator.
+  double (*center)(const ReduceAcc& first, int64_t n, bc_dtype compute) = nullptr;
+};
+
+const char* ReduceOpName(int op);  // "unknown" outside bc_reduce_op
+// The reduced dims as a mask, PyTorch's checks and texts (range, repeats).
+uint64_t ReduceDimMask(const char* op_name, const bc_tensor& x, const int64_t* dims, size_t ndims);
+// Checks the op's dtype rules (and out='s dtype) and returns its dtypes.
+ReduceTypes ResolveReduce(const ReduceArgs& a, uint64_t mask, const bc_tensor* out);
+ReduceRecipe RecipeOf(const ReduceArgs& a);
+// The value of a max/min order key (kRMax, kRMin) in dtype `d` as a double
+// (floats; NaN keys give the default NaN) or an integer.
+double KeyToDouble(int64_t key, bc_dtype d);
+
+bc_tensor* RunReduce(const ReduceArgs& a, bc_tensor* out);
+// torch.max/min(x, dim, keepdim): values and indices, allocated (out
+// pointers) or written (the *_out tensors).
+void RunMaxMinDim(const bc_ctx& ctx, const bc_tensor& x, int64_t dim, bool keepdim, bool max,
+                  bc_tensor** values, bc_tensor** indices, bc_tensor* values_out,
+                  bc_tensor* indices_out);
 
 // Sums t over the dims where `target` (aligned at the right) has size 1 or
 // does not exist. Integer and bool sum to int64, floats keep their dtype.

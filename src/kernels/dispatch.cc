@@ -42,6 +42,7 @@ void ResetKernelDispatch() {
     slot->store(nullptr, std::memory_order_relaxed);
   g_int64_to_f32_fn.store(nullptr, std::memory_order_relaxed);
   g_int_to_f32_fn.store(nullptr, std::memory_order_relaxed);
+  g_reduce_table.store(nullptr, std::memory_order_relaxed);
 }
 
 // The targets disabled by the last successful cap (0: none), so that a

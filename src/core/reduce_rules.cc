@@ -1,0 +1,311 @@
+// The reductions' own rules, as PyTorch's meta functions and kernels give
+// them: which dims, which dtypes (with PyTorch's texts), which out= dtypes,
+// and what each op makes of its accumulators. The executor
+// (src/core/reduce.cc) names no op.
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+
+#include "core/dtype.h"
+#include "core/error.h"
+#include "core/reduce.h"
+#include "kernels/kernels.h"
+
+namespace bcast {
+
+namespace {
+
+struct ReduceInfo {
+  const char* name;
+  DtypeSet dtypes;
+  ReduceResult result;
+};
+
+constexpr ReduceInfo kReduceInfo[] = {
+#define BCAST_REDUCE_OP(Id, value, name, dtypes, result, doc) {#name, dtypes, result},
+#include "op_table.def"
+};
+static_assert(sizeof kReduceInfo / sizeof kReduceInfo[0] == BC_REDUCE_OP_COUNT,
+              "one row per bc_reduce_op");
+
+constexpr bool InValueOrder() {
+  int v = 0;
+#define BCAST_REDUCE_OP(Id, value, name, dtypes, result, doc) \
+  if (value != v++) return false;
+#include "op_table.def"
+  return true;
+}
+static_assert(InValueOrder(), "BCAST_REDUCE_OP rows must be in value order");
+
+std::string Name(const ReduceArgs& a) { return kReduceInfo[a.op].name; }
+
+[[noreturn]] void FailOutDtype(bc_dtype want, bc_dtype got) {
+  Fail(BC_ERR_DTYPE, std::string("Expected out tensor to have dtype ") + CppTypeName(want) +
+                         ", but got " + CppTypeName(got) + " instead");
+}
+
+// out= takes any dtype the result casts to (mean, var, std).
+void CheckCast(bc_dtype result, const bc_tensor* out) {
+  if (out != nullptr && !CanCast(result, out->dtype))
+    Fail(BC_ERR_DTYPE, std::string("result type ") + DtypeName(result) +
+                           " can't be cast to the desired output type " + DtypeName(out->dtype));
+}
+
+// sum, nansum, prod: dtype=, else out='s dtype, else integers and bool give
+// int64 (at::native's get_dtype_from_result / infer_dtype_from_optional).
+ReduceTypes SumTypes(const ReduceArgs& a, const bc_tensor* out) {
+  bc_dtype c;
+  if (a.has_dtype) {
+    c = a.dtype;
+    if (out != nullptr && out->dtype != c) FailOutDtype(c, out->dtype);
+  } else if (out != nullptr) {
+    c = out->dtype;
+  } else {
+    c = IsFloating(a.x->dtype) ? a.x->dtype : BC_INT64;
+  }
+  return {c, c};
+}
+
+ReduceTypes MeanTypes(const ReduceArgs& a, const bc_tensor* out) {
+  const std::string name = Name(a);
+  if (a.op == BC_NANMEAN && !IsFloating(a.x->dtype))
+    Fail(BC_ERR_DTYPE, "nanmean(): expected input to have floating point or complex dtype but got " +
+                           std::string(DtypeName(a.x->dtype)));
+  if (a.has_dtype && !IsFloating(a.dtype))
+    Fail(BC_ERR_DTYPE, name + "(): could not infer output dtype. Optional dtype must be either a "
+                              "floating point or complex dtype. Got: " + DtypeName(a.dtype));
+  if (!a.has_dtype && !IsFloating(a.x->dtype))
+    Fail(BC_ERR_DTYPE, name + "(): could not infer output dtype. Input dtype must be either a "
+                              "floating point or complex dtype. Got: " + DtypeName(a.x->dtype));
+  const bc_dtype c = a.has_dtype ? a.dtype : a.x->dtype;
+  if (a.has_dtype && out != nullptr && out->dtype != c) FailOutDtype(c, out->dtype);
+  CheckCast(c, out);
+  return {out != nullptr ? out->dtype : c, out != nullptr ? out->dtype : c};
+}
+
+ReduceTypes KeepTypes(const ReduceArgs& a, const bc_tensor* out) {
+  if (out != nullptr && out->dtype != a.x->dtype)
+    Fail(BC_ERR_DTYPE, std::string("Expected the dtype for input and out to match, but got ") +
+                           DtypeName(a.x->dtype) + " for input's dtype and " + DtypeName(out->dtype) +
+                           " for out's dtype.");
+  return {a.x->dtype, a.x->dtype};
+}
+
+ReduceTypes ArgTypes(const ReduceArgs& a, const bc_tensor* out) {
+  if (a.x->dtype == BC_BOOL)
+    Fail(BC_ERR_DTYPE, Name(a) + "(): does not support bool input");
+  if (out != nullptr && out->dtype != BC_INT64) FailOutDtype(BC_INT64, out->dtype);
+  return {a.x->dtype, BC_INT64};
+}
+
+ReduceTypes AnyAllTypes(const ReduceArgs& a, const bc_tensor* out) {
+  if (out != nullptr && out->dtype != BC_BOOL && out->dtype != BC_UINT8)
+    Fail(BC_ERR_DTYPE, Name(a) + " only supports bool tensor for result, got: " + DtypeName(out->dtype));
+  const bc_dtype r = out != nullptr ? out->dtype : a.x->dtype == BC_UINT8 ? BC_UINT8 : BC_BOOL;
+  return {a.x->dtype, r};
+}
+
+ReduceTypes CountTypes(const ReduceArgs& a, const bc_tensor* out) {
+  if (out != nullptr && out->dtype != BC_INT64) FailOutDtype(BC_INT64, out->dtype);
+  return {a.x->dtype, BC_INT64};
+}
+
+ReduceTypes VarTypes(const ReduceArgs& a, const bc_tensor* out) {
+  if (!IsFloating(a.x->dtype))
+    Fail(BC_ERR_DTYPE, "std and var only support floating point and complex dtypes");
+  CheckCast(a.x->dtype, out);
+  const bc_dtype r = out != nullptr ? out->dtype : a.x->dtype;
+  return {IsFloating(r) ? r : a.x->dtype, r};
+}
+
+ReduceTypes LogsumexpTypes(const ReduceArgs& a, const bc_tensor* out) {
+  if (out != nullptr && !IsFloating(out->dtype))
+    Fail(BC_ERR_DTYPE, std::string("logsumexp(): Expected floating point type for result tensor, but got: ") +
+                           DtypeName(out->dtype));
+  const bc_dtype c = out != nullptr ? out->dtype : IsFloating(a.x->dtype) ? a.x->dtype : BC_FLOAT32;
+  return {c, c};
+}
+
+// ---- what the accumulators give ---------------------------------------------
+
+double SumOf(const ReduceAcc& acc) { return acc.s + acc.c; }
+
+bool FinishSum(const ReduceArgs&, const ReduceAcc& f, const ReduceAcc&, int64_t, bc_dtype c,
+               double* d, int64_t* i) {
+  if (!IsFloating(c)) return *i = f.i, false;
+  return *d = SumOf(f), true;
+}
+bool FinishProd(const ReduceArgs&, const ReduceAcc& f, const ReduceAcc&, int64_t, bc_dtype c,
+                double* d, int64_t* i) {
+  if (!IsFloating(c)) return *i = f.i, false;
+  return *d = f.s, true;
+}
+bool FinishMean(const ReduceArgs&, const ReduceAcc& f, const ReduceAcc&, int64_t n, bc_dtype,
+                double* d, int64_t*) {
+  return *d = SumOf(f) / static_cast<double>(n), true;
+}
+bool FinishNanMean(const ReduceArgs&, const ReduceAcc& f, const ReduceAcc& s, int64_t, bc_dtype,
+                   double* d, int64_t*) {
+  return *d = SumOf(f) / static_cast<double>(s.i), true;
+}
+bool FinishKey(const ReduceArgs&, const ReduceAcc& f, const ReduceAcc&, int64_t, bc_dtype c,
+               double* d, int64_t* i) {
+  if (!IsFloating(c)) return *i = f.i, false;
+  return *d = KeyToDouble(f.i, c), true;
+}
+bool FinishIndex(const ReduceArgs&, const ReduceAcc& f, const ReduceAcc&, int64_t, bc_dtype,
+                 double*, int64_t* i) {
+  return *i = f.j, false;
+}
+bool FinishAny(const ReduceArgs&, const ReduceAcc& f, const ReduceAcc&, int64_t, bc_dtype,
+               double*, int64_t* i) {
+  return *i = f.i != 0, false;
+}
+bool FinishAll(const ReduceArgs&, const ReduceAcc& f, const ReduceAcc&, int64_t n, bc_dtype,
+               double*, int64_t* i) {
+  return *i = f.i == n, false;
+}
+bool FinishCount(const ReduceArgs&, const ReduceAcc& f, const ReduceAcc&, int64_t, bc_dtype,
+                 double*, int64_t* i) {
+  return *i = f.i, false;
+}
+double Correction(const ReduceArgs& a) { return a.has_correction ? a.correction : 1.0; }
+// The divisor is max(0, N - correction), as PyTorch's var.
+double VarOf(const ReduceArgs& a, const ReduceAcc& dev, int64_t n) {
+  const double dof = static_cast<double>(n) - Correction(a);
+  return SumOf(dev) / (dof > 0 ? dof : 0.0);
+}
+bool FinishVar(const ReduceArgs& a, const ReduceAcc&, const ReduceAcc& s, int64_t n, bc_dtype,
+               double* d, int64_t*) {
+  return *d = VarOf(a, s, n), true;
+}
+bool FinishStd(const ReduceArgs& a, const ReduceAcc&, const ReduceAcc& s, int64_t n, bc_dtype,
+               double* d, int64_t*) {
+  return *d = std::sqrt(VarOf(a, s, n)), true;
+}
+// nanmean keeps its first pass's sum for the end (the second pass counts).
+double SumCenter(const ReduceAcc& f, int64_t, bc_dtype) { return SumOf(f); }
+double MeanCenter(const ReduceAcc& f, int64_t n, bc_dtype) { return SumOf(f) / static_cast<double>(n); }
+// PyTorch's logsumexp: an infinite max is replaced by 0.
+double MaxCenter(const ReduceAcc& f, int64_t n, bc_dtype c) {
+  if (n == 0) return 0.0;  // the max of nothing is -inf
+  const double m = KeyToDouble(f.i, c);
+  return std::isinf(m) ? 0.0 : m;
+}
+// Two-pass ops get the first pass's center (or sum) as first.s.
+bool FinishLogsumexp(const ReduceArgs&, const ReduceAcc& f, const ReduceAcc& s, int64_t, bc_dtype,
+                     double* d, int64_t*) {
+  return *d = ReduceLog(SumOf(s)) + f.s, true;
+}
+
+}  // namespace
+
+const char* ReduceOpName(int op) {
+  return op >= 0 && op < BC_REDUCE_OP_COUNT ? kReduceInfo[op].name : "unknown";
+}
+
+uint64_t ReduceDimMask(const char* name, const bc_tensor& x, const int64_t* dims, size_t ndims) {
+  (void)name;
+  if (ndims > BC_MAX_DIMS)
+    Fail(BC_ERR_INVALID_ARGUMENT, "at most " + std::to_string(BC_MAX_DIMS) + " dims, got " +
+                                      std::to_string(ndims));
+  if (ndims > 0 && dims == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "dims is NULL");
+  const int64_t n = x.ndim == 0 ? 1 : x.ndim;  // a 0-dim tensor takes dim 0 or -1
+  if (ndims == 0) return x.ndim == 0 ? 0 : (~uint64_t{0} >> (64 - x.ndim));
+  uint64_t mask = 0;
+  for (size_t k = 0; k < ndims; ++k) {
+    const int64_t d = dims[k];
+    if (d < -n || d >= n)
+      Fail(BC_ERR_INVALID_ARGUMENT, "Dimension out of range (expected to be in range of [" +
+                                        std::to_string(-n) + ", " + std::to_string(n - 1) +
+                                        "], but got " + std::to_string(d) + ")");
+    const int64_t w = d < 0 ? d + n : d;
+    if (mask >> w & 1)
+      Fail(BC_ERR_INVALID_ARGUMENT, "dim " + std::to_string(w) + " appears multiple times in the list of dims");
+    mask |= uint64_t{1} << w;
+  }
+  return x.ndim == 0 ? 0 : mask;
+}
+
+ReduceTypes ResolveReduce(const ReduceArgs& a, uint64_t mask, const bc_tensor* out) {
+  const ReduceInfo& info = kReduceInfo[a.op];
+  const std::string name = info.name;
+  const bool takes_dtype = info.result == kReduceSum || a.op == BC_MEAN || a.op == BC_NANMEAN;
+  if (a.has_dtype && !takes_dtype)
+    Fail(BC_ERR_INVALID_ARGUMENT, name + "() takes no dtype argument");
+  if (a.has_dtype && !ValidDtype(a.dtype))
+    Fail(BC_ERR_INVALID_ARGUMENT, "unknown dtype " + std::to_string(static_cast<int>(a.dtype)));
+  if (a.has_correction && a.op != BC_VAR && a.op != BC_STD)
+    Fail(BC_ERR_INVALID_ARGUMENT, name + "() takes no correction argument");
+  ReduceTypes t{};
+  switch (a.op) {
+    case BC_SUM: case BC_NANSUM: case BC_PROD: t = SumTypes(a, out); break;
+    case BC_MEAN: case BC_NANMEAN: t = MeanTypes(a, out); break;
+    case BC_AMAX: case BC_AMIN: t = KeepTypes(a, out); break;
+    case BC_ARGMAX: case BC_ARGMIN: t = ArgTypes(a, out); break;
+    case BC_ANY: case BC_ALL: t = AnyAllTypes(a, out); break;
+    case BC_COUNT_NONZERO: t = CountTypes(a, out); break;
+    case BC_VAR: case BC_STD: t = VarTypes(a, out); break;
+    case BC_LOGSUMEXP: t = LogsumexpTypes(a, out); break;
+    default: Fail(BC_ERR_INVALID_ARGUMENT, "unknown reduce op " + std::to_string(a.op));
+  }
+  // amax/amin/argmax/argmin have no identity: an empty reduced dim is refused.
+  const bool needs_values = a.op == BC_AMAX || a.op == BC_AMIN || a.op == BC_ARGMAX || a.op == BC_ARGMIN;
+  if (needs_values && Numel(*a.x) == 0) {
+    if (a.ndims == 0)
+      Fail(BC_ERR_INVALID_ARGUMENT,
+           name + "(): Expected reduction dim to be specified for input.numel() == 0." +
+               (a.op == BC_AMAX || a.op == BC_AMIN ? " Specify the reduction dim with the 'dim' argument." : ""));
+    for (int d = 0; d < a.x->ndim; ++d) {
+      if ((mask >> d & 1) && a.x->shape[d] == 0)
+        Fail(BC_ERR_INVALID_ARGUMENT, name + "(): Expected reduction dim " + std::to_string(d) +
+                                          " to have non-zero size.");
+    }
+  }
+  return t;
+}
+
+ReduceRecipe RecipeOf(const ReduceArgs& a) {
+  switch (a.op) {
+    case BC_SUM: return {kRSum, kRNumKinds, FinishSum, nullptr};
+    case BC_NANSUM: return {kRNanSum, kRNumKinds, FinishSum, nullptr};
+    case BC_PROD: return {kRProd, kRNumKinds, FinishProd, nullptr};
+    case BC_MEAN: return {kRSum, kRNumKinds, FinishMean, nullptr};
+    case BC_NANMEAN: return {kRNanSum, kRCountNotNan, FinishNanMean, SumCenter};
+    case BC_AMAX: return {kRMax, kRNumKinds, FinishKey, nullptr};
+    case BC_AMIN: return {kRMin, kRNumKinds, FinishKey, nullptr};
+    case BC_ARGMAX: return {kRArgMax, kRNumKinds, FinishIndex, nullptr};
+    case BC_ARGMIN: return {kRArgMin, kRNumKinds, FinishIndex, nullptr};
+    case BC_ANY: return {kRCountNonzero, kRNumKinds, FinishAny, nullptr};
+    case BC_ALL: return {kRCountNonzero, kRNumKinds, FinishAll, nullptr};
+    case BC_COUNT_NONZERO: return {kRCountNonzero, kRNumKinds, FinishCount, nullptr};
+    case BC_VAR: return {kRSum, kRSumSqDev, FinishVar, MeanCenter};
+    case BC_STD: return {kRSum, kRSumSqDev, FinishStd, MeanCenter};
+    case BC_LOGSUMEXP: return {kRMax, kRSumExp, FinishLogsumexp, MaxCenter};
+  }
+  return {};
+}
+
+double KeyToDouble(int64_t key, bc_dtype d) {
+  if (d == BC_FLOAT64) {
+    if (key == std::numeric_limits<int64_t>::max() || key == std::numeric_limits<int64_t>::min())
+      return std::numeric_limits<double>::quiet_NaN();
+    const int64_t b = key ^ ((key >> 63) & std::numeric_limits<int64_t>::max());
+    double v;
+    std::memcpy(&v, &b, sizeof v);
+    return v;
+  }
+  if (IsFloating(d)) {  // float32 keys (the halves reduce as float32)
+    if (key == std::numeric_limits<int32_t>::max() || key == std::numeric_limits<int32_t>::min())
+      return std::numeric_limits<double>::quiet_NaN();
+    const int32_t k = static_cast<int32_t>(key);
+    const int32_t b = k ^ ((k >> 31) & std::numeric_limits<int32_t>::max());
+    float v;
+    std::memcpy(&v, &b, sizeof v);
+    return v;
+  }
+  return static_cast<double>(key);
+}
+
+}  // namespace bcast

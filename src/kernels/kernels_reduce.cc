@@ -1,0 +1,422 @@
+// Reduction kernels (see reduce_kernels.h), compiled once per SIMD target.
+// They are plain loops over fixed lanes: the compiler vectorises them for
+// each target, and because every lane's additions are written out in order
+// (and -ffp-contract=off forbids fusing), each target computes the same
+// bits. Only exp (logsumexp) uses Highway's vectors, through the float64
+// math that the unary ops use.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/kernels_reduce.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "hwy/highway.h"
+#include "kernels/dispatch.h"
+#include "kernels/math_exp-inl.h"
+#include "kernels/reduce_kernels.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace bcast {
+namespace HWY_NAMESPACE {
+namespace {
+
+namespace hn = hwy::HWY_NAMESPACE;
+
+// ---- order keys: integers whose order is the values' -----------------------
+
+template <typename T>
+constexpr bool kIsFloat = std::is_floating_point_v<T>;
+
+// The signed integer of T's width that orders T's values: the value itself
+// for integers and bool; for floats the bits with the magnitude flipped for
+// negative numbers (-0 < +0), a NaN as the largest key (kNanHigh) or the
+// smallest. kZeroEqual maps -0 to +0's key (argmax compares as IEEE does).
+template <typename T, bool kNanHigh, bool kZeroEqual = false>
+HWY_INLINE int64_t KeyOf(T v) {
+  if constexpr (kIsFloat<T>) {
+    using I = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
+    I b;
+    std::memcpy(&b, &v, sizeof b);
+    constexpr I kMag = std::numeric_limits<I>::max();
+    I k = b ^ ((b >> (8 * sizeof(I) - 1)) & kMag);
+    if (kZeroEqual) k = v == T(0) ? 0 : k;
+    return v != v ? (kNanHigh ? kMag : std::numeric_limits<I>::min()) : k;
+  } else {
+    return static_cast<int64_t>(v);
+  }
+}
+
+// ---- sums ------------------------------------------------------------------
+
+// acc += v, keeping the rounding error in acc->c (TwoSum). An infinite or
+// NaN partial sum keeps no error term (it would be NaN).
+HWY_INLINE void AddCompensated(ReduceAcc* acc, double v) {
+  const double t = acc->s + v;
+  if (std::isfinite(t)) {
+    const double bp = t - acc->s;
+    acc->c += (acc->s - (t - bp)) + (v - bp);
+  }
+  acc->s = t;
+}
+
+// The lanes of one block added pairwise.
+HWY_INLINE double FoldLanes(double* lane) {
+  for (int w = kReduceLanes / 2; w >= 1; w /= 2) {
+    for (int j = 0; j < w; ++j) lane[j] += lane[j + w];
+  }
+  return lane[0];
+}
+
+// Sum of f(x[i]) over one block (n <= kReduceBlock) in the fixed lane order.
+template <typename T, class F>
+HWY_INLINE double BlockSum(const T* HWY_RESTRICT x, int64_t n, F f) {
+  double lane[kReduceLanes] = {};
+  int64_t i = 0;
+  for (; i + kReduceLanes <= n; i += kReduceLanes) {
+    for (int j = 0; j < kReduceLanes; ++j) lane[j] += f(x[i + j]);
+  }
+  for (int j = 0; i + j < n; ++j) lane[j] += f(x[i + j]);
+  return FoldLanes(lane);
+}
+
+template <typename T, class F>
+HWY_INLINE void RunSumOf(const T* x, int64_t n, ReduceAcc* acc, F f) {
+  for (int64_t b = 0; b < n; b += kReduceBlock) {
+    AddCompensated(acc, BlockSum(x + b, n - b < kReduceBlock ? n - b : kReduceBlock, f));
+  }
+}
+
+// e[i] = exp(e[i]) (float64 math, the same bits on every target).
+HWY_INLINE void ExpInPlace(double* e, int64_t n) {
+  const hn::ScalableTag<double> d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  int64_t i = 0;
+  for (; i + N <= n; i += N) hn::StoreU(math::Exp(d, hn::LoadU(d, e + i)), d, e + i);
+  if (i < n) {  // the tail through a padded vector
+    HWY_ALIGN double t[HWY_MAX_BYTES / sizeof(double)] = {};
+    for (int64_t k = 0; k < n - i; ++k) t[k] = e[i + k];
+    hn::Store(math::Exp(d, hn::Load(d, t)), d, t);
+    for (int64_t k = 0; k < n - i; ++k) e[i + k] = t[k];
+  }
+}
+
+// exp(x - center) of a block into `e`.
+template <typename T>
+HWY_INLINE void ExpBlock(const T* x, int64_t n, double center, double* e) {
+  for (int64_t i = 0; i < n; ++i) e[i] = static_cast<double>(x[i]) - center;
+  ExpInPlace(e, n);
+}
+
+template <ReduceKind K, typename T>
+void Run(const void* xv, int64_t n, int64_t first, double center, ReduceAcc* acc) {
+  const T* HWY_RESTRICT x = static_cast<const T*>(xv);
+  if constexpr (K == kRSum || K == kRNanSum) {
+    if constexpr (kIsFloat<T>) {
+      if (K == kRNanSum) {
+        RunSumOf(x, n, acc, [](T v) { return v != v ? 0.0 : static_cast<double>(v); });
+      } else {
+        RunSumOf(x, n, acc, [](T v) { return static_cast<double>(v); });
+      }
+    } else {
+      uint64_t s = 0;  // wraps as int64 does in PyTorch
+      for (int64_t i = 0; i < n; ++i) s += static_cast<uint64_t>(static_cast<int64_t>(x[i]));
+      acc->i = static_cast<int64_t>(static_cast<uint64_t>(acc->i) + s);
+    }
+  } else if constexpr (K == kRProd) {
+    if constexpr (kIsFloat<T>) {
+      for (int64_t b = 0; b < n; b += kReduceBlock) {
+        const int64_t m = n - b < kReduceBlock ? n - b : kReduceBlock;
+        double lane[kReduceLanes];
+        for (int j = 0; j < kReduceLanes; ++j) lane[j] = 1.0;
+        int64_t i = 0;
+        for (; i + kReduceLanes <= m; i += kReduceLanes) {
+          for (int j = 0; j < kReduceLanes; ++j) lane[j] *= static_cast<double>(x[b + i + j]);
+        }
+        for (int j = 0; i + j < m; ++j) lane[j] *= static_cast<double>(x[b + i + j]);
+        for (int w = kReduceLanes / 2; w >= 1; w /= 2) {
+          for (int j = 0; j < w; ++j) lane[j] *= lane[j + w];
+        }
+        acc->s *= lane[0];
+      }
+    } else {
+      uint64_t p = 1;
+      for (int64_t i = 0; i < n; ++i) p *= static_cast<uint64_t>(static_cast<int64_t>(x[i]));
+      acc->i = static_cast<int64_t>(static_cast<uint64_t>(acc->i) * p);
+    }
+  } else if constexpr (K == kRMax || K == kRMin) {
+    constexpr bool kMax = K == kRMax;
+    int64_t best = acc->i;
+    int64_t lane[kReduceLanes];
+    for (int j = 0; j < kReduceLanes; ++j) lane[j] = best;
+    int64_t i = 0;
+    for (; i + kReduceLanes <= n; i += kReduceLanes) {
+      for (int j = 0; j < kReduceLanes; ++j) {
+        const int64_t k = KeyOf<T, kMax>(x[i + j]);
+        lane[j] = kMax ? (k > lane[j] ? k : lane[j]) : (k < lane[j] ? k : lane[j]);
+      }
+    }
+    for (; i < n; ++i) {
+      const int64_t k = KeyOf<T, kMax>(x[i]);
+      best = kMax ? (k > best ? k : best) : (k < best ? k : best);
+    }
+    for (int j = 0; j < kReduceLanes; ++j) {
+      best = kMax ? (lane[j] > best ? lane[j] : best) : (lane[j] < best ? lane[j] : best);
+    }
+    acc->i = best;
+  } else if constexpr (K == kRArgMax || K == kRArgMin) {
+    // A block's best key first (vectorised), then its first position.
+    constexpr bool kMax = K == kRArgMax;
+    for (int64_t b = 0; b < n; b += kReduceBlock) {
+      const int64_t m = n - b < kReduceBlock ? n - b : kReduceBlock;
+      int64_t lane[kReduceLanes];
+      const int64_t k0 = KeyOf<T, kMax, true>(x[b]);
+      for (int j = 0; j < kReduceLanes; ++j) lane[j] = k0;
+      int64_t i = 0;
+      for (; i + kReduceLanes <= m; i += kReduceLanes) {
+        for (int j = 0; j < kReduceLanes; ++j) {
+          const int64_t k = KeyOf<T, kMax, true>(x[b + i + j]);
+          lane[j] = kMax ? (k > lane[j] ? k : lane[j]) : (k < lane[j] ? k : lane[j]);
+        }
+      }
+      int64_t best = k0;
+      for (; i < m; ++i) {
+        const int64_t k = KeyOf<T, kMax, true>(x[b + i]);
+        best = kMax ? (k > best ? k : best) : (k < best ? k : best);
+      }
+      for (int j = 0; j < kReduceLanes; ++j) {
+        best = kMax ? (lane[j] > best ? lane[j] : best) : (lane[j] < best ? lane[j] : best);
+      }
+      if (acc->j >= 0 && (kMax ? best <= acc->i : best >= acc->i)) continue;
+      int64_t at = 0;
+      while (KeyOf<T, kMax, true>(x[b + at]) != best) ++at;
+      acc->i = best;
+      acc->j = first + b + at;
+    }
+  } else if constexpr (K == kRCountNonzero || K == kRCountNotNan) {
+    int64_t c = 0;
+    for (int64_t i = 0; i < n; ++i) c += K == kRCountNonzero ? x[i] != T(0) : x[i] == x[i];
+    acc->i += c;
+  } else if constexpr (K == kRSumSqDev) {
+    RunSumOf(x, n, acc, [center](T v) {
+      const double dv = static_cast<double>(v) - center;
+      return dv * dv;
+    });
+  } else if constexpr (K == kRSumExp) {
+    HWY_ALIGN double e[kReduceBlock];
+    for (int64_t b = 0; b < n; b += kReduceBlock) {
+      const int64_t m = n - b < kReduceBlock ? n - b : kReduceBlock;
+      ExpBlock(x + b, m, center, e);
+      AddCompensated(acc, BlockSum(e, m, [](double v) { return v; }));
+    }
+  }
+}
+
+// Columns in tiles whose partial results stay in L1.
+constexpr int64_t kColTile = 256;
+
+template <ReduceKind K, typename T>
+void Cols(const char* const* row, int64_t rows, int64_t ncols, int64_t first, const double* centers,
+          ReduceAcc* acc) {
+  for (int64_t j0 = 0; j0 < ncols; j0 += kColTile) {
+    const int64_t m = ncols - j0 < kColTile ? ncols - j0 : kColTile;
+    ReduceAcc* a = acc + j0;
+    if constexpr (K == kRSum || K == kRNanSum || K == kRSumSqDev || K == kRSumExp) {
+      if constexpr (kIsFloat<T>) {
+        double s[kColTile] = {};
+        HWY_ALIGN double e[kColTile];
+        const double* c = centers != nullptr ? centers + j0 : nullptr;
+        for (int64_t r = 0; r < rows; ++r) {
+          const T* HWY_RESTRICT x = reinterpret_cast<const T*>(row[r]) + j0;
+          if (K == kRSum) {
+            for (int64_t k = 0; k < m; ++k) s[k] += static_cast<double>(x[k]);
+          } else if (K == kRNanSum) {
+            for (int64_t k = 0; k < m; ++k) s[k] += x[k] != x[k] ? 0.0 : static_cast<double>(x[k]);
+          } else if (K == kRSumSqDev) {
+            for (int64_t k = 0; k < m; ++k) {
+              const double dv = static_cast<double>(x[k]) - c[k];
+              s[k] += dv * dv;
+            }
+          } else {
+            for (int64_t k = 0; k < m; ++k) e[k] = static_cast<double>(x[k]) - c[k];
+            ExpInPlace(e, m);
+            for (int64_t k = 0; k < m; ++k) s[k] += e[k];
+          }
+        }
+        for (int64_t k = 0; k < m; ++k) AddCompensated(&a[k], s[k]);
+      } else {
+        uint64_t s[kColTile] = {};
+        for (int64_t r = 0; r < rows; ++r) {
+          const T* HWY_RESTRICT x = reinterpret_cast<const T*>(row[r]) + j0;
+          for (int64_t k = 0; k < m; ++k) s[k] += static_cast<uint64_t>(static_cast<int64_t>(x[k]));
+        }
+        for (int64_t k = 0; k < m; ++k) a[k].i = static_cast<int64_t>(static_cast<uint64_t>(a[k].i) + s[k]);
+      }
+    } else if constexpr (K == kRProd) {
+      if constexpr (kIsFloat<T>) {
+        double p[kColTile];
+        for (int64_t k = 0; k < m; ++k) p[k] = a[k].s;
+        for (int64_t r = 0; r < rows; ++r) {
+          const T* HWY_RESTRICT x = reinterpret_cast<const T*>(row[r]) + j0;
+          for (int64_t k = 0; k < m; ++k) p[k] *= static_cast<double>(x[k]);
+        }
+        for (int64_t k = 0; k < m; ++k) a[k].s = p[k];
+      } else {
+        uint64_t p[kColTile];
+        for (int64_t k = 0; k < m; ++k) p[k] = static_cast<uint64_t>(a[k].i);
+        for (int64_t r = 0; r < rows; ++r) {
+          const T* HWY_RESTRICT x = reinterpret_cast<const T*>(row[r]) + j0;
+          for (int64_t k = 0; k < m; ++k) p[k] *= static_cast<uint64_t>(static_cast<int64_t>(x[k]));
+        }
+        for (int64_t k = 0; k < m; ++k) a[k].i = static_cast<int64_t>(p[k]);
+      }
+    } else if constexpr (K == kRMax || K == kRMin) {
+      constexpr bool kMax = K == kRMax;
+      int64_t b[kColTile];
+      for (int64_t k = 0; k < m; ++k) b[k] = a[k].i;
+      for (int64_t r = 0; r < rows; ++r) {
+        const T* HWY_RESTRICT x = reinterpret_cast<const T*>(row[r]) + j0;
+        for (int64_t k = 0; k < m; ++k) {
+          const int64_t key = KeyOf<T, kMax>(x[k]);
+          b[k] = kMax ? (key > b[k] ? key : b[k]) : (key < b[k] ? key : b[k]);
+        }
+      }
+      for (int64_t k = 0; k < m; ++k) a[k].i = b[k];
+    } else if constexpr (K == kRArgMax || K == kRArgMin) {
+      constexpr bool kMax = K == kRArgMax;
+      int64_t b[kColTile], at[kColTile];
+      for (int64_t k = 0; k < m; ++k) {
+        b[k] = a[k].i;
+        at[k] = a[k].j;
+      }
+      for (int64_t r = 0; r < rows; ++r) {
+        const T* HWY_RESTRICT x = reinterpret_cast<const T*>(row[r]) + j0;
+        const int64_t pos = first + r;
+        for (int64_t k = 0; k < m; ++k) {
+          const int64_t key = KeyOf<T, kMax, true>(x[k]);
+          const bool better = at[k] < 0 || (kMax ? key > b[k] : key < b[k]);
+          b[k] = better ? key : b[k];
+          at[k] = better ? pos : at[k];
+        }
+      }
+      for (int64_t k = 0; k < m; ++k) {
+        a[k].i = b[k];
+        a[k].j = at[k];
+      }
+    } else if constexpr (K == kRCountNonzero || K == kRCountNotNan) {
+      int64_t cnt[kColTile] = {};
+      for (int64_t r = 0; r < rows; ++r) {
+        const T* HWY_RESTRICT x = reinterpret_cast<const T*>(row[r]) + j0;
+        for (int64_t k = 0; k < m; ++k) cnt[k] += K == kRCountNonzero ? x[k] != T(0) : x[k] == x[k];
+      }
+      for (int64_t k = 0; k < m; ++k) a[k].i += cnt[k];
+    }
+  }
+}
+
+template <ReduceKind K, typename T>
+void Fill(ReduceKernel* t) {
+  t->run = &Run<K, T>;
+  t->cols = &Cols<K, T>;
+}
+
+// Kernel dtypes, in the table's column order (kReduceDtypes below).
+template <ReduceKind K>
+void FillKind(ReduceKernel* row) {
+  Fill<K, bool>(row + 0);
+  Fill<K, uint8_t>(row + 1);
+  Fill<K, int8_t>(row + 2);
+  Fill<K, int16_t>(row + 3);
+  Fill<K, int32_t>(row + 4);
+  Fill<K, int64_t>(row + 5);
+}
+
+template <ReduceKind K>
+void FillFloat(ReduceKernel* row) {
+  Fill<K, float>(row + 6);
+  Fill<K, double>(row + 7);
+}
+
+}  // namespace
+
+const ReduceKernel* ReduceKernelTable() {
+  static ReduceKernel table[kRNumKinds][8];
+  static const bool filled = [] {
+    FillKind<kRSum>(table[kRSum]);
+    FillKind<kRSum>(table[kRNanSum]);  // integers have no NaN
+    FillKind<kRProd>(table[kRProd]);
+    FillKind<kRMax>(table[kRMax]);
+    FillKind<kRMin>(table[kRMin]);
+    FillKind<kRArgMax>(table[kRArgMax]);
+    FillKind<kRArgMin>(table[kRArgMin]);
+    FillKind<kRCountNonzero>(table[kRCountNonzero]);
+    FillFloat<kRSum>(table[kRSum]);
+    FillFloat<kRNanSum>(table[kRNanSum]);
+    FillFloat<kRProd>(table[kRProd]);
+    FillFloat<kRMax>(table[kRMax]);
+    FillFloat<kRMin>(table[kRMin]);
+    FillFloat<kRArgMax>(table[kRArgMax]);
+    FillFloat<kRArgMin>(table[kRArgMin]);
+    FillFloat<kRCountNonzero>(table[kRCountNonzero]);
+    FillFloat<kRCountNotNan>(table[kRCountNotNan]);
+    FillFloat<kRSumSqDev>(table[kRSumSqDev]);
+    FillFloat<kRSumExp>(table[kRSumExp]);
+    return true;
+  }();
+  (void)filled;
+  return &table[0][0];
+}
+
+double ReduceLogOne(double x) {
+  const hn::CappedTag<double, 1> d;
+  return hn::GetLane(math::Log(d, hn::Set(d, x)));
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace bcast
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace bcast {
+
+HWY_EXPORT(ReduceKernelTable);
+HWY_EXPORT(ReduceLogOne);
+
+std::atomic<const ReduceKernel*> g_reduce_table{nullptr};
+
+namespace {
+
+int ReduceColumn(bc_dtype d) {
+  switch (d) {
+    case BC_BOOL: return 0;
+    case BC_UINT8: return 1;
+    case BC_INT8: return 2;
+    case BC_INT16: return 3;
+    case BC_INT32: return 4;
+    case BC_INT64: return 5;
+    case BC_FLOAT32: return 6;
+    case BC_FLOAT64: return 7;
+    default: return -1;
+  }
+}
+
+}  // namespace
+
+ReduceKernel FindReduceKernel(ReduceKind kind, bc_dtype dtype) {
+  const int col = ReduceColumn(dtype);
+  if (col < 0 || kind < 0 || kind >= kRNumKinds) return {};
+  const ReduceKernel* t = g_reduce_table.load(std::memory_order_acquire);
+  if (t == nullptr) {
+    t = ChooseFromTable(HWY_DISPATCH_TABLE(ReduceKernelTable))();
+    g_reduce_table.store(t, std::memory_order_release);
+  }
+  return t[kind * 8 + col];
+}
+
+double ReduceLog(double x) { return HWY_DYNAMIC_DISPATCH(ReduceLogOne)(x); }
+
+}  // namespace bcast
+#endif  // HWY_ONCE
