@@ -20,7 +20,15 @@ InPlace forms, each a Context method and a package-level function; the
 parameters are those of the header's bc_ctx_<name>, bc_ctx_<name>_out and
 bc_ctx_<name>_, a `double` becoming a float64), and in Rust the ops whose C
 functions take three tensors and a `value` (addcmul, addcdiv: the
-ternary_value_methods! lines in bcast/src/ops.rs).
+ternary_value_methods! lines in bcast/src/ops.rs). Of the reductions
+(BCAST_REDUCE_OP): the header's bc_reduce_op enum and count, bcast-sys's
+constants, bcast's ReduceOp variants and ALL and its reduce_methods! list
+(`x.sum(dims, keepdim)`, `sum_out`, `sum_all`, and Context methods), Go's
+ReduceOp constants and names in reduce.go and its named functions and
+Context methods in reduce_named.go (Sum, SumOut), a docs/ops.md section and
+REDUCE_OPS in tests/differential/ops_table.py. The generator checks that
+the C functions those wrappers call (REDUCE_FUNCTIONS, plain and bc_ctx_)
+are in the header with the parameters they pass.
 
 Generated from src/core/dtype_table.def: bcast-sys's BC_<DTYPE> constants,
 the bcast DType variants, DType::ALL, torch_name(), the category (from the
@@ -46,8 +54,13 @@ Hand-written, because a template would be worse than the code:
   - Go's notes on operands the table does not state (GO_TERNARY_NOTES:
     where's Bool condition, addcdiv's and lerp's dtypes, clamp's nil
     bounds), ClampScalar and LerpScalar (scalars.go).
-  - Every other binding function, and the C header outside the bc_op and
-    bc_unary_op blocks.
+  - The reductions' generic wrappers (Rust reduce/reduce_with/_out,
+    ReduceParams, max_dim/min_dim; Go Reduce, ReduceEx, their Out forms,
+    ReduceOption, MaxDim/MinDim) and bcast-sys's declarations of the
+    bc_reduce* and bc_max_dim/bc_min_dim functions and bc_reduce_params
+    (checked against the header by bcast-sys's tests/header.rs).
+  - Every other binding function, and the C header outside the bc_op,
+    bc_unary_op and bc_reduce_op blocks.
 
 Files that are partly generated carry BEGIN/END GENERATED marker comments
 (naming the source: op_table.def, dtype_table.def or bcast.h); only the lines
@@ -55,7 +68,7 @@ between them are rewritten, so a marker pair is placed by hand once and then
 kept. Whole generated files start with "Code generated ... DO NOT EDIT."
 
 As a module (standard library only): `gen_ops.load()` returns the parsed
-table, a `Table` of `BinaryOp`, `TernaryOp` and `UnaryOp` records;
+table, a `Table` of `BinaryOp`, `TernaryOp`, `UnaryOp` and `ReduceOp` records;
 `parse_dtypes()` and `load_header()` the other two sources.
 """
 from __future__ import annotations
@@ -84,6 +97,14 @@ DTYPE_SETS = {
     "kFloating": "floating (float16, bfloat16, float32, float64)",
     "kIntegralOrBool": "integers and bool",
     "kIntegral": "integers",
+}
+# A reduction's result dtype without dtype= or out= (the result column).
+REDUCE_RESULTS = {
+    "kReduceSum": "int64 for integers and bool; else the input's",
+    "kReduceKeep": "the input's",
+    "kReduceToFloat": "float32 for integers and bool; else the input's",
+    "kReduceBool": "bool; uint8 for uint8",
+    "kReduceInt64": "int64",
 }
 NO_ALPHA = "NoAlpha"
 
@@ -183,10 +204,24 @@ class UnaryOp(EnumNames):
 
 
 @dataclasses.dataclass(frozen=True)
+class ReduceOp(EnumNames):
+    """One BCAST_REDUCE_OP entry; fields in the macro's argument order."""
+
+    id: str
+    value: int
+    name: str
+    dtypes: str
+    result: str
+    doc: str
+    line: int
+
+
+@dataclasses.dataclass(frozen=True)
 class Table:
     binary: Tuple[BinaryOp, ...]
     ternary: Tuple[TernaryOp, ...]
     unary: Tuple[UnaryOp, ...] = ()
+    reduce: Tuple[ReduceOp, ...] = ()
 
 
 # ---------------------------------------------------------------- parsing
@@ -339,14 +374,26 @@ def parse(text: str, where: str = DEF_PATH) -> Table:
     binary: List[BinaryOp] = []
     ternary: List[TernaryOp] = []
     unary: List[UnaryOp] = []
+    reduce: List[ReduceOp] = []
     i = 0
     while i < len(toks):
         kind, macro, line = toks[i]
-        if macro not in ("BCAST_BINARY_OP", "BCAST_TERNARY_OP", "BCAST_UNARY_OP") or i + 1 == len(toks) \
-                or toks[i + 1][1] != "(":
+        if macro not in ("BCAST_BINARY_OP", "BCAST_TERNARY_OP", "BCAST_UNARY_OP",
+                         "BCAST_REDUCE_OP") or i + 1 == len(toks) or toks[i + 1][1] != "(":
             raise TableError(f"{where}:{line}: expected an op entry, found {macro!r}")
         args, i = _parse_args(toks, i + 1, where)
-        if macro == "BCAST_UNARY_OP":
+        if macro == "BCAST_REDUCE_OP":
+            if len(args) != 6:
+                raise TableError(f"{where}:{line}: BCAST_REDUCE_OP takes 6 arguments, got {len(args)}")
+            reduce.append(ReduceOp(
+                id=_want(args[0], "ident", "Id", where, r"[A-Z][A-Z0-9]*(_[A-Z0-9]+)*"),
+                value=_want(args[1], "number", "value", where),
+                name=_want(args[2], "ident", "name", where, r"[a-z][a-z0-9_]*"),
+                dtypes=_want_in(args[3], DTYPE_SETS, "dtypes", where),
+                result=_want_in(args[4], REDUCE_RESULTS, "result", where),
+                doc=_want_doc(args[5], where),
+                line=line))
+        elif macro == "BCAST_UNARY_OP":
             if len(args) != 9:
                 raise TableError(f"{where}:{line}: BCAST_UNARY_OP takes 9 arguments, got {len(args)}")
             params = _want(args[7], "string", "params", where,
@@ -399,12 +446,23 @@ def parse(text: str, where: str = DEF_PATH) -> Table:
         if op.value != k:
             raise TableError(f"{where}:{op.line}: BC_{op.id} = {op.value}, but unary entries must "
                              f"be in bc_unary_op order with values 0, 1, 2, ... (expected {k})")
+    for k, op in enumerate(reduce):
+        if op.value != k:
+            raise TableError(f"{where}:{op.line}: BC_{op.id} = {op.value}, but reduce entries must "
+                             f"be in bc_reduce_op order with values 0, 1, 2, ... (expected {k})")
+    # The C enumerators of bc_op, bc_unary_op and bc_reduce_op share one namespace.
     seen = {o.id: o.line for o in binary}
-    for op in unary:
+    for op in list(unary) + list(reduce):
         if op.id in seen:
             raise TableError(f"{where}:{op.line}: Id {op.id!r} already used on line {seen[op.id]}")
         seen[op.id] = op.line
-    return Table(tuple(binary), tuple(ternary), tuple(unary))
+    names: Dict[str, int] = {}
+    for op in reduce:
+        if op.name in names:
+            raise TableError(f"{where}:{op.line}: name {op.name!r} already used on line "
+                             f"{names[op.name]}")
+        names[op.name] = op.line
+    return Table(tuple(binary), tuple(ternary), tuple(unary), tuple(reduce))
 
 
 def _validate(binary: Sequence[BinaryOp], ternary: Sequence[TernaryOp], where: str) -> None:
@@ -541,6 +599,20 @@ def c_unary_block(t: Table) -> str:
     return "\n".join(lines) + "\n"
 
 
+def c_reduce_block(t: Table) -> str:
+    entries = [f"{op.c_enum} = {op.value}" + ("," if k < len(t.reduce) - 1 else " ")
+               for k, op in enumerate(t.reduce)]
+    col = 2 + max(len(e) for e in entries) + 1
+    lines = ["/** Reductions, PyTorch's names upper-cased. Values are pinned forever. */",
+             "typedef enum bc_reduce_op {"]
+    for entry, op in zip(entries, t.reduce):
+        head = f"  {entry}".ljust(col) + "/**< "
+        lines += wrap(op.doc.split(), head, " " * len(head), 80, last=" */")
+    lines += ["} bc_reduce_op;", "", "/** Number of ::bc_reduce_op values. */",
+              f"#define BC_REDUCE_OP_COUNT {len(t.reduce)}"]
+    return "\n".join(lines) + "\n"
+
+
 # ---------------------------------------------------------------- Rust
 
 def rust_sys_block(t: Table) -> str:
@@ -553,6 +625,11 @@ def rust_sys_block(t: Table) -> str:
         lines += [f"pub const {op.c_enum}: bc_unary_op = {op.value};" for op in t.unary]
         lines += ["/// `BC_UNARY_OP_COUNT`: number of `bc_unary_op` values.",
                   f"pub const BC_UNARY_OP_COUNT: usize = {len(t.unary)};"]
+    if t.reduce:
+        lines += ["/// `enum bc_reduce_op`: reductions.", "pub type bc_reduce_op = bc_enum_repr;"]
+        lines += [f"pub const {op.c_enum}: bc_reduce_op = {op.value};" for op in t.reduce]
+        lines += ["/// `BC_REDUCE_OP_COUNT`: number of `bc_reduce_op` values.",
+                  f"pub const BC_REDUCE_OP_COUNT: usize = {len(t.reduce)};"]
     return "\n".join(lines) + "\n"
 
 
@@ -616,6 +693,23 @@ def rust_unary_param_names(t: Table) -> str:
 
 def rust_unary_methods(t: Table) -> str:
     return "".join(f"    {op.camel}: {op.snake}, {op.snake}_out, {op.snake}_;\n" for op in t.unary)
+
+
+def rust_reduce_variants(t: Table) -> str:
+    lines = []
+    for op in t.reduce:
+        lines += [f"    /// {rust_doc(op.doc)}", f"    {op.camel} = sys::{op.c_enum} as u32,"]
+    return "\n".join(lines) + "\n"
+
+
+def rust_reduce_all(t: Table) -> str:
+    return _rust_all([op.camel for op in t.reduce], "ReduceOp", "bc_reduce_op",
+                     "BC_REDUCE_OP_COUNT")
+
+
+def rust_reduce_methods(t: Table) -> str:
+    return "".join(f"    {op.camel}: {op.snake}, {op.snake}_out, {op.snake}_all;\n"
+                   for op in t.reduce)
 
 
 # ---------------------------------------------------------------- Go
@@ -690,6 +784,51 @@ func (c *Context) {n}Out(x, out *Tensor) error {{ return c.UnaryOut({c}, x, out)
 
 // {n}InPlace sets x = {call}, on c.
 func (c *Context) {n}InPlace(x *Tensor) error {{ return c.UnaryInPlace({c}, x) }}
+""")
+    return "".join(out)
+
+
+def go_reduce_block(t: Table) -> str:
+    names = ["Reduce" + op.camel for op in t.reduce]
+    nw = max(len(n) for n in names)
+    vw = max(len(str(op.value)) for op in t.reduce)
+    lines = ["", "// Reductions.", "const ("]
+    for name, op in zip(names, t.reduce):
+        lines.append(f"\t{name.ljust(nw)} ReduceOp = {str(op.value).ljust(vw)} // {go_doc(op.doc)}")
+    lines += [")", "", "// NumReduceOps is the number of ReduceOp values.",
+              f"const NumReduceOps = {len(t.reduce)}", "",
+              "var reduceOpNames = [NumReduceOps]string{"]
+    rows = wrap([f'"{op.name}",' for op in t.reduce], "    ", "    ", 100)
+    lines += ["\t" + r[4:] for r in rows]
+    lines += ["}", ""]
+    return "\n".join(lines) + "\n"
+
+
+def go_reduce_named(t: Table) -> str:
+    out = [f"// Code generated {GENERATED}; DO NOT EDIT.\n\npackage bcast\n"]
+    for op in t.reduce:
+        n, c, call = op.camel, "Reduce" + op.camel, f"{op.name}(x)"
+        out.append(f"""
+// {n} returns {call} over dims (nil: every dim), on Default().
+// {go_doc(op.doc)}
+func {n}(x *Tensor, dims []int, keepdim bool) (*Tensor, error) {{
+\treturn defaultContext.Reduce({c}, x, dims, keepdim)
+}}
+
+// {n}Out writes {call} over dims into out, on Default().
+func {n}Out(x *Tensor, dims []int, keepdim bool, out *Tensor) error {{
+\treturn defaultContext.ReduceOut({c}, x, dims, keepdim, out)
+}}
+
+// {n} returns {call} over dims (nil: every dim), on c.
+func (c *Context) {n}(x *Tensor, dims []int, keepdim bool) (*Tensor, error) {{
+\treturn c.Reduce({c}, x, dims, keepdim)
+}}
+
+// {n}Out writes {call} over dims into out, on c.
+func (c *Context) {n}Out(x *Tensor, dims []int, keepdim bool, out *Tensor) error {{
+\treturn c.ReduceOut({c}, x, dims, keepdim, out)
+}}
 """)
     return "".join(out)
 
@@ -810,6 +949,28 @@ def ops_md(t: Table) -> str:
             params = md_cell(op.params) if op.params else "-"
             lines.append(f"| {op.c_enum} | {op.value} | `{op.name}` | {PROMOTIONS[op.promotion]} | "
                          f"{DTYPE_SETS[op.dtypes]} | `{op.kernel}` | {params} | {md_cell(op.doc)} |")
+    if t.reduce:
+        last = t.reduce[-1]
+        lines += ["", "## Reductions", ""]
+        lines += paragraph(
+            "Values of ::bc_reduce_op, run over a list of dims (or every dim) by bc_reduce() and "
+            "bc_reduce_out(), and with PyTorch's `dtype=` or var's and std's `correction` "
+            "(::bc_reduce_params) by bc_reduce_ex() and bc_reduce_ex_out(); `torch.max(x, dim)` "
+            "and `torch.min(x, dim)`, values and indices, are bc_max_dim() and bc_min_dim(). "
+            "**Result dtype** is the result's without `dtype=` or out=; **dtypes** are the "
+            "input dtypes the op takes (others fail with BC_ERR_DTYPE). The Rust crate names "
+            f"its methods by the op (`x.{last.snake}(&dims, keepdim)`, `{last.snake}_out`, "
+            f"`{last.snake}_all()`), the Go module its functions in CamelCase "
+            f"(`{last.camel}(x, dims, keepdim)`, `{last.camel}Out`); each is also a method of "
+            "a context.")
+        lines += [
+            "",
+            "| C enum | value | name | result dtype | dtypes | doc |",
+            "|---|---|---|---|---|---|",
+        ]
+        for op in t.reduce:
+            lines.append(f"| {op.c_enum} | {op.value} | `{op.name}` | {REDUCE_RESULTS[op.result]} | "
+                         f"{DTYPE_SETS[op.dtypes]} | {md_cell(op.doc)} |")
     return "\n".join(lines) + "\n"
 
 
@@ -824,7 +985,9 @@ def ops_table_py(t: Table) -> str:
         "BINARY_OPS are in bc_op order (value == index); TERNARY_OPS have C",
         "functions of their own (bc_<name>). promotion and dtypes are the table's",
         "enumerators (kPromote, kNoBool, ...); kernel is PyTorch's kernel name in",
-        "'\"<kernel>\" not implemented for ...' messages.",
+        "'\"<kernel>\" not implemented for ...' messages. UNARY_OPS and REDUCE_OPS",
+        "are in bc_unary_op and bc_reduce_op order; a reduction's result is its",
+        "result dtype's enumerator (kReduceSum, kReduceInt64, ...).",
         '"""',
         "",
         "BINARY_OPS = [",
@@ -843,6 +1006,10 @@ def ops_table_py(t: Table) -> str:
                           "promotion": op.promotion, "dtypes": op.dtypes, "kernel": op.kernel,
                           "params": op.param_names, "defaults": op.param_defaults,
                           "doc": op.doc}))
+    lines += ["]", "", "REDUCE_OPS = ["]
+    for op in t.reduce:
+        lines.append(row({"id": op.id, "value": op.value, "name": op.name, "dtypes": op.dtypes,
+                          "result": op.result, "doc": op.doc}))
     lines += [
         "]",
         "",
@@ -852,6 +1019,8 @@ def ops_table_py(t: Table) -> str:
         "BC_OP = {op['name']: op['value'] for op in BINARY_OPS}",
         "# bc_unary_op value by name: BC_UNARY_OP['exp'] == 16.",
         "BC_UNARY_OP = {op['name']: op['value'] for op in UNARY_OPS}",
+        "# bc_reduce_op value by name: BC_REDUCE_OP['count_nonzero'] == 11.",
+        "BC_REDUCE_OP = {op['name']: op['value'] for op in REDUCE_OPS}",
     ]
     return "\n".join(lines) + "\n"
 
@@ -1282,6 +1451,30 @@ def _check_ternary_functions(t: Table, header: str) -> None:
                                  "in include/bcast/bcast.h")
 
 
+# The C functions that the generated reduction wrappers call, with their
+# parameters after the context: one list for the Rust and Go wrappers.
+REDUCE_FUNCTIONS = {
+    "bc_reduce": "bc_reduce_op op, const bc_tensor* x, const int64_t* dims, size_t ndims, "
+                 "int keepdim, bc_tensor** out",
+    "bc_reduce_out": "bc_reduce_op op, const bc_tensor* x, const int64_t* dims, size_t ndims, "
+                     "int keepdim, bc_tensor* out",
+}
+
+
+def _check_reduce_functions(t: Table, header: str) -> None:
+    """The functions Rust's and Go's named reductions call exist, plain and
+    bc_ctx_, with the parameters the wrappers pass."""
+    if not t.reduce:
+        return
+    for f, params in REDUCE_FUNCTIONS.items():
+        for name, ps in ((f, params), ("bc_ctx_" + f[3:], "bc_ctx* ctx, " + params)):
+            m = re.search(rf"\bBC_API\s+bc_status\s+{name}\(([^)]*)\)", header)
+            got = " ".join(m.group(1).replace("*", " * ").split()) if m else None
+            if got != " ".join(ps.replace("*", " * ").split()):
+                raise TableError(f"{HEADER_PATH}: expected BC_API bc_status {name}({ps}), "
+                                 f"found {got!r} (the generated reductions call it)")
+
+
 def _begin(source: str) -> str:
     return f"// BEGIN GENERATED by tools/gen_ops.py from {source}: do not edit"
 
@@ -1315,9 +1508,10 @@ def outputs(t: Table, dtypes: Sequence[Dtype], header: Header
         return (HEADER_BEGIN, SLASH_END, [lambda m=m: m(header) for m in makers])
 
     def c_header(old: Optional[str], path: str) -> str:
-        new = blocks((C_BEGIN, C_END, [lambda: c_header_block(t), lambda: c_unary_block(t)]))(
-            old, path)
+        new = blocks((C_BEGIN, C_END, [lambda: c_header_block(t), lambda: c_unary_block(t),
+                                       lambda: c_reduce_block(t)]))(old, path)
         _check_ternary_functions(t, new)
+        _check_reduce_functions(t, new)
         return new
 
     def whole(maker: Callable[[], str]):
@@ -1334,6 +1528,8 @@ def outputs(t: Table, dtypes: Sequence[Dtype], header: Header
         ("bindings/rust/bcast/src/unary.rs",
          blocks(ops(rust_unary_variants, rust_unary_all, rust_unary_param_names,
                     rust_unary_methods))),
+        ("bindings/rust/bcast/src/reduce.rs",
+         blocks(ops(rust_reduce_variants, rust_reduce_all, rust_reduce_methods))),
         ("bindings/rust/bcast/src/dtype.rs",
          blocks(dt(rust_dtype_variants, rust_dtype_all, rust_dtype_torch_names,
                    rust_dtype_categories, rust_dtype_elements))),
@@ -1344,6 +1540,8 @@ def outputs(t: Table, dtypes: Sequence[Dtype], header: Header
         ("bindings/go/ternary_named.go", whole(lambda: go_ternary_named(t, header))),
         ("bindings/go/unary.go", blocks(ops(go_unary_block))),
         ("bindings/go/unary_named.go", whole(lambda: go_unary_named(t))),
+        ("bindings/go/reduce.go", blocks(ops(go_reduce_block))),
+        ("bindings/go/reduce_named.go", whole(lambda: go_reduce_named(t))),
         ("bindings/go/dtype.go", blocks(dt(go_dtype_block))),
         ("bindings/go/errors.go", blocks(hd(go_status_block))),
         ("docs/ops.md", whole(lambda: ops_md(t))),

@@ -20,7 +20,7 @@ var contextFree = map[string]bool{
 	"F16FromFloat32": true, "F16ToFloat32": true, "BF16FromFloat32": true, "BF16ToFloat32": true,
 	"Version": true, "VersionString": true, "HeaderVersion": true,
 	"SIMDTarget": true, "SetSIMDCap": true,
-	"Param": true,
+	"Param": true, "WithDType": true, "WithCorrection": true,
 }
 
 // TestEveryFunctionIsAContextMethod checks doc.go's promise, read from the

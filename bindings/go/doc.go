@@ -47,6 +47,15 @@
 //
 // To converts a tensor to another dtype.
 //
+// The reductions are PyTorch's (see ReduceOp), over a list of dims (nil for
+// every dim) with keepdim, in two forms (Sum, SumOut; Reduce, ReduceOut).
+// ReduceEx and ReduceExOut give dtype= and correction; MaxDim and MinDim
+// return values and indices:
+//
+//	m, err := bcast.Mean(x, []int{-1}, true)
+//	v, err := bcast.ReduceEx(bcast.ReduceVar, x, nil, false, bcast.WithCorrection(0))
+//	values, indices, err := bcast.MaxDim(x, 1, false)
+//
 // # Errors
 //
 // Every failure is an *Error carrying the library's Code, its Message

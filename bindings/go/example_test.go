@@ -241,6 +241,46 @@ func ExampleUnaryWith() {
 }
 
 // Unary ops by name, and the error PyTorch gives for -x on bool.
+func ExampleSum() {
+	x, _ := bcast.FromInt32s([]int32{1, 2, 3, 4, 5, 6}, 2, 3)
+	defer x.Close()
+	rows, _ := bcast.Sum(x, []int{1}, false)
+	defer rows.Close()
+	v, _ := rows.Int64s() // integer sums are Int64, as in PyTorch
+	fmt.Println(rows.Shape(), v)
+
+	all, _ := bcast.Sum(x, nil, true)
+	defer all.Close()
+	fmt.Println(all.Shape())
+	// Output:
+	// [2] [6 15]
+	// [1 1]
+}
+
+func ExampleReduceEx() {
+	x, _ := bcast.FromFloat64s([]float64{1, 2, 3, 4}, 4)
+	defer x.Close()
+	v, _ := bcast.ReduceEx(bcast.ReduceVar, x, nil, false, bcast.WithCorrection(0))
+	defer v.Close()
+	w, _ := v.Float64s()
+	fmt.Println(w)
+	// Output:
+	// [1.25]
+}
+
+func ExampleMaxDim() {
+	x, _ := bcast.FromFloat32s([]float32{3, 7, 7, 1, 9, 2}, 2, 3)
+	defer x.Close()
+	values, indices, _ := bcast.MaxDim(x, 1, false)
+	defer values.Close()
+	defer indices.Close()
+	v, _ := values.Float32s()
+	i, _ := indices.Int64s() // the first of equal values
+	fmt.Println(v, i)
+	// Output:
+	// [7 9] [1 1]
+}
+
 func ExampleExp() {
 	x, _ := bcast.FromInt64s([]int64{0, 1}, 2)
 	defer x.Close()

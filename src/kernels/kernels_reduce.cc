@@ -31,22 +31,31 @@ namespace hn = hwy::HWY_NAMESPACE;
 template <typename T>
 constexpr bool kIsFloat = std::is_floating_point_v<T>;
 
-// The signed integer of T's width that orders T's values: the value itself
-// for integers and bool; for floats the bits with the magnitude flipped for
-// negative numbers (-0 < +0), a NaN as the largest key (kNanHigh) or the
-// smallest. kZeroEqual maps -0 to +0's key (argmax compares as IEEE does).
+// The integer type of T's keys: T itself for integers and bool (compared as
+// they are, in lanes of their own width), a signed integer of the float's
+// width for floats.
+template <typename T>
+using KeyT = std::conditional_t<!kIsFloat<T>, T, std::conditional_t<sizeof(T) == 4, int32_t, int64_t>>;
+
+// The key that orders T's values: the value itself for integers and bool;
+// for floats the bits with the magnitude flipped for negative numbers
+// (-0 < +0), a NaN as the largest key (kNanHigh) or the smallest.
+// kZeroEqual maps -0 to +0's key (argmax compares as IEEE does).
 template <typename T, bool kNanHigh, bool kZeroEqual = false>
-HWY_INLINE int64_t KeyOf(T v) {
+HWY_INLINE KeyT<T> KeyOf(T v) {
   if constexpr (kIsFloat<T>) {
-    using I = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
+    using I = KeyT<T>;
     I b;
     std::memcpy(&b, &v, sizeof b);
     constexpr I kMag = std::numeric_limits<I>::max();
+    // Integer operations only, so that loops over keys vectorise.
+    constexpr I kInf = static_cast<I>(sizeof(T) == 4 ? 0x7f800000LL : 0x7ff0000000000000LL);
+    const I mag = b & kMag;
     I k = b ^ ((b >> (8 * sizeof(I) - 1)) & kMag);
-    if (kZeroEqual) k = v == T(0) ? 0 : k;
-    return v != v ? (kNanHigh ? kMag : std::numeric_limits<I>::min()) : k;
+    if (kZeroEqual) k = mag == 0 ? 0 : k;
+    return mag > kInf ? (kNanHigh ? kMag : std::numeric_limits<I>::min()) : k;
   } else {
-    return static_cast<int64_t>(v);
+    return v;
   }
 }
 
@@ -148,23 +157,27 @@ void Run(const void* xv, int64_t n, int64_t first, double center, ReduceAcc* acc
       acc->i = static_cast<int64_t>(static_cast<uint64_t>(acc->i) * p);
     }
   } else if constexpr (K == kRMax || K == kRMin) {
+    // Lanes of the key's own width; the accumulator holds the key as int64.
     constexpr bool kMax = K == kRMax;
-    int64_t best = acc->i;
-    int64_t lane[kReduceLanes];
-    for (int j = 0; j < kReduceLanes; ++j) lane[j] = best;
+    using I = KeyT<T>;
+    if (n == 0) return;
+    I lane[kReduceLanes];
+    for (int j = 0; j < kReduceLanes; ++j) lane[j] = KeyOf<T, kMax>(x[0]);
     int64_t i = 0;
     for (; i + kReduceLanes <= n; i += kReduceLanes) {
       for (int j = 0; j < kReduceLanes; ++j) {
-        const int64_t k = KeyOf<T, kMax>(x[i + j]);
+        const I k = KeyOf<T, kMax>(x[i + j]);
         lane[j] = kMax ? (k > lane[j] ? k : lane[j]) : (k < lane[j] ? k : lane[j]);
       }
     }
+    int64_t best = acc->i;
     for (; i < n; ++i) {
       const int64_t k = KeyOf<T, kMax>(x[i]);
       best = kMax ? (k > best ? k : best) : (k < best ? k : best);
     }
     for (int j = 0; j < kReduceLanes; ++j) {
-      best = kMax ? (lane[j] > best ? lane[j] : best) : (lane[j] < best ? lane[j] : best);
+      const int64_t k = lane[j];
+      best = kMax ? (k > best ? k : best) : (k < best ? k : best);
     }
     acc->i = best;
   } else if constexpr (K == kRArgMax || K == kRArgMin) {
@@ -172,13 +185,14 @@ void Run(const void* xv, int64_t n, int64_t first, double center, ReduceAcc* acc
     constexpr bool kMax = K == kRArgMax;
     for (int64_t b = 0; b < n; b += kReduceBlock) {
       const int64_t m = n - b < kReduceBlock ? n - b : kReduceBlock;
-      int64_t lane[kReduceLanes];
-      const int64_t k0 = KeyOf<T, kMax, true>(x[b]);
+      using I = KeyT<T>;
+      I lane[kReduceLanes];
+      const I k0 = KeyOf<T, kMax, true>(x[b]);
       for (int j = 0; j < kReduceLanes; ++j) lane[j] = k0;
       int64_t i = 0;
       for (; i + kReduceLanes <= m; i += kReduceLanes) {
         for (int j = 0; j < kReduceLanes; ++j) {
-          const int64_t k = KeyOf<T, kMax, true>(x[b + i + j]);
+          const I k = KeyOf<T, kMax, true>(x[b + i + j]);
           lane[j] = kMax ? (k > lane[j] ? k : lane[j]) : (k < lane[j] ? k : lane[j]);
         }
       }
@@ -188,11 +202,12 @@ void Run(const void* xv, int64_t n, int64_t first, double center, ReduceAcc* acc
         best = kMax ? (k > best ? k : best) : (k < best ? k : best);
       }
       for (int j = 0; j < kReduceLanes; ++j) {
-        best = kMax ? (lane[j] > best ? lane[j] : best) : (lane[j] < best ? lane[j] : best);
+        const int64_t k = lane[j];
+        best = kMax ? (k > best ? k : best) : (k < best ? k : best);
       }
       if (acc->j >= 0 && (kMax ? best <= acc->i : best >= acc->i)) continue;
       int64_t at = 0;
-      while (KeyOf<T, kMax, true>(x[b + at]) != best) ++at;
+      while (static_cast<int64_t>(KeyOf<T, kMax, true>(x[b + at])) != best) ++at;
       acc->i = best;
       acc->j = first + b + at;
     }
@@ -232,6 +247,7 @@ void Cols(const char* const* row, int64_t rows, int64_t ncols, int64_t first, co
         for (int64_t r = 0; r < rows; ++r) {
           const T* HWY_RESTRICT x = reinterpret_cast<const T*>(row[r]) + j0;
           if (K == kRSum) {
+            #pragma GCC ivdep
             for (int64_t k = 0; k < m; ++k) s[k] += static_cast<double>(x[k]);
           } else if (K == kRNanSum) {
             for (int64_t k = 0; k < m; ++k) s[k] += x[k] != x[k] ? 0.0 : static_cast<double>(x[k]);
@@ -251,6 +267,7 @@ void Cols(const char* const* row, int64_t rows, int64_t ncols, int64_t first, co
         uint64_t s[kColTile] = {};
         for (int64_t r = 0; r < rows; ++r) {
           const T* HWY_RESTRICT x = reinterpret_cast<const T*>(row[r]) + j0;
+          #pragma GCC ivdep
           for (int64_t k = 0; k < m; ++k) s[k] += static_cast<uint64_t>(static_cast<int64_t>(x[k]));
         }
         for (int64_t k = 0; k < m; ++k) a[k].i = static_cast<int64_t>(static_cast<uint64_t>(a[k].i) + s[k]);
@@ -261,6 +278,7 @@ void Cols(const char* const* row, int64_t rows, int64_t ncols, int64_t first, co
         for (int64_t k = 0; k < m; ++k) p[k] = a[k].s;
         for (int64_t r = 0; r < rows; ++r) {
           const T* HWY_RESTRICT x = reinterpret_cast<const T*>(row[r]) + j0;
+          #pragma GCC ivdep
           for (int64_t k = 0; k < m; ++k) p[k] *= static_cast<double>(x[k]);
         }
         for (int64_t k = 0; k < m; ++k) a[k].s = p[k];
@@ -269,22 +287,30 @@ void Cols(const char* const* row, int64_t rows, int64_t ncols, int64_t first, co
         for (int64_t k = 0; k < m; ++k) p[k] = static_cast<uint64_t>(a[k].i);
         for (int64_t r = 0; r < rows; ++r) {
           const T* HWY_RESTRICT x = reinterpret_cast<const T*>(row[r]) + j0;
+          #pragma GCC ivdep
           for (int64_t k = 0; k < m; ++k) p[k] *= static_cast<uint64_t>(static_cast<int64_t>(x[k]));
         }
         for (int64_t k = 0; k < m; ++k) a[k].i = static_cast<int64_t>(p[k]);
       }
     } else if constexpr (K == kRMax || K == kRMin) {
       constexpr bool kMax = K == kRMax;
-      int64_t b[kColTile];
-      for (int64_t k = 0; k < m; ++k) b[k] = a[k].i;
-      for (int64_t r = 0; r < rows; ++r) {
+      using I = KeyT<T>;
+      I b[kColTile];
+      const T* HWY_RESTRICT x0 = reinterpret_cast<const T*>(row[0]) + j0;
+      #pragma GCC ivdep
+      for (int64_t k = 0; k < m; ++k) b[k] = KeyOf<T, kMax>(x0[k]);
+      for (int64_t r = 1; r < rows; ++r) {
         const T* HWY_RESTRICT x = reinterpret_cast<const T*>(row[r]) + j0;
+        #pragma GCC ivdep
         for (int64_t k = 0; k < m; ++k) {
-          const int64_t key = KeyOf<T, kMax>(x[k]);
+          const I key = KeyOf<T, kMax>(x[k]);
           b[k] = kMax ? (key > b[k] ? key : b[k]) : (key < b[k] ? key : b[k]);
         }
       }
-      for (int64_t k = 0; k < m; ++k) a[k].i = b[k];
+      for (int64_t k = 0; k < m; ++k) {
+        const int64_t key = b[k];
+        a[k].i = kMax ? (key > a[k].i ? key : a[k].i) : (key < a[k].i ? key : a[k].i);
+      }
     } else if constexpr (K == kRArgMax || K == kRArgMin) {
       constexpr bool kMax = K == kRArgMax;
       int64_t b[kColTile], at[kColTile];
@@ -295,6 +321,7 @@ void Cols(const char* const* row, int64_t rows, int64_t ncols, int64_t first, co
       for (int64_t r = 0; r < rows; ++r) {
         const T* HWY_RESTRICT x = reinterpret_cast<const T*>(row[r]) + j0;
         const int64_t pos = first + r;
+        #pragma GCC ivdep
         for (int64_t k = 0; k < m; ++k) {
           const int64_t key = KeyOf<T, kMax, true>(x[k]);
           const bool better = at[k] < 0 || (kMax ? key > b[k] : key < b[k]);
@@ -310,6 +337,7 @@ void Cols(const char* const* row, int64_t rows, int64_t ncols, int64_t first, co
       int64_t cnt[kColTile] = {};
       for (int64_t r = 0; r < rows; ++r) {
         const T* HWY_RESTRICT x = reinterpret_cast<const T*>(row[r]) + j0;
+        #pragma GCC ivdep
         for (int64_t k = 0; k < m; ++k) cnt[k] += K == kRCountNonzero ? x[k] != T(0) : x[k] == x[k];
       }
       for (int64_t k = 0; k < m; ++k) a[k].i += cnt[k];

@@ -250,6 +250,25 @@ pub const BC_SIGNBIT: bc_unary_op = 53;
 pub const BC_LOGICAL_NOT: bc_unary_op = 54;
 /// `BC_UNARY_OP_COUNT`: number of `bc_unary_op` values.
 pub const BC_UNARY_OP_COUNT: usize = 55;
+/// `enum bc_reduce_op`: reductions.
+pub type bc_reduce_op = bc_enum_repr;
+pub const BC_SUM: bc_reduce_op = 0;
+pub const BC_NANSUM: bc_reduce_op = 1;
+pub const BC_PROD: bc_reduce_op = 2;
+pub const BC_MEAN: bc_reduce_op = 3;
+pub const BC_NANMEAN: bc_reduce_op = 4;
+pub const BC_AMAX: bc_reduce_op = 5;
+pub const BC_AMIN: bc_reduce_op = 6;
+pub const BC_ARGMAX: bc_reduce_op = 7;
+pub const BC_ARGMIN: bc_reduce_op = 8;
+pub const BC_ANY: bc_reduce_op = 9;
+pub const BC_ALL: bc_reduce_op = 10;
+pub const BC_COUNT_NONZERO: bc_reduce_op = 11;
+pub const BC_VAR: bc_reduce_op = 12;
+pub const BC_STD: bc_reduce_op = 13;
+pub const BC_LOGSUMEXP: bc_reduce_op = 14;
+/// `BC_REDUCE_OP_COUNT`: number of `bc_reduce_op` values.
+pub const BC_REDUCE_OP_COUNT: usize = 15;
 // END GENERATED
 
 /// `BC_GELU_NONE`: gelu's `approximate` parameter 'none' (the erf form, the default).
@@ -266,6 +285,24 @@ pub struct bc_unary_params {
     /// The parameters, PyTorch's order.
     pub value: [f64; 3],
     /// Bit k set: `value[k]` is given.
+    pub given: core::ffi::c_uint,
+}
+
+/// `BC_REDUCE_DTYPE`: `bc_reduce_params.given` bit: `dtype` is given.
+pub const BC_REDUCE_DTYPE: core::ffi::c_uint = 1;
+/// `BC_REDUCE_CORRECTION`: `bc_reduce_params.given` bit: `correction` is given.
+pub const BC_REDUCE_CORRECTION: core::ffi::c_uint = 2;
+
+/// `struct bc_reduce_params`: a reduction's optional arguments. A field whose
+/// bit in `given` is clear takes PyTorch's default (no dtype=; correction 1).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct bc_reduce_params {
+    /// dtype= (sum, nansum, prod, mean, nanmean).
+    pub dtype: bc_dtype,
+    /// var/std: divide by max(0, N - correction).
+    pub correction: f64,
+    /// `BC_REDUCE_DTYPE | BC_REDUCE_CORRECTION`.
     pub given: core::ffi::c_uint,
 }
 
@@ -473,6 +510,26 @@ functions! {
     /// x converted to `dtype`, allocated (a new handle on x's storage when x already has `dtype`).
     pub fn bc_to(x: *const bc_tensor, dtype: bc_dtype, out: *mut *mut bc_tensor) -> bc_status;
 
+    // reductions
+    /// Static PyTorch name of a reduction, or "unknown".
+    pub fn bc_reduce_op_name(op: bc_reduce_op) -> *const c_char;
+    /// out = op(x) over `dims` (NULL, 0: every dim), allocated.
+    pub fn bc_reduce(op: bc_reduce_op, x: *const bc_tensor, dims: *const i64, ndims: usize, keepdim: c_int, out: *mut *mut bc_tensor) -> bc_status;
+    /// Writes op(x) over `dims` into `out`.
+    pub fn bc_reduce_out(op: bc_reduce_op, x: *const bc_tensor, dims: *const i64, ndims: usize, keepdim: c_int, out: *mut bc_tensor) -> bc_status;
+    /// bc_reduce() with optional arguments (NULL: the defaults).
+    pub fn bc_reduce_ex(op: bc_reduce_op, x: *const bc_tensor, dims: *const i64, ndims: usize, keepdim: c_int, params: *const bc_reduce_params, out: *mut *mut bc_tensor) -> bc_status;
+    /// bc_reduce_out() with optional arguments (NULL: the defaults).
+    pub fn bc_reduce_ex_out(op: bc_reduce_op, x: *const bc_tensor, dims: *const i64, ndims: usize, keepdim: c_int, params: *const bc_reduce_params, out: *mut bc_tensor) -> bc_status;
+    /// torch.max(x, dim, keepdim): values and int64 indices, allocated.
+    pub fn bc_max_dim(x: *const bc_tensor, dim: i64, keepdim: c_int, values: *mut *mut bc_tensor, indices: *mut *mut bc_tensor) -> bc_status;
+    /// torch.min(x, dim, keepdim): values and int64 indices, allocated.
+    pub fn bc_min_dim(x: *const bc_tensor, dim: i64, keepdim: c_int, values: *mut *mut bc_tensor, indices: *mut *mut bc_tensor) -> bc_status;
+    /// out= form of bc_max_dim().
+    pub fn bc_max_dim_out(x: *const bc_tensor, dim: i64, keepdim: c_int, values: *mut bc_tensor, indices: *mut bc_tensor) -> bc_status;
+    /// out= form of bc_min_dim().
+    pub fn bc_min_dim_out(x: *const bc_tensor, dim: i64, keepdim: c_int, values: *mut bc_tensor, indices: *mut bc_tensor) -> bc_status;
+
     // scalar operands
     /// A new 0-dim wrapped-number tensor holding `s`.
     pub fn bc_tensor_from_scalar(s: bc_scalar, out: *mut *mut bc_tensor) -> bc_status;
@@ -583,6 +640,22 @@ functions! {
     pub fn bc_ctx_unary_ex_out(ctx: *mut bc_ctx, op: bc_unary_op, x: *const bc_tensor, params: *const bc_unary_params, out: *mut bc_tensor) -> bc_status;
     /// bc_unary_ex_() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
     pub fn bc_ctx_unary_ex_(ctx: *mut bc_ctx, op: bc_unary_op, self_: *mut bc_tensor, params: *const bc_unary_params) -> bc_status;
+    /// bc_reduce() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_reduce(ctx: *mut bc_ctx, op: bc_reduce_op, x: *const bc_tensor, dims: *const i64, ndims: usize, keepdim: c_int, out: *mut *mut bc_tensor) -> bc_status;
+    /// bc_reduce_out() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_reduce_out(ctx: *mut bc_ctx, op: bc_reduce_op, x: *const bc_tensor, dims: *const i64, ndims: usize, keepdim: c_int, out: *mut bc_tensor) -> bc_status;
+    /// bc_reduce_ex() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_reduce_ex(ctx: *mut bc_ctx, op: bc_reduce_op, x: *const bc_tensor, dims: *const i64, ndims: usize, keepdim: c_int, params: *const bc_reduce_params, out: *mut *mut bc_tensor) -> bc_status;
+    /// bc_reduce_ex_out() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_reduce_ex_out(ctx: *mut bc_ctx, op: bc_reduce_op, x: *const bc_tensor, dims: *const i64, ndims: usize, keepdim: c_int, params: *const bc_reduce_params, out: *mut bc_tensor) -> bc_status;
+    /// bc_max_dim() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_max_dim(ctx: *mut bc_ctx, x: *const bc_tensor, dim: i64, keepdim: c_int, values: *mut *mut bc_tensor, indices: *mut *mut bc_tensor) -> bc_status;
+    /// bc_min_dim() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_min_dim(ctx: *mut bc_ctx, x: *const bc_tensor, dim: i64, keepdim: c_int, values: *mut *mut bc_tensor, indices: *mut *mut bc_tensor) -> bc_status;
+    /// bc_max_dim_out() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_max_dim_out(ctx: *mut bc_ctx, x: *const bc_tensor, dim: i64, keepdim: c_int, values: *mut bc_tensor, indices: *mut bc_tensor) -> bc_status;
+    /// bc_min_dim_out() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_min_dim_out(ctx: *mut bc_ctx, x: *const bc_tensor, dim: i64, keepdim: c_int, values: *mut bc_tensor, indices: *mut bc_tensor) -> bc_status;
     /// bc_to() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
     pub fn bc_ctx_to(ctx: *mut bc_ctx, x: *const bc_tensor, dtype: bc_dtype, out: *mut *mut bc_tensor) -> bc_status;
     /// bc_tensor_from_scalar() on a context; the error is recorded in `ctx` (or, for NULL, the thread).

@@ -245,7 +245,7 @@ fn every_fallible_function_has_a_context_form() {
         );
         pairs += 1;
     }
-    assert_eq!(pairs, 54, "fallible functions with a context form");
+    assert_eq!(pairs, 62, "fallible functions with a context form");
 }
 
 #[test]
@@ -272,6 +272,8 @@ fn header_constants() -> BTreeMap<String, i64> {
         } else {
             continue;
         };
+        // An unsigned literal (`1u`, the `given` bits) has the value of its digits.
+        let value = value.trim_end_matches(['u', 'U']);
         if let (true, Ok(v)) = (name.starts_with("BC_"), value.parse::<i64>()) {
             out.insert(name.to_string(), v);
         }
@@ -308,6 +310,8 @@ fn every_constant_matches() {
     assert_eq!(BC_POLICY_ERROR, 2);
     assert_eq!(BC_SHIFT_RIGHT as usize + 1, BC_OP_COUNT);
     assert_eq!(BC_LOGICAL_NOT as usize + 1, BC_UNARY_OP_COUNT);
+    assert_eq!(BC_LOGSUMEXP as usize + 1, BC_REDUCE_OP_COUNT);
+    assert_eq!((BC_REDUCE_DTYPE, BC_REDUCE_CORRECTION), (1, 2));
     assert_eq!(BC_FLOAT64, 9);
     assert_eq!(BC_ERR_POLICY, 11);
 }
@@ -370,6 +374,11 @@ fn layout_matches_the_c_compiler() {
         printf("bc_unary_params %zu %zu\n", sizeof(bc_unary_params), _Alignof(bc_unary_params));
         printf("value %zu %zu\n", offsetof(bc_unary_params, value), sizeof(((bc_unary_params*)0)->value));
         printf("given %zu %zu\n", offsetof(bc_unary_params, given), sizeof(((bc_unary_params*)0)->given));
+        printf("bc_reduce_op %zu %d\n", sizeof(bc_reduce_op), (bc_reduce_op)-1 > 0);
+        printf("bc_reduce_params %zu %zu\n", sizeof(bc_reduce_params), _Alignof(bc_reduce_params));
+        printf("dtype %zu %zu\n", offsetof(bc_reduce_params, dtype), sizeof(((bc_reduce_params*)0)->dtype));
+        printf("correction %zu\n", offsetof(bc_reduce_params, correction));
+        printf("given %zu %zu\n", offsetof(bc_reduce_params, given), sizeof(((bc_reduce_params*)0)->given));
         "#,
     ) else {
         return;
@@ -431,6 +440,26 @@ fn layout_matches_the_c_compiler() {
         format!(
             "given {} {}",
             std::mem::offset_of!(bc_unary_params, given),
+            std::mem::size_of::<core::ffi::c_uint>()
+        ),
+        enum_line("bc_reduce_op"),
+        format!(
+            "bc_reduce_params {} {}",
+            std::mem::size_of::<bc_reduce_params>(),
+            std::mem::align_of::<bc_reduce_params>()
+        ),
+        format!(
+            "dtype {} {}",
+            std::mem::offset_of!(bc_reduce_params, dtype),
+            std::mem::size_of::<bc_dtype>()
+        ),
+        format!(
+            "correction {}",
+            std::mem::offset_of!(bc_reduce_params, correction)
+        ),
+        format!(
+            "given {} {}",
+            std::mem::offset_of!(bc_reduce_params, given),
             std::mem::size_of::<core::ffi::c_uint>()
         ),
     ];

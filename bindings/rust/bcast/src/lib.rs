@@ -36,6 +36,12 @@
 //! defaults for an op's parameters; [`TensorRef::unary_with`] gives them
 //! (`x.unary_with(UnaryOp::LeakyRelu, &[Some(0.2)])`).
 //!
+//! Reductions ([`ReduceOp`]: `sum`, `mean`, `amax`, `argmax`, `var`, ...)
+//! take a list of dims and `keepdim`, `x.sum(&[0], true)`, or reduce every
+//! dim, `x.sum_all()`; [`TensorRef::reduce_with`] adds PyTorch's `dtype=`
+//! and `correction` ([`ReduceParams`]), and [`TensorRef::max_dim`] returns
+//! values and indices.
+//!
 //! # Threads
 //!
 //! The C library allows a `const` handle to be used from many threads at
@@ -95,6 +101,7 @@ mod error;
 mod ndarray_support;
 pub mod operators;
 mod ops;
+mod reduce;
 mod settings;
 mod shapes;
 mod tensor;
@@ -107,6 +114,7 @@ pub use dims::Dims;
 pub use dtype::{DType, Element, BF16, F16};
 pub use error::{Error, ErrorCode, ErrorDetail, Result};
 pub use ops::{BinaryOp, Operand};
+pub use reduce::{ReduceOp, ReduceParams};
 pub use settings::{
     broadcast_policy, broadcast_warning, legacy_pointwise, num_threads, reset_warning_handler,
     set_broadcast_policy, set_broadcast_warning, set_legacy_pointwise, set_num_threads,
