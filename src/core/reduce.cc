@@ -33,7 +33,7 @@ namespace bcast {
 namespace {
 
 constexpr int64_t kSegment = 16 * kReduceBlock;  // elements of a run per segment
-constexpr int64_t kRowBlock = 32;                // rows per kernel call
+constexpr int64_t kRowBlock = kReduceRowBlock;    // rows per kernel call
 constexpr int64_t kRowSegment = 32 * kRowBlock;  // rows per segment
 constexpr int64_t kGroup = 16;                   // segments per group
 constexpr int64_t kColChunk = 512;               // columns per work item

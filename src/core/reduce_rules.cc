@@ -231,7 +231,7 @@ uint64_t ReduceDimMask(const char* name, const bc_tensor& x, const int64_t* dims
   return x.ndim == 0 ? 0 : mask;
 }
 
-ReduceTypes ResolveReduce(const ReduceArgs& a, uint64_t mask, const bc_tensor* out) {
+ReduceTypes ResolveReduce(const ReduceArgs& a, uint64_t /*mask*/, const bc_tensor* out) {
   const ReduceInfo& info = kReduceInfo[a.op];
   const std::string name = info.name;
   const bool takes_dtype = info.result == kReduceSum || a.op == BC_MEAN || a.op == BC_NANMEAN;

@@ -8,6 +8,10 @@
 #define HWY_TARGET_INCLUDE "kernels/kernels_reduce.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 
+// GCC's unroll-and-jam turns the row loops of ColsBlock into scalar code
+// that handles two rows at a time instead of vectorising across columns.
+#pragma GCC optimize("no-loop-unroll-and-jam", "no-loop-interchange")
+
 #include <atomic>
 #include <cmath>
 #include <cstring>
@@ -17,6 +21,7 @@
 #include "hwy/highway.h"
 #include "kernels/dispatch.h"
 #include "kernels/math_exp-inl.h"
+#include "kernels/math_exp_f32-inl.h"
 #include "kernels/reduce_kernels.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -113,11 +118,37 @@ HWY_INLINE void ExpInPlace(double* e, int64_t n) {
   }
 }
 
-// exp(x - center) of a block into `e`.
+// e[i] = exp(e[i]) in float32 (ExpF32: within 1 ulp, the same bits on
+// every target): logsumexp of float32 and half inputs, whose terms PyTorch
+// computes in float32 too.
+HWY_INLINE void ExpInPlaceF32(float* e, int64_t n) {
+  const hn::ScalableTag<float> d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  int64_t i = 0;
+  for (; i + N <= n; i += N) hn::StoreU(math::ExpF32(d, hn::LoadU(d, e + i)), d, e + i);
+  if (i < n) {
+    HWY_ALIGN float t[HWY_MAX_BYTES / sizeof(float)] = {};
+    for (int64_t k = 0; k < n - i; ++k) t[k] = e[i + k];
+    hn::Store(math::ExpF32(d, hn::Load(d, t)), d, t);
+    for (int64_t k = 0; k < n - i; ++k) e[i + k] = t[k];
+  }
+}
+
+// exp(x - center) of n elements into `e` (float64), in T's precision: the
+// difference is taken in float64 and, for float32, rounded to it.
 template <typename T>
-HWY_INLINE void ExpBlock(const T* x, int64_t n, double center, double* e) {
-  for (int64_t i = 0; i < n; ++i) e[i] = static_cast<double>(x[i]) - center;
-  ExpInPlace(e, n);
+HWY_INLINE void ExpOf(const T* x, int64_t n, const double* center, bool per_element, double* e) {
+  if constexpr (sizeof(T) == 4) {
+    HWY_ALIGN float f[kReduceBlock];
+    for (int64_t i = 0; i < n; ++i) {
+      f[i] = static_cast<float>(static_cast<double>(x[i]) - center[per_element ? i : 0]);
+    }
+    ExpInPlaceF32(f, n);
+    for (int64_t i = 0; i < n; ++i) e[i] = f[i];
+  } else {
+    for (int64_t i = 0; i < n; ++i) e[i] = static_cast<double>(x[i]) - center[per_element ? i : 0];
+    ExpInPlace(e, n);
+  }
 }
 
 template <ReduceKind K, typename T>
@@ -212,9 +243,22 @@ void Run(const void* xv, int64_t n, int64_t first, double center, ReduceAcc* acc
       acc->j = first + b + at;
     }
   } else if constexpr (K == kRCountNonzero || K == kRCountNotNan) {
-    int64_t c = 0;
-    for (int64_t i = 0; i < n; ++i) c += K == kRCountNonzero ? x[i] != T(0) : x[i] == x[i];
-    acc->i += c;
+    // Lanes of bytes: a block gives each at most kReduceBlock / 32 = 16.
+    for (int64_t b = 0; b < n; b += kReduceBlock) {
+      const int64_t m = n - b < kReduceBlock ? n - b : kReduceBlock;
+      uint8_t lane[kReduceLanes] = {};
+      int64_t i = 0;
+      for (; i + kReduceLanes <= m; i += kReduceLanes) {
+        for (int j = 0; j < kReduceLanes; ++j) {
+          const T v = x[b + i + j];
+          lane[j] += K == kRCountNonzero ? v != T(0) : v == v;
+        }
+      }
+      int64_t c = 0;
+      for (; i < m; ++i) c += K == kRCountNonzero ? x[b + i] != T(0) : x[b + i] == x[b + i];
+      for (int j = 0; j < kReduceLanes; ++j) c += lane[j];
+      acc->i += c;
+    }
   } else if constexpr (K == kRSumSqDev) {
     RunSumOf(x, n, acc, [center](T v) {
       const double dv = static_cast<double>(v) - center;
@@ -224,125 +268,132 @@ void Run(const void* xv, int64_t n, int64_t first, double center, ReduceAcc* acc
     HWY_ALIGN double e[kReduceBlock];
     for (int64_t b = 0; b < n; b += kReduceBlock) {
       const int64_t m = n - b < kReduceBlock ? n - b : kReduceBlock;
-      ExpBlock(x + b, m, center, e);
+      ExpOf(x + b, m, &center, false, e);
       AddCompensated(acc, BlockSum(e, m, [](double v) { return v; }));
     }
   }
 }
 
-// Columns in tiles whose partial results stay in L1.
-constexpr int64_t kColTile = 256;
+// W columns (a fixed count, so that the compiler vectorises across them)
+// over all rows, from column k0: each column's partial result stays in a
+// register while the rows go by.
+template <ReduceKind K, typename T, int W>
+HWY_INLINE void ColsBlock(const char* const* row, int64_t rows, int64_t k0, int64_t first,
+                          const double* centers, ReduceAcc* a) {
+  auto at = [&](int64_t r) { return reinterpret_cast<const T*>(row[r]) + k0; };
+  if constexpr (K == kRSum || K == kRNanSum || K == kRSumSqDev || K == kRSumExp) {
+    if constexpr (kIsFloat<T>) {
+      double s[W] = {}, c[W] = {};
+      if (centers != nullptr) {
+        for (int j = 0; j < W; ++j) c[j] = centers[k0 + j];
+      }
+      for (int64_t r = 0; r < rows; ++r) {
+        const T* HWY_RESTRICT x = at(r);
+        if (K == kRSum) {
+          for (int j = 0; j < W; ++j) s[j] += static_cast<double>(x[j]);
+        } else if (K == kRNanSum) {
+          for (int j = 0; j < W; ++j) s[j] += x[j] != x[j] ? 0.0 : static_cast<double>(x[j]);
+        } else if (K == kRSumSqDev) {
+          for (int j = 0; j < W; ++j) {
+            const double dv = static_cast<double>(x[j]) - c[j];
+            s[j] += dv * dv;
+          }
+        } else {
+          HWY_ALIGN double e[W];
+          ExpOf(x, W, c, true, e);
+          for (int j = 0; j < W; ++j) s[j] += e[j];
+        }
+      }
+      for (int j = 0; j < W; ++j) AddCompensated(&a[k0 + j], s[j]);
+    } else {
+      uint64_t s[W] = {};
+      for (int64_t r = 0; r < rows; ++r) {
+        const T* HWY_RESTRICT x = at(r);
+        for (int j = 0; j < W; ++j) s[j] += static_cast<uint64_t>(static_cast<int64_t>(x[j]));
+      }
+      for (int j = 0; j < W; ++j) {
+        a[k0 + j].i = static_cast<int64_t>(static_cast<uint64_t>(a[k0 + j].i) + s[j]);
+      }
+    }
+  } else if constexpr (K == kRProd) {
+    if constexpr (kIsFloat<T>) {
+      double p[W];
+      for (int j = 0; j < W; ++j) p[j] = a[k0 + j].s;
+      for (int64_t r = 0; r < rows; ++r) {
+        const T* HWY_RESTRICT x = at(r);
+        for (int j = 0; j < W; ++j) p[j] *= static_cast<double>(x[j]);
+      }
+      for (int j = 0; j < W; ++j) a[k0 + j].s = p[j];
+    } else {
+      uint64_t p[W];
+      for (int j = 0; j < W; ++j) p[j] = static_cast<uint64_t>(a[k0 + j].i);
+      for (int64_t r = 0; r < rows; ++r) {
+        const T* HWY_RESTRICT x = at(r);
+        for (int j = 0; j < W; ++j) p[j] *= static_cast<uint64_t>(static_cast<int64_t>(x[j]));
+      }
+      for (int j = 0; j < W; ++j) a[k0 + j].i = static_cast<int64_t>(p[j]);
+    }
+  } else if constexpr (K == kRMax || K == kRMin) {
+    constexpr bool kMax = K == kRMax;
+    using I = KeyT<T>;
+    I b[W];
+    const T* HWY_RESTRICT x0 = at(0);
+    for (int j = 0; j < W; ++j) b[j] = KeyOf<T, kMax>(x0[j]);
+    for (int64_t r = 1; r < rows; ++r) {
+      const T* HWY_RESTRICT x = at(r);
+      for (int j = 0; j < W; ++j) {
+        const I key = KeyOf<T, kMax>(x[j]);
+        b[j] = kMax ? (key > b[j] ? key : b[j]) : (key < b[j] ? key : b[j]);
+      }
+    }
+    for (int j = 0; j < W; ++j) {
+      const int64_t key = b[j];
+      ReduceAcc& d = a[k0 + j];
+      d.i = kMax ? (key > d.i ? key : d.i) : (key < d.i ? key : d.i);
+    }
+  } else if constexpr (K == kRArgMax || K == kRArgMin) {
+    // The best key of each column first (vectorised), then the first row
+    // that has it, only where it beats what came before.
+    constexpr bool kMax = K == kRArgMax;
+    using I = KeyT<T>;
+    I b[W];
+    const T* HWY_RESTRICT x0 = at(0);
+    for (int j = 0; j < W; ++j) b[j] = KeyOf<T, kMax, true>(x0[j]);
+    for (int64_t r = 1; r < rows; ++r) {
+      const T* HWY_RESTRICT x = at(r);
+      for (int j = 0; j < W; ++j) {
+        const I key = KeyOf<T, kMax, true>(x[j]);
+        b[j] = kMax ? (key > b[j] ? key : b[j]) : (key < b[j] ? key : b[j]);
+      }
+    }
+    for (int j = 0; j < W; ++j) {
+      ReduceAcc& d = a[k0 + j];
+      const int64_t key = b[j];
+      if (d.j >= 0 && (kMax ? key <= d.i : key >= d.i)) continue;
+      int64_t r = 0;
+      while (static_cast<int64_t>(KeyOf<T, kMax, true>(at(r)[j])) != key) ++r;
+      d.i = key;
+      d.j = first + r;
+    }
+  } else if constexpr (K == kRCountNonzero || K == kRCountNotNan) {
+    uint8_t cnt[W] = {};  // rows <= kReduceRowBlock
+    static_assert(kReduceRowBlock < 256, "counts fit in a byte");
+    for (int64_t r = 0; r < rows; ++r) {
+      const T* HWY_RESTRICT x = at(r);
+      for (int j = 0; j < W; ++j) cnt[j] += K == kRCountNonzero ? x[j] != T(0) : x[j] == x[j];
+    }
+    for (int j = 0; j < W; ++j) a[k0 + j].i += cnt[j];
+  }
+}
 
 template <ReduceKind K, typename T>
 void Cols(const char* const* row, int64_t rows, int64_t ncols, int64_t first, const double* centers,
           ReduceAcc* acc) {
-  for (int64_t j0 = 0; j0 < ncols; j0 += kColTile) {
-    const int64_t m = ncols - j0 < kColTile ? ncols - j0 : kColTile;
-    ReduceAcc* a = acc + j0;
-    if constexpr (K == kRSum || K == kRNanSum || K == kRSumSqDev || K == kRSumExp) {
-      if constexpr (kIsFloat<T>) {
-        double s[kColTile] = {};
-        HWY_ALIGN double e[kColTile];
-        const double* c = centers != nullptr ? centers + j0 : nullptr;
-        for (int64_t r = 0; r < rows; ++r) {
-          const T* HWY_RESTRICT x = reinterpret_cast<const T*>(row[r]) + j0;
-          if (K == kRSum) {
-            #pragma GCC ivdep
-            for (int64_t k = 0; k < m; ++k) s[k] += static_cast<double>(x[k]);
-          } else if (K == kRNanSum) {
-            for (int64_t k = 0; k < m; ++k) s[k] += x[k] != x[k] ? 0.0 : static_cast<double>(x[k]);
-          } else if (K == kRSumSqDev) {
-            for (int64_t k = 0; k < m; ++k) {
-              const double dv = static_cast<double>(x[k]) - c[k];
-              s[k] += dv * dv;
-            }
-          } else {
-            for (int64_t k = 0; k < m; ++k) e[k] = static_cast<double>(x[k]) - c[k];
-            ExpInPlace(e, m);
-            for (int64_t k = 0; k < m; ++k) s[k] += e[k];
-          }
-        }
-        for (int64_t k = 0; k < m; ++k) AddCompensated(&a[k], s[k]);
-      } else {
-        uint64_t s[kColTile] = {};
-        for (int64_t r = 0; r < rows; ++r) {
-          const T* HWY_RESTRICT x = reinterpret_cast<const T*>(row[r]) + j0;
-          #pragma GCC ivdep
-          for (int64_t k = 0; k < m; ++k) s[k] += static_cast<uint64_t>(static_cast<int64_t>(x[k]));
-        }
-        for (int64_t k = 0; k < m; ++k) a[k].i = static_cast<int64_t>(static_cast<uint64_t>(a[k].i) + s[k]);
-      }
-    } else if constexpr (K == kRProd) {
-      if constexpr (kIsFloat<T>) {
-        double p[kColTile];
-        for (int64_t k = 0; k < m; ++k) p[k] = a[k].s;
-        for (int64_t r = 0; r < rows; ++r) {
-          const T* HWY_RESTRICT x = reinterpret_cast<const T*>(row[r]) + j0;
-          #pragma GCC ivdep
-          for (int64_t k = 0; k < m; ++k) p[k] *= static_cast<double>(x[k]);
-        }
-        for (int64_t k = 0; k < m; ++k) a[k].s = p[k];
-      } else {
-        uint64_t p[kColTile];
-        for (int64_t k = 0; k < m; ++k) p[k] = static_cast<uint64_t>(a[k].i);
-        for (int64_t r = 0; r < rows; ++r) {
-          const T* HWY_RESTRICT x = reinterpret_cast<const T*>(row[r]) + j0;
-          #pragma GCC ivdep
-          for (int64_t k = 0; k < m; ++k) p[k] *= static_cast<uint64_t>(static_cast<int64_t>(x[k]));
-        }
-        for (int64_t k = 0; k < m; ++k) a[k].i = static_cast<int64_t>(p[k]);
-      }
-    } else if constexpr (K == kRMax || K == kRMin) {
-      constexpr bool kMax = K == kRMax;
-      using I = KeyT<T>;
-      I b[kColTile];
-      const T* HWY_RESTRICT x0 = reinterpret_cast<const T*>(row[0]) + j0;
-      #pragma GCC ivdep
-      for (int64_t k = 0; k < m; ++k) b[k] = KeyOf<T, kMax>(x0[k]);
-      for (int64_t r = 1; r < rows; ++r) {
-        const T* HWY_RESTRICT x = reinterpret_cast<const T*>(row[r]) + j0;
-        #pragma GCC ivdep
-        for (int64_t k = 0; k < m; ++k) {
-          const I key = KeyOf<T, kMax>(x[k]);
-          b[k] = kMax ? (key > b[k] ? key : b[k]) : (key < b[k] ? key : b[k]);
-        }
-      }
-      for (int64_t k = 0; k < m; ++k) {
-        const int64_t key = b[k];
-        a[k].i = kMax ? (key > a[k].i ? key : a[k].i) : (key < a[k].i ? key : a[k].i);
-      }
-    } else if constexpr (K == kRArgMax || K == kRArgMin) {
-      constexpr bool kMax = K == kRArgMax;
-      int64_t b[kColTile], at[kColTile];
-      for (int64_t k = 0; k < m; ++k) {
-        b[k] = a[k].i;
-        at[k] = a[k].j;
-      }
-      for (int64_t r = 0; r < rows; ++r) {
-        const T* HWY_RESTRICT x = reinterpret_cast<const T*>(row[r]) + j0;
-        const int64_t pos = first + r;
-        #pragma GCC ivdep
-        for (int64_t k = 0; k < m; ++k) {
-          const int64_t key = KeyOf<T, kMax, true>(x[k]);
-          const bool better = at[k] < 0 || (kMax ? key > b[k] : key < b[k]);
-          b[k] = better ? key : b[k];
-          at[k] = better ? pos : at[k];
-        }
-      }
-      for (int64_t k = 0; k < m; ++k) {
-        a[k].i = b[k];
-        a[k].j = at[k];
-      }
-    } else if constexpr (K == kRCountNonzero || K == kRCountNotNan) {
-      int64_t cnt[kColTile] = {};
-      for (int64_t r = 0; r < rows; ++r) {
-        const T* HWY_RESTRICT x = reinterpret_cast<const T*>(row[r]) + j0;
-        #pragma GCC ivdep
-        for (int64_t k = 0; k < m; ++k) cnt[k] += K == kRCountNonzero ? x[k] != T(0) : x[k] == x[k];
-      }
-      for (int64_t k = 0; k < m; ++k) a[k].i += cnt[k];
-    }
+  int64_t k0 = 0;
+  for (; k0 + kReduceLanes <= ncols; k0 += kReduceLanes) {
+    ColsBlock<K, T, kReduceLanes>(row, rows, k0, first, centers, acc);
   }
+  for (; k0 < ncols; ++k0) ColsBlock<K, T, 1>(row, rows, k0, first, centers, acc);
 }
 
 template <ReduceKind K, typename T>

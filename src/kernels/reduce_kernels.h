@@ -22,6 +22,7 @@ namespace bcast {
 
 constexpr int kReduceLanes = 32;
 constexpr int64_t kReduceBlock = 512;
+constexpr int64_t kReduceRowBlock = 32;  // rows per ReduceColsFn call, at most
 
 // What an accumulator adds up.
 enum ReduceKind : int {
@@ -48,7 +49,7 @@ struct ReduceAcc {
 // sequence (argmax's indices), into `acc`; `center` for kRSumSqDev/kRSumExp.
 using ReduceRunFn = void (*)(const void* x, int64_t n, int64_t first, double center,
                              ReduceAcc* acc);
-// Rows: `rows` rows, row r at row[r] (rows first.. of the sequence), each of
+// Rows: `rows` (1..kReduceRowBlock) rows, row r at row[r] (rows first.. of the sequence), each of
 // ncols contiguous elements, column k into acc[k]; centers[k] for the kinds
 // that take one (else nullptr).
 using ReduceColsFn = void (*)(const char* const* row, int64_t rows, int64_t ncols, int64_t first,
