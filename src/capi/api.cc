@@ -688,13 +688,6 @@ static bc_status Do_copy_(bc_ctx* ctx, bc_tensor* dst, const bc_tensor* src) {
 
 // ---- the two forms of each fallible entry point ----
 
-#define BC_UNPAREN(...) __VA_ARGS__
-#define BC_FORMS(name, params, args)                                                \
-  BC_API bc_status bc_##name params { return Do_##name(nullptr, BC_UNPAREN args); } \
-  BC_API bc_status bc_ctx_##name(bc_ctx* ctx, BC_UNPAREN params) {                 \
-    return Do_##name(ctx, BC_UNPAREN args);                                         \
-  }
-
 BC_FORMS(tensor_empty,
          (bc_dtype dtype, const int64_t* shape, size_t ndim, bc_tensor** out),
          (dtype, shape, ndim, out))
@@ -856,5 +849,3 @@ BC_FORMS(to,
          (const bc_tensor* x, bc_dtype dtype, bc_tensor** out),
          (x, dtype, out))
 
-#undef BC_FORMS
-#undef BC_UNPAREN

@@ -54,4 +54,14 @@ int RawEnum(const E& e) {
 
 }  // namespace bcast
 
+// The plain and context forms of an entry point, from its `Do_<name>(ctx,
+// ...)`: bc_<name>(...) runs on the default context, bc_ctx_<name>(ctx, ...)
+// on the caller's.
+#define BC_UNPAREN(...) __VA_ARGS__
+#define BC_FORMS(name, params, args)                                                \
+  BC_API bc_status bc_##name params { return Do_##name(nullptr, BC_UNPAREN args); } \
+  BC_API bc_status bc_ctx_##name(bc_ctx* ctx, BC_UNPAREN params) {                 \
+    return Do_##name(ctx, BC_UNPAREN args);                                         \
+  }
+
 #endif  // BCAST_CAPI_GUARD_H_

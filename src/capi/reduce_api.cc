@@ -101,13 +101,6 @@ bc_status Do_min_dim_out(bc_ctx* ctx, const bc_tensor* x, int64_t dim, int keepd
 
 BC_API const char* bc_reduce_op_name(bc_reduce_op op) { return bcast::ReduceOpName(RawEnum(op)); }
 
-#define BC_UNPAREN(...) __VA_ARGS__
-#define BC_FORMS(name, params, args)                                                \
-  BC_API bc_status bc_##name params { return Do_##name(nullptr, BC_UNPAREN args); } \
-  BC_API bc_status bc_ctx_##name(bc_ctx* ctx, BC_UNPAREN params) {                 \
-    return Do_##name(ctx, BC_UNPAREN args);                                         \
-  }
-
 BC_FORMS(reduce,
          (bc_reduce_op op, const bc_tensor* x, const int64_t* dims, size_t ndims, int keepdim,
           bc_tensor** out),
@@ -137,5 +130,3 @@ BC_FORMS(min_dim_out,
          (const bc_tensor* x, int64_t dim, int keepdim, bc_tensor* values, bc_tensor* indices),
          (x, dim, keepdim, values, indices))
 
-#undef BC_FORMS
-#undef BC_UNPAREN

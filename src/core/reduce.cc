@@ -164,6 +164,25 @@ struct Pass {
   size_t es, kes;         // element sizes of x and of the kernel dtype
 };
 
+// A pass of `kind` over x converted to `compute` (its kernel dtype: the
+// halves as float32).
+Pass MakePass(const bc_ctx& ctx, const Plan& plan, const bc_tensor& x, bc_dtype compute, ReduceKind kind) {
+  Pass ps;
+  ps.ctx = &ctx;
+  ps.p = &plan;
+  ps.x = &x;
+  ps.via = compute;
+  ps.kdtype = KernelDtype(compute);
+  ps.kind = kind;
+  ps.kern = FindReduceKernel(kind, ps.kdtype);
+  if (ps.kern.run == nullptr) Fail(BC_ERR_INTERNAL, "no reduction kernel");
+  ps.centers = nullptr;
+  ps.direct = x.dtype == ps.kdtype;
+  ps.es = DtypeSize(x.dtype);
+  ps.kes = DtypeSize(ps.kdtype);
+  return ps;
+}
+
 // A run segment (inner plans) as the kernel wants it: x's elements, or
 // converted/gathered into `scratch`.
 const void* Source(const Pass& ps, int64_t off, int64_t stride, int64_t n, void* scratch) {
@@ -487,19 +506,7 @@ void Reduce(const ReduceArgs& a, const bc_tensor& x, uint64_t mask, const Reduce
             const ReduceRecipe& r, bc_tensor& out, const int64_t* ostride) {
   const bc_ctx& ctx = *a.ctx;
   Plan plan = MakePlan(x, mask, ostride);
-  Pass ps;
-  ps.ctx = &ctx;
-  ps.p = &plan;
-  ps.x = &x;
-  ps.via = t.compute;
-  ps.kdtype = KernelDtype(t.compute);
-  ps.es = DtypeSize(x.dtype);
-  ps.kes = DtypeSize(ps.kdtype);
-  ps.direct = x.dtype == ps.kdtype;
-  ps.centers = nullptr;
-  ps.kind = r.first;
-  ps.kern = FindReduceKernel(r.first, ps.kdtype);
-  if (ps.kern.run == nullptr) Fail(BC_ERR_INTERNAL, "no reduction kernel");
+  Pass ps = MakePass(ctx, plan, x, t.compute, r.first);
   const int64_t n = plan.nred;
   char* od = out.data;
   const int64_t oes = static_cast<int64_t>(DtypeSize(out.dtype));
@@ -523,9 +530,7 @@ void Reduce(const ReduceArgs& a, const bc_tensor& x, uint64_t mask, const Reduce
   RunPass(ps, [&](int64_t o, int64_t, const ReduceAcc& acc) {
     values[static_cast<size_t>(o)] = r.center(acc, n, t.compute);
   });
-  ps.kind = r.second;
-  ps.kern = FindReduceKernel(r.second, ps.kdtype);
-  if (ps.kern.run == nullptr) Fail(BC_ERR_INTERNAL, "no reduction kernel");
+  ps = MakePass(ctx, plan, x, t.compute, r.second);
   ps.centers = values.data();
   RunPass(ps, [&](int64_t o, int64_t, const ReduceAcc& acc) {
     ReduceAcc first;
@@ -612,18 +617,7 @@ void RunMaxMinDim(const bc_ctx& ctx, const bc_tensor& x, int64_t dim, bool keepd
     OutStrides(x, mask, keepdim, *v, vs);
     OutStrides(x, mask, keepdim, *ix, is);
     Plan plan = MakePlan(x, mask, is, vs);
-    Pass ps;
-    ps.ctx = &ctx;
-    ps.p = &plan;
-    ps.x = &x;
-    ps.via = x.dtype;
-    ps.kdtype = KernelDtype(x.dtype);
-    ps.es = DtypeSize(x.dtype);
-    ps.kes = DtypeSize(ps.kdtype);
-    ps.direct = x.dtype == ps.kdtype;
-    ps.centers = nullptr;
-    ps.kind = max ? kRArgMax : kRArgMin;
-    ps.kern = FindReduceKernel(ps.kind, ps.kdtype);
+    Pass ps = MakePass(ctx, plan, x, x.dtype, max ? kRArgMax : kRArgMin);
     // The reduced dim's stride in x (0 for a size-1 dim: index 0).
     int64_t rstride = 0;
     for (int d = 0; d < x.ndim; ++d) rstride = (mask >> d & 1) ? x.strides[d] : rstride;
