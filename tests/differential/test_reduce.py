@@ -69,14 +69,16 @@ import mpmath
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ops_table import REDUCE_OPS  # noqa: E402  (generated from src/op_table.def)
 from test_torch import (BITS, CODE, DT, E_ARG, E_DTYPE, E_OVERLAP, E_SHAPE, FLOATS, OK,  # noqa: E402
                         Case, Lib, bad_elements, literal, random_values, strip_torch)
 
 torch.set_num_threads(1)
 
-# bc_reduce_op order (value == index); checked against bc_reduce_op_name().
-OPS = ["sum", "nansum", "prod", "mean", "nanmean", "amax", "amin", "argmax", "argmin",
-       "any", "all", "count_nonzero", "var", "std", "logsumexp"]
+# bc_reduce_op order (value == index); also checked against bc_reduce_op_name().
+OPS = [op["name"] for op in sorted(REDUCE_OPS, key=lambda op: op["value"])]
+assert [op["value"] for op in sorted(REDUCE_OPS, key=lambda op: op["value"])] == \
+    list(range(len(OPS))), "bc_reduce_op values are not 0..N-1"
 DIM_OPS = ["max_dim", "min_dim"]
 E_POLICY = 11
 # Floating results of these are checked against the exact value, not PyTorch's bits.
@@ -657,19 +659,16 @@ def make_case(seed, i, only=None, sweep=None):
         else:
             spec["out"] = c.view(odt, rs, writable=True, layout=okind)
     fill(c, rng, op, dt)
-    if spec["out"] is not None and op in SUM_LIKE and dt.is_floating_point:
-        odt = c.bases[c.views[spec["out"]][0]].dtype
-        if not odt.is_floating_point or (params.get("dtype") is not None and
-                                         not params["dtype"].is_floating_point):
-            # float -> integer conversion of NaN/inf/out of range values is
-            # undefined in C++: small integral values only.
-            b = c.views[x][0]
-            c.bases[b] = torch.tensor([float(rng.randint(-3, 3)) for _ in c.bases[b]],
-                                      dtype=torch.float64).to(dt)
-    if params.get("dtype") is not None and dt.is_floating_point and \
-            not params["dtype"].is_floating_point:
+    odt = c.bases[c.views[spec["out"]][0]].dtype if spec["out"] is not None else None
+    to_int = params.get("dtype") is not None and not params["dtype"].is_floating_point or (
+        op in SUM_LIKE and odt is not None and not odt.is_floating_point)
+    if dt.is_floating_point and to_int:
+        # float -> integer conversion of inf and out of range values is undefined
+        # in C++: small integral values only, and NaN for nansum, which takes it as 0.
         b = c.views[x][0]
-        c.bases[b] = torch.tensor([float(rng.randint(-3, 3)) for _ in c.bases[b]],
+        nan_p = 0.2 if op == "nansum" else 0.0
+        c.bases[b] = torch.tensor([math.nan if rng.random() < nan_p else
+                                   float(rng.randint(-3, 3)) for _ in c.bases[b]],
                                   dtype=torch.float64).to(dt)
     return spec
 
