@@ -837,16 +837,9 @@ def bcast_side(lib, spec, handles):
     return st, (err() if st else None), ([res] if not form.endswith("out") else [])
 
 
-class MockLib:
-    """bcast's side computed by PyTorch (inexact ops in float64, then rounded):
-    tests the harness without the library (--mock)."""
-
-    def __init__(self):
-        self.warnings = []
-
-
 def mock_side(spec, views):
-    """(status, text, results) as bcast would give them, from torch in float64."""
+    """(status, text, results) as bcast would give them, from torch (inexact ops in
+    float64, then rounded): tests the harness without the library (--mock)."""
     op = spec["op"]
     x = views[spec["x"]]
     try:
@@ -1101,7 +1094,8 @@ def compare_values(lib, spec, tbases, tviews, tres, bbases, bviews, results, moc
     dn = norm_dims(dims, nd) if dims is not None else None
     for g, w in zip(got, want):
         if g.dtype != w.dtype or g.shape != w.shape:
-            raise Mismatch("shape", f"torch {w.dtype}{list(w.shape)}, bcast {g.dtype}{list(g.shape)}")
+            raise Mismatch("shape", f"torch {w.dtype}{list(w.shape)}, "
+                                    f"bcast {g.dtype}{list(g.shape)}")
     if op in INEXACT and want[0].dtype.is_floating_point:
         p = spec["params"]
         odt = c.bases[c.views[spec["out"]][0]].dtype if spec["out"] is not None else None
@@ -1147,8 +1141,6 @@ def compare_values(lib, spec, tbases, tviews, tres, bbases, bviews, results, moc
             nans = g.reshape(-1)[torch.isnan(g.reshape(-1))]
             for v in nans.view(BITS[g.dtype]).tolist():
                 STATS["nan_bits"].add((str(g.dtype)[6:], v & ((1 << (8 * g.element_size())) - 1)))
-    if op in ("amax", "amin") and spec["out"] is None and g.dtype.is_floating_point:
-        pass
     return noted
 
 
@@ -1617,9 +1609,10 @@ def determinism(lib, quick):
                 elif not torch.equal(bits, ref[1]):
                     k = int((bits != ref[1]).sum())
                     i = int((bits != ref[1]).reshape(-1).nonzero()[0])
+                    got, first = r.reshape(-1)[i].item(), ref[2].reshape(-1)[i].item()
                     fails.append(f"{op} {label}: {cname} differs from {ref[0]} in {k} of "
-                                 f"{bits.numel()} elements (first at flat {i}: "
-                                 f"{r.reshape(-1)[i].item()!r} vs {ref[2].reshape(-1)[i].item()!r})")
+                                 f"{bits.numel()} elements (first at flat {i}: {got!r} vs "
+                                 f"{first!r})")
         lib.free(hx)
     L.bc_set_num_threads(1)
     L.bc_ctx_free(sctx)
@@ -1655,8 +1648,8 @@ def reproducer(spec):
             args.append("out=out")
         call = f"torch.{op}(x, {', '.join(args)})"
     lines.append(f"print({call})")
-    lines.append(f"# bcast: {spec['form']} form; dims {'NULL' if spec['dims'] is None else spec['dims']}"
-                 f"; layouts: {c.layout_text()}")
+    dims = "NULL" if spec["dims"] is None else spec["dims"]
+    lines.append(f"# bcast: {spec['form']} form; dims {dims}; layouts: {c.layout_text()}")
     return "\n".join(lines)
 
 
@@ -1768,8 +1761,9 @@ def main():
             for m in ms[:args.list]:
                 print(f"   case {m[0]} ({m[1]}, {m[2]}): {m[4]}")
             for m in ms[:args.repro]:
-                print(f"   reproducer (rerun: --seed {args.seed} --case {m[0]}"
-                      f"{' --quick' if args.quick else ''}{' --ops ' + args.ops if args.ops else ''}):")
+                rerun = f"--seed {args.seed} --case {m[0]}" + (" --quick" if args.quick else "") + \
+                    (f" --ops {args.ops}" if args.ops else "")
+                print(f"   reproducer (rerun: {rerun}):")
                 print("     " + m[5].replace("\n", "\n     "))
     failures += len(mism)
     eb, et = {}, {}
