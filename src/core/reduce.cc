@@ -105,9 +105,11 @@ Plan MakePlan(const bc_tensor& x, uint64_t mask, const int64_t* ostride, const i
     const bool red = mask >> i & 1;
     d[n++] = {{x.shape[i], x.strides[i], red ? 0 : ostride[i], red || !ostride2 ? 0 : ostride2[i]}, red};
   }
-  std::stable_sort(d, d + n, [](const D& a, const D& b) {
-    return std::abs(a.dim.stride) > std::abs(b.dim.stride);
-  });
+  // A stable insertion sort: std::stable_sort may allocate (and would hide
+  // a failed allocation by sorting another way).
+  for (int i = 1; i < n; ++i) {
+    for (int j = i; j > 0 && std::abs(d[j - 1].dim.stride) < std::abs(d[j].dim.stride); --j) std::swap(d[j - 1], d[j]);
+  }
   Plan p;
   for (int i = 0; i < n; ++i) {
     Dim* list = d[i].red ? p.r : p.k;

@@ -69,6 +69,9 @@ ReduceTypes SumTypes(const ReduceArgs& a, const bc_tensor* out) {
 
 ReduceTypes MeanTypes(const ReduceArgs& a, const bc_tensor* out) {
   const std::string name = Name(a);
+  if (a.op == BC_NANMEAN && a.x->dtype == BC_BOOL)
+    Fail(BC_ERR_DTYPE, "nanmean(): integral types and 'Bool' are not supported for nanmean, even for empty "
+                       "tensors.");
   if (a.op == BC_NANMEAN && !IsFloating(a.x->dtype))
     Fail(BC_ERR_DTYPE, "nanmean(): expected input to have floating point or complex dtype but got " +
                            std::string(DtypeName(a.x->dtype)));
@@ -257,9 +260,11 @@ ReduceTypes ResolveReduce(const ReduceArgs& a, uint64_t mask, const bc_tensor* o
       Fail(BC_ERR_INVALID_ARGUMENT,
            name + "(): Expected reduction dim to be specified for input.numel() == 0." +
                (a.op == BC_AMAX || a.op == BC_AMIN ? " Specify the reduction dim with the 'dim' argument." : ""));
-    for (int d = 0; d < a.x->ndim; ++d) {
-      if ((mask >> d & 1) && a.x->shape[d] == 0)
-        Fail(BC_ERR_INVALID_ARGUMENT, name + "(): Expected reduction dim " + std::to_string(d) +
+    // The dim as the caller gave it (-1 stays -1), as PyTorch reports it.
+    for (size_t k = 0; k < a.ndims; ++k) {
+      const int64_t w = a.dims[k] < 0 ? a.dims[k] + a.x->ndim : a.dims[k];
+      if (a.x->ndim > 0 && a.x->shape[w] == 0)
+        Fail(BC_ERR_INVALID_ARGUMENT, name + "(): Expected reduction dim " + std::to_string(a.dims[k]) +
                                           " to have non-zero size.");
     }
   }

@@ -21,7 +21,7 @@
 namespace bcast {
 
 constexpr int kReduceLanes = 32;
-constexpr int64_t kReduceBlock = 2048;
+constexpr int64_t kReduceBlock = 512;
 
 // What an accumulator adds up.
 enum ReduceKind : int {
