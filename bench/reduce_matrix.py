@@ -50,15 +50,15 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from matrix import DTYPES, FLOATING, geomean, measure  # noqa: E402
+from matrix import DTYPES, FLOATING, accepts, geomean, measure, ops_table  # noqa: E402
 from unary_matrix import Report, cpu_model  # noqa: E402
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
 ROWS, COLS = 1024, 4096
-OPS = ["sum", "nansum", "prod", "mean", "nanmean", "amax", "amin", "argmax", "argmin",
-       "any", "all", "count_nonzero", "var", "std", "logsumexp"]  # bc_reduce_op order
+REDUCE = {op["name"]: op for op in ops_table.REDUCE_OPS}  # generated from src/op_table.def
+OPS = sorted(REDUCE, key=lambda name: REDUCE[name]["value"])  # bc_reduce_op order
 DIM_OPS = ["max_dim", "min_dim"]
 ALL_OPS = OPS + DIM_OPS
 DEFAULT_DTYPES = ["bool", "u8", "i32", "i64", "f16", "bf16", "f32", "f64"]
@@ -71,12 +71,9 @@ TARGET_CELL, TARGET_STREAM, TARGET_GEOMEAN = 1.25, 0.9, 1.5
 
 
 def takes(op, dt):
-    """Whether the op takes the dtype (PyTorch's rules, bcast.h's op table)."""
-    if op in ("mean", "nanmean", "var", "std"):
-        return dt in FLOATING
-    if op in ("argmax", "argmin"):
-        return dt != "bool"
-    return True
+    """Whether the op takes the dtype (the op table's dtypes column; max/min along a
+    dim take every dtype)."""
+    return op in DIM_OPS or accepts(REDUCE[op]["dtypes"], dt)
 
 
 def result_dtype(op, dt):
@@ -134,7 +131,7 @@ class ReduceBcast:
         arr = (ctypes.c_int64 * max(1, len(dims or [])))(*(dims or [0]))
         ptr = arr if dims else None
         n = len(dims or [])
-        v = OPS.index(op)
+        v = REDUCE[op]["value"]
         f = L.bc_reduce_out
         return lambda: f(v, hx, ptr, n, keep, ho)
 

@@ -69,14 +69,16 @@ import mpmath
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ops_table import REDUCE_OPS  # noqa: E402  (generated from src/op_table.def)
 from test_torch import (BITS, CODE, DT, E_ARG, E_DTYPE, E_OVERLAP, E_SHAPE, FLOATS, OK,  # noqa: E402
                         Case, Lib, bad_elements, literal, random_values, strip_torch)
 
 torch.set_num_threads(1)
 
-# bc_reduce_op order (value == index); checked against bc_reduce_op_name().
-OPS = ["sum", "nansum", "prod", "mean", "nanmean", "amax", "amin", "argmax", "argmin",
-       "any", "all", "count_nonzero", "var", "std", "logsumexp"]
+# bc_reduce_op order (value == index); also checked against bc_reduce_op_name().
+OPS = [op["name"] for op in sorted(REDUCE_OPS, key=lambda op: op["value"])]
+assert [op["value"] for op in sorted(REDUCE_OPS, key=lambda op: op["value"])] == \
+    list(range(len(OPS))), "bc_reduce_op values are not 0..N-1"
 DIM_OPS = ["max_dim", "min_dim"]
 E_POLICY = 11
 # Floating results of these are checked against the exact value, not PyTorch's bits.
@@ -657,19 +659,16 @@ def make_case(seed, i, only=None, sweep=None):
         else:
             spec["out"] = c.view(odt, rs, writable=True, layout=okind)
     fill(c, rng, op, dt)
-    if spec["out"] is not None and op in SUM_LIKE and dt.is_floating_point:
-        odt = c.bases[c.views[spec["out"]][0]].dtype
-        if not odt.is_floating_point or (params.get("dtype") is not None and
-                                         not params["dtype"].is_floating_point):
-            # float -> integer conversion of NaN/inf/out of range values is
-            # undefined in C++: small integral values only.
-            b = c.views[x][0]
-            c.bases[b] = torch.tensor([float(rng.randint(-3, 3)) for _ in c.bases[b]],
-                                      dtype=torch.float64).to(dt)
-    if params.get("dtype") is not None and dt.is_floating_point and \
-            not params["dtype"].is_floating_point:
+    odt = c.bases[c.views[spec["out"]][0]].dtype if spec["out"] is not None else None
+    to_int = params.get("dtype") is not None and not params["dtype"].is_floating_point or (
+        op in SUM_LIKE and odt is not None and not odt.is_floating_point)
+    if dt.is_floating_point and to_int:
+        # float -> integer conversion of inf and out of range values is undefined
+        # in C++: small integral values only, and NaN for nansum, which takes it as 0.
         b = c.views[x][0]
-        c.bases[b] = torch.tensor([float(rng.randint(-3, 3)) for _ in c.bases[b]],
+        nan_p = 0.2 if op == "nansum" else 0.0
+        c.bases[b] = torch.tensor([math.nan if rng.random() < nan_p else
+                                   float(rng.randint(-3, 3)) for _ in c.bases[b]],
                                   dtype=torch.float64).to(dt)
     return spec
 
@@ -838,16 +837,9 @@ def bcast_side(lib, spec, handles):
     return st, (err() if st else None), ([res] if not form.endswith("out") else [])
 
 
-class MockLib:
-    """bcast's side computed by PyTorch (inexact ops in float64, then rounded):
-    tests the harness without the library (--mock)."""
-
-    def __init__(self):
-        self.warnings = []
-
-
 def mock_side(spec, views):
-    """(status, text, results) as bcast would give them, from torch in float64."""
+    """(status, text, results) as bcast would give them, from torch (inexact ops in
+    float64, then rounded): tests the harness without the library (--mock)."""
     op = spec["op"]
     x = views[spec["x"]]
     try:
@@ -1102,7 +1094,8 @@ def compare_values(lib, spec, tbases, tviews, tres, bbases, bviews, results, moc
     dn = norm_dims(dims, nd) if dims is not None else None
     for g, w in zip(got, want):
         if g.dtype != w.dtype or g.shape != w.shape:
-            raise Mismatch("shape", f"torch {w.dtype}{list(w.shape)}, bcast {g.dtype}{list(g.shape)}")
+            raise Mismatch("shape", f"torch {w.dtype}{list(w.shape)}, "
+                                    f"bcast {g.dtype}{list(g.shape)}")
     if op in INEXACT and want[0].dtype.is_floating_point:
         p = spec["params"]
         odt = c.bases[c.views[spec["out"]][0]].dtype if spec["out"] is not None else None
@@ -1148,8 +1141,6 @@ def compare_values(lib, spec, tbases, tviews, tres, bbases, bviews, results, moc
             nans = g.reshape(-1)[torch.isnan(g.reshape(-1))]
             for v in nans.view(BITS[g.dtype]).tolist():
                 STATS["nan_bits"].add((str(g.dtype)[6:], v & ((1 << (8 * g.element_size())) - 1)))
-    if op in ("amax", "amin") and spec["out"] is None and g.dtype.is_floating_point:
-        pass
     return noted
 
 
@@ -1618,9 +1609,10 @@ def determinism(lib, quick):
                 elif not torch.equal(bits, ref[1]):
                     k = int((bits != ref[1]).sum())
                     i = int((bits != ref[1]).reshape(-1).nonzero()[0])
+                    got, first = r.reshape(-1)[i].item(), ref[2].reshape(-1)[i].item()
                     fails.append(f"{op} {label}: {cname} differs from {ref[0]} in {k} of "
-                                 f"{bits.numel()} elements (first at flat {i}: "
-                                 f"{r.reshape(-1)[i].item()!r} vs {ref[2].reshape(-1)[i].item()!r})")
+                                 f"{bits.numel()} elements (first at flat {i}: {got!r} vs "
+                                 f"{first!r})")
         lib.free(hx)
     L.bc_set_num_threads(1)
     L.bc_ctx_free(sctx)
@@ -1656,8 +1648,8 @@ def reproducer(spec):
             args.append("out=out")
         call = f"torch.{op}(x, {', '.join(args)})"
     lines.append(f"print({call})")
-    lines.append(f"# bcast: {spec['form']} form; dims {'NULL' if spec['dims'] is None else spec['dims']}"
-                 f"; layouts: {c.layout_text()}")
+    dims = "NULL" if spec["dims"] is None else spec["dims"]
+    lines.append(f"# bcast: {spec['form']} form; dims {dims}; layouts: {c.layout_text()}")
     return "\n".join(lines)
 
 
@@ -1769,8 +1761,9 @@ def main():
             for m in ms[:args.list]:
                 print(f"   case {m[0]} ({m[1]}, {m[2]}): {m[4]}")
             for m in ms[:args.repro]:
-                print(f"   reproducer (rerun: --seed {args.seed} --case {m[0]}"
-                      f"{' --quick' if args.quick else ''}{' --ops ' + args.ops if args.ops else ''}):")
+                rerun = f"--seed {args.seed} --case {m[0]}" + (" --quick" if args.quick else "") + \
+                    (f" --ops {args.ops}" if args.ops else "")
+                print(f"   reproducer (rerun: {rerun}):")
                 print("     " + m[5].replace("\n", "\n     "))
     failures += len(mism)
     eb, et = {}, {}
