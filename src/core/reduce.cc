@@ -177,7 +177,7 @@ Pass MakePass(const bc_ctx& ctx, const Plan& plan, const bc_tensor& x, bc_dtype 
   ps.kern = FindReduceKernel(kind, ps.kdtype);
   if (ps.kern.run == nullptr) Fail(BC_ERR_INTERNAL, "no reduction kernel");
   ps.centers = nullptr;
-  ps.direct = x.dtype == ps.kdtype;
+  ps.direct = x.dtype == compute && compute == ps.kdtype;
   ps.es = DtypeSize(x.dtype);
   ps.kes = DtypeSize(ps.kdtype);
   return ps;
@@ -490,15 +490,22 @@ bc_tensor* ContiguousCopy(const bc_ctx& ctx, const bc_tensor& x) {
   return c;
 }
 
-struct Sinks {
-  const ReduceArgs* a;
-  const ReduceRecipe* r;
-  ReduceTypes t;
-  char* out_data;
-  size_t out_es;
-  const double* first_values;  // two-pass ops
-  int64_t n;
-};
+// NaN elements of a contiguous floating tensor become +0.
+void ZeroNans(bc_tensor* t) {
+  const int64_t n = Numel(*t);
+  VisitDtype(t->dtype, [&](auto v) {
+    using T = decltype(v);
+    for (int64_t i = 0; i < n; ++i) {
+      T e;
+      std::memcpy(&e, t->data + i * static_cast<int64_t>(sizeof(T)), sizeof(T));
+      const double d = Convert<double>(e);
+      if (d != d) {
+        const T z = Convert<T>(0.0);
+        std::memcpy(t->data + i * static_cast<int64_t>(sizeof(T)), &z, sizeof(T));
+      }
+    }
+  });
+}
 
 // The whole reduction of x over `mask` into out (already checked), the
 // kept dims of x at out's element strides `ostride` (per x dim).
@@ -548,15 +555,17 @@ bc_tensor* RunReduce(const ReduceArgs& a, bc_tensor* out) {
   if (arg && a.ndims > 1)
     Fail(BC_ERR_INVALID_ARGUMENT, std::string(name) + "(): takes one dim, or every dim (dims NULL), not " +
                                       std::to_string(a.ndims));
+  ReducePreCheck(a, out);
   const uint64_t mask = ReduceDimMask(name, x0, a.dims, a.ndims);
   const ReduceTypes t = ResolveReduce(a, mask, out);
   const ReduceRecipe r = RecipeOf(a);
   // argmax/argmin over every dim: dim=None keeps every dim as size 1.
   const Shape want = ResultShape(x0, mask, a.keepdim);
   if (out != nullptr) CheckOut(*out, want, x0);
-  int64_t nred = 1;
-  for (int d = 0; d < x0.ndim; ++d) nred *= (mask >> d & 1) ? x0.shape[d] : 1;
-  if ((a.op == BC_VAR || a.op == BC_STD) && static_cast<double>(nred) - (a.has_correction ? a.correction : 1.0) <= 0) {
+  // PyTorch's reduction factor: input numel / output numel (0 for an
+  // empty input, whatever is reduced).
+  const int64_t factor = Numel(x0) / std::max<int64_t>(1, ShapeNumel(want));
+  if ((a.op == BC_VAR || a.op == BC_STD) && static_cast<double>(factor) - (a.has_correction ? a.correction : 1.0) <= 0) {
     Warn(*a.ctx, std::string(name) + "(): degrees of freedom is <= 0. Correction should be strictly less than "
                                       "the reduction factor (input numel divided by output numel).");
   }
@@ -564,7 +573,8 @@ bc_tensor* RunReduce(const ReduceArgs& a, bc_tensor* out) {
   try {
     const bc_tensor* x = &x0;
     bc_tensor* copy = nullptr;
-    if (arg && a.ndims == 0 && !IsContiguous(x0)) x = copy = ContiguousCopy(*a.ctx, x0);
+    if ((arg && a.ndims == 0 && !IsContiguous(x0)) || ReduceZeroesNans(a, t)) x = copy = ContiguousCopy(*a.ctx, x0);
+    if (ReduceZeroesNans(a, t)) ZeroNans(copy);
     struct Free {
       bc_tensor* t;
       ~Free() { FreeTensor(t); }

@@ -48,9 +48,15 @@ struct ReduceRecipe {
 const char* ReduceOpName(int op);  // "unknown" outside bc_reduce_op
 // The reduced dims as a mask, PyTorch's checks and texts (range, repeats).
 uint64_t ReduceDimMask(const char* op_name, const bc_tensor& x, const int64_t* dims, size_t ndims);
+// The checks PyTorch makes before it looks at the dims (input dtypes, some
+// out= dtypes).
+void ReducePreCheck(const ReduceArgs& a, const bc_tensor* out);
 // Checks the op's dtype rules (and out='s dtype) and returns its dtypes.
 ReduceTypes ResolveReduce(const ReduceArgs& a, uint64_t mask, const bc_tensor* out);
 ReduceRecipe RecipeOf(const ReduceArgs& a);
+// Whether the input's NaNs become 0 before it is converted (nansum into
+// an integer dtype).
+bool ReduceZeroesNans(const ReduceArgs& a, const ReduceTypes& t);
 // The value of a max/min order key (kRMax, kRMin) in dtype `d` as a double
 // (floats; NaN keys give the default NaN) or an integer.
 double KeyToDouble(int64_t key, bc_dtype d);

@@ -58,32 +58,60 @@ ReduceTypes SumTypes(const ReduceArgs& a, const bc_tensor* out) {
   bc_dtype c;
   if (a.has_dtype) {
     c = a.dtype;
-    if (out != nullptr && out->dtype != c) FailOutDtype(c, out->dtype);
+    if (out != nullptr && out->dtype != c) {
+      if (a.op == BC_NANSUM && IsFloating(a.x->dtype))  // integer nansum is sum
+        Fail(BC_ERR_DTYPE, std::string("nansum: provided dtype must match dtype of result. Got ") +
+                               DtypeName(out->dtype) + " and " + DtypeName(c) + ".");
+      FailOutDtype(c, out->dtype);
+    }
   } else if (out != nullptr) {
     c = out->dtype;
+    // nansum of floats runs nansum's kernel on out's dtype: no integers.
+    if (a.op == BC_NANSUM && IsFloating(a.x->dtype) && !IsFloating(c))
+      Fail(BC_ERR_DTYPE, std::string("\"nansum_cpu\" not implemented for '") + DtypeName(c) + "'");
   } else {
     c = IsFloating(a.x->dtype) ? a.x->dtype : BC_INT64;
   }
   return {c, c};
 }
 
-ReduceTypes MeanTypes(const ReduceArgs& a, const bc_tensor* out) {
+// What PyTorch checks before the dims: the input dtype of mean, nanmean,
+// var and std, argmax's bool, any/all's out= dtype.
+void FloatInputCheck(const ReduceArgs& a, const bc_tensor* out) {
   const std::string name = Name(a);
-  if (a.op == BC_NANMEAN && a.x->dtype == BC_BOOL)
-    Fail(BC_ERR_DTYPE, "nanmean(): integral types and 'Bool' are not supported for nanmean, even for empty "
-                       "tensors.");
-  if (a.op == BC_NANMEAN && !IsFloating(a.x->dtype))
+  if (a.op == BC_NANMEAN && !IsFloating(a.x->dtype)) {
+    if (out != nullptr)  // nanmean.out's own check, before nansum's
+      Fail(BC_ERR_DTYPE, "nanmean(): integral types and 'Bool' are not supported for nanmean, even for empty "
+                         "tensors.");
     Fail(BC_ERR_DTYPE, "nanmean(): expected input to have floating point or complex dtype but got " +
                            std::string(DtypeName(a.x->dtype)));
-  if (a.has_dtype && !IsFloating(a.dtype))
+  }
+  if ((a.op == BC_MEAN || a.op == BC_NANMEAN) && a.has_dtype && !IsFloating(a.dtype))
     Fail(BC_ERR_DTYPE, name + "(): could not infer output dtype. Optional dtype must be either a "
                               "floating point or complex dtype. Got: " + DtypeName(a.dtype));
-  if (!a.has_dtype && !IsFloating(a.x->dtype))
+  if ((a.op == BC_MEAN || a.op == BC_NANMEAN) && !a.has_dtype && !IsFloating(a.x->dtype))
     Fail(BC_ERR_DTYPE, name + "(): could not infer output dtype. Input dtype must be either a "
                               "floating point or complex dtype. Got: " + DtypeName(a.x->dtype));
+  if ((a.op == BC_VAR || a.op == BC_STD) && !IsFloating(a.x->dtype))
+    Fail(BC_ERR_DTYPE, "std and var only support floating point and complex dtypes");
+}
+
+ReduceTypes MeanTypes(const ReduceArgs& a, const bc_tensor* out) {
   const bc_dtype c = a.has_dtype ? a.dtype : a.x->dtype;
-  if (a.has_dtype && out != nullptr && out->dtype != c) FailOutDtype(c, out->dtype);
-  CheckCast(c, out);
+  if (a.has_dtype && out != nullptr && out->dtype != c) {
+    if (a.op == BC_NANMEAN)  // nanmean is nansum(dtype=) / count
+      Fail(BC_ERR_DTYPE, std::string("nansum: provided dtype must match dtype of result. Got ") +
+                             DtypeName(out->dtype) + " and " + DtypeName(c) + ".");
+    FailOutDtype(c, out->dtype);
+  }
+  // nanmean is nansum / count: nansum's kernel refuses an integer out=.
+  if (a.op == BC_NANMEAN && out != nullptr && !IsFloating(out->dtype))
+    Fail(BC_ERR_DTYPE, std::string("\"nansum_cpu\" not implemented for '") + DtypeName(out->dtype) + "'");
+  // mean into an integer out= divides an integer sum by a Python float:
+  // PyTorch's text names that result type, Float.
+  if (out != nullptr && !IsFloating(out->dtype))
+    Fail(BC_ERR_DTYPE, std::string("result type Float can't be cast to the desired output type ") +
+                           DtypeName(out->dtype));
   return {out != nullptr ? out->dtype : c, out != nullptr ? out->dtype : c};
 }
 
@@ -96,17 +124,20 @@ ReduceTypes KeepTypes(const ReduceArgs& a, const bc_tensor* out) {
 }
 
 ReduceTypes ArgTypes(const ReduceArgs& a, const bc_tensor* out) {
-  if (a.x->dtype == BC_BOOL)
-    Fail(BC_ERR_DTYPE, Name(a) + "(): does not support bool input");
   if (out != nullptr && out->dtype != BC_INT64) FailOutDtype(BC_INT64, out->dtype);
   return {a.x->dtype, BC_INT64};
 }
 
-ReduceTypes AnyAllTypes(const ReduceArgs& a, const bc_tensor* out) {
+void AnyAllOutCheck(const ReduceArgs& a, const bc_tensor* out) {
   if (out != nullptr && out->dtype != BC_BOOL && out->dtype != BC_UINT8)
     Fail(BC_ERR_DTYPE, Name(a) + " only supports bool tensor for result, got: " + DtypeName(out->dtype));
+}
+
+// A uint8 result (uint8 input, or a uint8 out=) reads the input as uint8
+// (PyTorch converts it first: any(0.5) into uint8 is 0).
+ReduceTypes AnyAllTypes(const ReduceArgs& a, const bc_tensor* out) {
   const bc_dtype r = out != nullptr ? out->dtype : a.x->dtype == BC_UINT8 ? BC_UINT8 : BC_BOOL;
-  return {a.x->dtype, r};
+  return {r == BC_UINT8 ? BC_UINT8 : a.x->dtype, r};
 }
 
 ReduceTypes CountTypes(const ReduceArgs& a, const bc_tensor* out) {
@@ -115,8 +146,6 @@ ReduceTypes CountTypes(const ReduceArgs& a, const bc_tensor* out) {
 }
 
 ReduceTypes VarTypes(const ReduceArgs& a, const bc_tensor* out) {
-  if (!IsFloating(a.x->dtype))
-    Fail(BC_ERR_DTYPE, "std and var only support floating point and complex dtypes");
   CheckCast(a.x->dtype, out);
   const bc_dtype r = out != nullptr ? out->dtype : a.x->dtype;
   return {IsFloating(r) ? r : a.x->dtype, r};
@@ -176,6 +205,7 @@ bool FinishCount(const ReduceArgs&, const ReduceAcc& f, const ReduceAcc&, int64_
 double Correction(const ReduceArgs& a) { return a.has_correction ? a.correction : 1.0; }
 // The divisor is max(0, N - correction), as PyTorch's var.
 double VarOf(const ReduceArgs& a, const ReduceAcc& dev, int64_t n) {
+  if (n == 0) return std::numeric_limits<double>::quiet_NaN();  // the mean of nothing is NaN
   const double dof = static_cast<double>(n) - Correction(a);
   return SumOf(dev) / (dof > 0 ? dof : 0.0);
 }
@@ -231,16 +261,41 @@ uint64_t ReduceDimMask(const char* name, const bc_tensor& x, const int64_t* dims
   return x.ndim == 0 ? 0 : mask;
 }
 
-ReduceTypes ResolveReduce(const ReduceArgs& a, uint64_t /*mask*/, const bc_tensor* out) {
-  const ReduceInfo& info = kReduceInfo[a.op];
-  const std::string name = info.name;
-  const bool takes_dtype = info.result == kReduceSum || a.op == BC_MEAN || a.op == BC_NANMEAN;
+void ReducePreCheck(const ReduceArgs& a, const bc_tensor* out) {
+  const std::string name = Name(a);
+  const bool takes_dtype = kReduceInfo[a.op].result == kReduceSum || a.op == BC_MEAN || a.op == BC_NANMEAN;
   if (a.has_dtype && !takes_dtype)
     Fail(BC_ERR_INVALID_ARGUMENT, name + "() takes no dtype argument");
   if (a.has_dtype && !ValidDtype(a.dtype))
     Fail(BC_ERR_INVALID_ARGUMENT, "unknown dtype " + std::to_string(static_cast<int>(a.dtype)));
   if (a.has_correction && a.op != BC_VAR && a.op != BC_STD)
     Fail(BC_ERR_INVALID_ARGUMENT, name + "() takes no correction argument");
+  FloatInputCheck(a, out);
+  if ((a.op == BC_ARGMAX || a.op == BC_ARGMIN) && a.x->dtype == BC_BOOL)
+    Fail(BC_ERR_DTYPE, Name(a) + "(): does not support bool input");
+  if (a.op == BC_ANY || a.op == BC_ALL) AnyAllOutCheck(a, out);
+  if (a.op == BC_AMAX || a.op == BC_AMIN) KeepTypes(a, out);  // before the dims, unlike argmax's
+}
+
+ReduceTypes ResolveReduce(const ReduceArgs& a, uint64_t /*mask*/, const bc_tensor* out) {
+  const std::string name = Name(a);
+  // amax/amin/argmax/argmin have no identity: an empty reduced dim is refused.
+  const bool needs_values = a.op == BC_AMAX || a.op == BC_AMIN || a.op == BC_ARGMAX || a.op == BC_ARGMIN;
+  if (needs_values && Numel(*a.x) == 0) {
+    if (a.ndims == 0)
+      Fail(BC_ERR_INVALID_ARGUMENT,
+           name + "(): Expected reduction dim to be specified for input.numel() == 0." +
+               (a.op == BC_AMAX || a.op == BC_AMIN ? " Specify the reduction dim with the 'dim' argument." : ""));
+    // amax/amin report the dim as the caller gave it (-1 stays -1),
+    // argmax/argmin wrapped.
+    const bool as_given = a.op == BC_AMAX || a.op == BC_AMIN;
+    for (size_t k = 0; k < a.ndims; ++k) {
+      const int64_t w = a.dims[k] < 0 ? a.dims[k] + a.x->ndim : a.dims[k];
+      if (a.x->ndim > 0 && a.x->shape[w] == 0)
+        Fail(BC_ERR_INVALID_ARGUMENT, name + "(): Expected reduction dim " + std::to_string(as_given ? a.dims[k] : w) +
+                                          " to have non-zero size.");
+    }
+  }
   ReduceTypes t{};
   switch (a.op) {
     case BC_SUM: case BC_NANSUM: case BC_PROD: t = SumTypes(a, out); break;
@@ -253,22 +308,12 @@ ReduceTypes ResolveReduce(const ReduceArgs& a, uint64_t /*mask*/, const bc_tenso
     case BC_LOGSUMEXP: t = LogsumexpTypes(a, out); break;
     default: Fail(BC_ERR_INVALID_ARGUMENT, "unknown reduce op " + std::to_string(a.op));
   }
-  // amax/amin/argmax/argmin have no identity: an empty reduced dim is refused.
-  const bool needs_values = a.op == BC_AMAX || a.op == BC_AMIN || a.op == BC_ARGMAX || a.op == BC_ARGMIN;
-  if (needs_values && Numel(*a.x) == 0) {
-    if (a.ndims == 0)
-      Fail(BC_ERR_INVALID_ARGUMENT,
-           name + "(): Expected reduction dim to be specified for input.numel() == 0." +
-               (a.op == BC_AMAX || a.op == BC_AMIN ? " Specify the reduction dim with the 'dim' argument." : ""));
-    // The dim as the caller gave it (-1 stays -1), as PyTorch reports it.
-    for (size_t k = 0; k < a.ndims; ++k) {
-      const int64_t w = a.dims[k] < 0 ? a.dims[k] + a.x->ndim : a.dims[k];
-      if (a.x->ndim > 0 && a.x->shape[w] == 0)
-        Fail(BC_ERR_INVALID_ARGUMENT, name + "(): Expected reduction dim " + std::to_string(a.dims[k]) +
-                                          " to have non-zero size.");
-    }
-  }
   return t;
+}
+
+bool ReduceZeroesNans(const ReduceArgs& a, const ReduceTypes& t) {
+  // nansum(x, dtype=int): NaN counts as 0 before the conversion.
+  return a.op == BC_NANSUM && IsFloating(a.x->dtype) && !IsFloating(t.compute);
 }
 
 ReduceRecipe RecipeOf(const ReduceArgs& a) {

@@ -85,23 +85,58 @@ HWY_INLINE double FoldLanes(double* lane) {
   return lane[0];
 }
 
-// Sum of f(x[i]) over one block (n <= kReduceBlock) in the fixed lane order.
+// Whether a float is NaN, from its bits (integer operations vectorise).
+template <typename T>
+HWY_INLINE bool IsNan(T v) {
+  using I = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
+  I b;
+  std::memcpy(&b, &v, sizeof b);
+  constexpr I kInf = static_cast<I>(sizeof(T) == 4 ? 0x7f800000LL : 0x7ff0000000000000LL);
+  return (b & std::numeric_limits<I>::max()) > kInf;
+}
+
+template <typename T>
+HWY_INLINE bool IsNanOf(T v) {
+  if constexpr (kIsFloat<T>) return IsNan(v);
+  return false;
+}
+
+// s += v, the rounding error into c (TwoSum), lane by lane.
+HWY_INLINE void TwoSumInto(double& s, double& c, double v) {
+  const double t = s + v;
+  const double bp = t - s;
+  c += (s - (t - bp)) + (v - bp);
+  s = t;
+}
+
+// Adds f(x[i]) over one block (n <= kReduceBlock) into acc in the fixed lane
+// order. float64 values keep each lane's rounding errors too (their sums
+// are not exact the way float32 values' are).
 template <typename T, class F>
-HWY_INLINE double BlockSum(const T* HWY_RESTRICT x, int64_t n, F f) {
+HWY_INLINE void BlockSum(const T* HWY_RESTRICT x, int64_t n, F f, ReduceAcc* acc) {
   double lane[kReduceLanes] = {};
   int64_t i = 0;
-  for (; i + kReduceLanes <= n; i += kReduceLanes) {
-    for (int j = 0; j < kReduceLanes; ++j) lane[j] += f(x[i + j]);
+  if constexpr (std::is_same_v<T, double>) {
+    double err[kReduceLanes] = {};
+    for (; i + kReduceLanes <= n; i += kReduceLanes) {
+      for (int j = 0; j < kReduceLanes; ++j) TwoSumInto(lane[j], err[j], f(x[i + j]));
+    }
+    for (int j = 0; i + j < n; ++j) TwoSumInto(lane[j], err[j], f(x[i + j]));
+    const double e = FoldLanes(err);
+    AddCompensated(acc, FoldLanes(lane));
+    if (std::isfinite(acc->s)) acc->c += e;
+  } else {
+    for (; i + kReduceLanes <= n; i += kReduceLanes) {
+      for (int j = 0; j < kReduceLanes; ++j) lane[j] += f(x[i + j]);
+    }
+    for (int j = 0; i + j < n; ++j) lane[j] += f(x[i + j]);
+    AddCompensated(acc, FoldLanes(lane));
   }
-  for (int j = 0; i + j < n; ++j) lane[j] += f(x[i + j]);
-  return FoldLanes(lane);
 }
 
 template <typename T, class F>
 HWY_INLINE void RunSumOf(const T* x, int64_t n, ReduceAcc* acc, F f) {
-  for (int64_t b = 0; b < n; b += kReduceBlock) {
-    AddCompensated(acc, BlockSum(x + b, n - b < kReduceBlock ? n - b : kReduceBlock, f));
-  }
+  for (int64_t b = 0; b < n; b += kReduceBlock) BlockSum(x + b, n - b < kReduceBlock ? n - b : kReduceBlock, f, acc);
 }
 
 // e[i] = exp(e[i]) (float64 math, the same bits on every target).
@@ -157,7 +192,7 @@ void Run(const void* xv, int64_t n, int64_t first, double center, ReduceAcc* acc
   if constexpr (K == kRSum || K == kRNanSum) {
     if constexpr (kIsFloat<T>) {
       if (K == kRNanSum) {
-        RunSumOf(x, n, acc, [](T v) { return v != v ? 0.0 : static_cast<double>(v); });
+        RunSumOf(x, n, acc, [](T v) { return IsNan(v) ? 0.0 : static_cast<double>(v); });
       } else {
         RunSumOf(x, n, acc, [](T v) { return static_cast<double>(v); });
       }
@@ -251,11 +286,11 @@ void Run(const void* xv, int64_t n, int64_t first, double center, ReduceAcc* acc
       for (; i + kReduceLanes <= m; i += kReduceLanes) {
         for (int j = 0; j < kReduceLanes; ++j) {
           const T v = x[b + i + j];
-          lane[j] += K == kRCountNonzero ? v != T(0) : v == v;
+          lane[j] += K == kRCountNonzero ? v != T(0) : !IsNanOf(v);
         }
       }
       int64_t c = 0;
-      for (; i < m; ++i) c += K == kRCountNonzero ? x[b + i] != T(0) : x[b + i] == x[b + i];
+      for (; i < m; ++i) c += K == kRCountNonzero ? x[b + i] != T(0) : !IsNanOf(x[b + i]);
       for (int j = 0; j < kReduceLanes; ++j) c += lane[j];
       acc->i += c;
     }
@@ -269,7 +304,7 @@ void Run(const void* xv, int64_t n, int64_t first, double center, ReduceAcc* acc
     for (int64_t b = 0; b < n; b += kReduceBlock) {
       const int64_t m = n - b < kReduceBlock ? n - b : kReduceBlock;
       ExpOf(x + b, m, &center, false, e);
-      AddCompensated(acc, BlockSum(e, m, [](double v) { return v; }));
+      BlockSum(e, m, [](double v) { return v; }, acc);
     }
   }
 }
@@ -283,28 +318,37 @@ HWY_INLINE void ColsBlock(const char* const* row, int64_t rows, int64_t k0, int6
   auto at = [&](int64_t r) { return reinterpret_cast<const T*>(row[r]) + k0; };
   if constexpr (K == kRSum || K == kRNanSum || K == kRSumSqDev || K == kRSumExp) {
     if constexpr (kIsFloat<T>) {
-      double s[W] = {}, c[W] = {};
+      // float64 data keeps each column's rounding errors (as BlockSum).
+      constexpr bool kErr = std::is_same_v<T, double>;
+      double s[W] = {}, err[W] = {}, c[W] = {};
       if (centers != nullptr) {
         for (int j = 0; j < W; ++j) c[j] = centers[k0 + j];
       }
+      auto add = [&](int j, double v) {
+        if (kErr) TwoSumInto(s[j], err[j], v);
+        else s[j] += v;
+      };
       for (int64_t r = 0; r < rows; ++r) {
         const T* HWY_RESTRICT x = at(r);
         if (K == kRSum) {
-          for (int j = 0; j < W; ++j) s[j] += static_cast<double>(x[j]);
+          for (int j = 0; j < W; ++j) add(j, static_cast<double>(x[j]));
         } else if (K == kRNanSum) {
-          for (int j = 0; j < W; ++j) s[j] += x[j] != x[j] ? 0.0 : static_cast<double>(x[j]);
+          for (int j = 0; j < W; ++j) add(j, IsNan(x[j]) ? 0.0 : static_cast<double>(x[j]));
         } else if (K == kRSumSqDev) {
           for (int j = 0; j < W; ++j) {
             const double dv = static_cast<double>(x[j]) - c[j];
-            s[j] += dv * dv;
+            add(j, dv * dv);
           }
         } else {
           HWY_ALIGN double e[W];
           ExpOf(x, W, c, true, e);
-          for (int j = 0; j < W; ++j) s[j] += e[j];
+          for (int j = 0; j < W; ++j) add(j, e[j]);
         }
       }
-      for (int j = 0; j < W; ++j) AddCompensated(&a[k0 + j], s[j]);
+      for (int j = 0; j < W; ++j) {
+        AddCompensated(&a[k0 + j], s[j]);
+        if (kErr && std::isfinite(a[k0 + j].s)) a[k0 + j].c += err[j];
+      }
     } else {
       uint64_t s[W] = {};
       for (int64_t r = 0; r < rows; ++r) {
@@ -380,7 +424,7 @@ HWY_INLINE void ColsBlock(const char* const* row, int64_t rows, int64_t k0, int6
     static_assert(kReduceRowBlock < 256, "counts fit in a byte");
     for (int64_t r = 0; r < rows; ++r) {
       const T* HWY_RESTRICT x = at(r);
-      for (int j = 0; j < W; ++j) cnt[j] += K == kRCountNonzero ? x[j] != T(0) : x[j] == x[j];
+      for (int j = 0; j < W; ++j) cnt[j] += K == kRCountNonzero ? x[j] != T(0) : !IsNanOf(x[j]);
     }
     for (int j = 0; j < W; ++j) a[k0 + j].i += cnt[j];
   }
