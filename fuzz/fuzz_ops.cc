@@ -15,6 +15,10 @@
 // exact unary ops on float32, float64 and the integer dtypes (neg, abs,
 // sign, square, relu, floor, ceil, trunc, round on integers, bitwise_not,
 // logical_not and the predicates) are checked against a naive loop too.
+//
+// The reductions (bc_reduce_ex and its out= form, with random dims, keepdim
+// and parameters, unknown ops and dtypes included; bc_max_dim/bc_min_dim)
+// run the same way: a known status, nothing touched but the written tensor.
 #include <cmath>
 
 #include "fuzz_common.h"
@@ -358,11 +362,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   bc_set_warning_handler([](const char* m, void*) { g_warnings += m[0] != 0; }, nullptr);
 
   // kind: 0 binary, 1 binary_alpha, 2 where, 3 addcmul, 4 addcdiv, 5 lerp,
-  // 6 clamp, 7 copy_, 8 unary, 9 bc_to; form: 0 allocating, 1 out=, 2 in place.
-  const int kind = p.ConsumeIntegralInRange<int>(0, 9);
-  const int form = kind == 7 ? 2 : kind == 9 ? 0 : p.ConsumeIntegralInRange<int>(0, 2);
+  // 6 clamp, 7 copy_, 8 unary, 9 bc_to, 10 reduce, 11 max/min along a dim;
+  // form: 0 allocating, 1 out=, 2 in place.
+  const int kind = p.ConsumeIntegralInRange<int>(0, 11);
+  const int form = kind == 7 ? 2 : kind == 9 || kind == 11 ? 0
+                 : kind == 10 ? p.ConsumeIntegralInRange<int>(0, 1) : p.ConsumeIntegralInRange<int>(0, 2);
   // Out-of-range ops too (known bug: UB inside the library until fixed).
-  const int op_count = kind == 8 ? BC_UNARY_OP_COUNT : BC_OP_COUNT;
+  const int op_count = kind == 8 ? BC_UNARY_OP_COUNT : kind == 10 ? BC_REDUCE_OP_COUNT
+                     : kind == 11 ? 2 : BC_OP_COUNT;
   const int op = bcfuzz::AvoidKnownBugs() ? p.ConsumeIntegralInRange<int>(0, op_count - 1)
                                           : p.ConsumeIntegralInRange<int>(-1, op_count);
   double scalar = p.ConsumeBool() ? 1.0 : p.ConsumeFloatingPoint<double>();
@@ -384,6 +391,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   const bc_unary_params* pp = unary_ex && ex_pick < 250 ? &params : nullptr;
   const int to_dtype = kind == 9 ? bcfuzz::PickDtype(p, true) : 0;
+  // Reductions: up to 3 dims in [-5, 5] (none: every dim), keepdim, and
+  // bc_reduce_params with any bits, any dtype and any correction.
+  std::vector<int64_t> rdims;
+  bool keepdim = false;
+  bc_reduce_params rparams = {BC_FLOAT32, 1.0, 0};
+  const bc_reduce_params* rpp = nullptr;
+  if (kind >= 10) {
+    const size_t nd = p.ConsumeIntegralInRange<size_t>(0, kind == 11 ? 1 : 3);
+    for (size_t i = 0; i < nd; ++i) rdims.push_back(p.ConsumeIntegralInRange<int64_t>(-5, 5));
+    if (kind == 11 && rdims.empty()) rdims.push_back(0);
+    keepdim = p.ConsumeBool();
+    if (kind == 10 && p.ConsumeBool()) {
+      rparams.given = p.ConsumeIntegralInRange<unsigned>(0, 4);
+      rparams.dtype = static_cast<bc_dtype>(bcfuzz::PickDtype(p, true));
+      rparams.correction = p.ConsumeBool() ? 0.0 : p.ConsumeFloatingPoint<double>();
+      rpp = &rparams;
+    }
+  }
 
   World w;
   std::vector<View> views(static_cast<size_t>(nin) + (form == 1 ? 1 : 0));
@@ -490,13 +515,32 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                         : fuzz_unary_ex_(op, views[0].t, pp);
       }
       break;
-    default:
+    case 9:
       s = fuzz_to(in[0], to_dtype, rp);
       break;
+    case 10: {
+      const int64_t* d = rdims.empty() ? nullptr : rdims.data();
+      s = form == 0 ? fuzz_reduce_ex(op, in[0], d, rdims.size(), keepdim, rpp, rp)
+                    : fuzz_reduce_ex_out(op, in[0], d, rdims.size(), keepdim, rpp, written);
+      break;
+    }
+    default: {
+      bc_tensor* indices = reinterpret_cast<bc_tensor*>(0x10);
+      s = op == 0 ? bc_max_dim(in[0], rdims[0], keepdim, rp, &indices)
+                  : bc_min_dim(in[0], rdims[0], keepdim, rp, &indices);
+      if (s == BC_OK) {
+        FUZZ_CHECK(bc_tensor_dtype(indices) == BC_INT64, "indices of dtype %d", bc_tensor_dtype(indices));
+        FUZZ_CHECK(bc_tensor_numel(indices) == bc_tensor_numel(result), "indices and values differ in size");
+        bc_tensor_free(indices);
+      } else {
+        FUZZ_CHECK(indices == nullptr, "indices not NULL on failure");
+      }
+      break;
+    }
   }
   bcfuzz::CheckFailure(s, "op");
   FUZZ_CHECK(Allowed(s), "status %s", bc_status_string(s));
-  if ((kind <= 1 || kind == 8) && (op < 0 || op >= op_count))
+  if ((kind <= 1 || kind == 8 || kind == 10) && (op < 0 || op >= op_count))
     FUZZ_CHECK(s == BC_ERR_INVALID_ARGUMENT, "unknown op %d gave %s", op, bc_status_string(s));
   if (kind == 8 && pp != nullptr && (pp->given >> 3) != 0)
     FUZZ_CHECK(s == BC_ERR_INVALID_ARGUMENT, "params.given 0x%x gave %s", pp->given,

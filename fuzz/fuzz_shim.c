@@ -49,3 +49,11 @@ bc_status fuzz_unary_ex_(int op, bc_tensor* self, const bc_unary_params* params)
 bc_status fuzz_to(const bc_tensor* x, int dtype, bc_tensor** out) {
   return bc_to(x, (bc_dtype)dtype, out);
 }
+bc_status fuzz_reduce_ex(int op, const bc_tensor* x, const int64_t* dims, size_t ndims, int keepdim,
+                         const bc_reduce_params* params, bc_tensor** out) {
+  return bc_reduce_ex((bc_reduce_op)op, x, dims, ndims, keepdim, params, out);
+}
+bc_status fuzz_reduce_ex_out(int op, const bc_tensor* x, const int64_t* dims, size_t ndims,
+                             int keepdim, const bc_reduce_params* params, bc_tensor* out) {
+  return bc_reduce_ex_out((bc_reduce_op)op, x, dims, ndims, keepdim, params, out);
+}

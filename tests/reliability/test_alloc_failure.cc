@@ -383,6 +383,24 @@ std::vector<Entry> Entries() {
   v.push_back(Simple("bc_sum_to_shape", [](Made* m) {
     return bc_sum_to_shape(g_in.f23, s3, 1, &m->t[0]);
   }));
+  v.push_back(Simple("bc_reduce (sum, dim 0)", [](Made* m) {
+    static const int64_t d0[] = {0};
+    return bc_reduce(BC_SUM, g_in.f23, d0, 1, 0, &m->t[0]);
+  }));
+  v.push_back(Simple("bc_reduce (var, every dim)", [](Made* m) {
+    return bc_reduce(BC_VAR, g_in.f23, nullptr, 0, 1, &m->t[0]);
+  }));
+  v.push_back(Simple("bc_reduce (argmax, dim -1)", [](Made* m) {
+    static const int64_t d1[] = {-1};
+    return bc_reduce(BC_ARGMAX, g_in.f23, d1, 1, 0, &m->t[0]);
+  }));
+  v.push_back(Simple("bc_reduce_ex (nansum, dtype=int32)", [](Made* m) {
+    bc_reduce_params p = {BC_INT32, 0, BC_REDUCE_DTYPE};
+    return bc_reduce_ex(BC_NANSUM, g_in.f23, nullptr, 0, 0, &p, &m->t[0]);
+  }));
+  v.push_back(Simple("bc_max_dim", [](Made* m) {
+    return bc_max_dim(g_in.f23, 1, 1, &m->t[0], &m->t[1]);
+  }));
   v.push_back(Simple("bc_sum_to_shape (int)", [](Made* m) {
     bc_tensor* ex = nullptr;
     bc_status s = bc_expand(g_in.i3, s23, 2, &ex);
