@@ -1431,9 +1431,9 @@ BC_API bc_status bc_to(const bc_tensor* x, bc_dtype dtype, bc_tensor** out);
  * ::bc_reduce_params's `dtype`: the input is converted to it first.
  *
  * Numerics: integer, bool, amax/amin, argmax/argmin and count results are
- * exact. Floating sums accumulate in float64 (float16, bfloat16 and
- * float32 inputs: each element exactly; float64: blocks combined with a
- * compensated sum) in a fixed order, so the bits do not depend on the
+ * exact. Floating sums accumulate in float64 (float32 elements exactly;
+ * float16/bfloat16 in float32 lanes of 16 elements first; float64 with
+ * compensated sums) in a fixed order, so the bits do not depend on the
  * thread count, the SIMD target or the CPU, and the result is rounded to
  * its dtype once. var/std are two-pass (the mean, then the squared
  * deviations). A NaN result of amax/amin is the default quiet NaN; among

@@ -39,7 +39,11 @@ constexpr int64_t kGroup = 16;                   // segments per group
 constexpr int64_t kColChunk = 512;               // columns per work item
 constexpr int64_t kGrain = 32768;                // elements worth a thread
 
-bc_dtype KernelDtype(bc_dtype c) { return IsHalf(c) ? BC_FLOAT32 : c; }
+// The dtype a pass's kernel reads: the compute dtype where a kernel takes it
+// (the halves only for sums), else float32.
+bc_dtype KernelDtype(ReduceKind kind, bc_dtype c) {
+  return IsHalf(c) && FindReduceKernel(kind, c).run == nullptr ? BC_FLOAT32 : c;
+}
 
 ReduceAcc Fresh(ReduceKind k) {
   ReduceAcc a;
@@ -172,7 +176,7 @@ Pass MakePass(const bc_ctx& ctx, const Plan& plan, const bc_tensor& x, bc_dtype 
   ps.p = &plan;
   ps.x = &x;
   ps.via = compute;
-  ps.kdtype = KernelDtype(compute);
+  ps.kdtype = KernelDtype(kind, compute);
   ps.kind = kind;
   ps.kern = FindReduceKernel(kind, ps.kdtype);
   if (ps.kern.run == nullptr) Fail(BC_ERR_INTERNAL, "no reduction kernel");

@@ -440,13 +440,162 @@ void Cols(const char* const* row, int64_t rows, int64_t ncols, int64_t first, co
   for (; k0 < ncols; ++k0) ColsBlock<K, T, 1>(row, rows, k0, first, centers, acc);
 }
 
+// ---- float16 and bfloat16 sums, read as they are ----------------------
+//
+// The sums of the halves (sum, nansum, mean, var's deviations) convert each
+// element in registers and add in float32 lanes (16 additions per lane in a
+// block, a float32 sum of half values that PyTorch also makes), the lanes
+// and blocks in float64. Their other reductions read them as float32 tiles.
+
+struct F16 {
+  uint16_t bits;
+};
+struct BF16 {
+  uint16_t bits;
+};
+
+// Exact conversions from the bits, in integer and float operations that
+// vectorise (no table, no branch).
+HWY_INLINE float ToFloat(BF16 v) {
+  const uint32_t b = static_cast<uint32_t>(v.bits) << 16;
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
+HWY_INLINE float ToFloat(F16 v) {
+  const uint32_t h = v.bits, em = h & 0x7fff, sign = (h & 0x8000) << 16;
+  const float sub = static_cast<float>(static_cast<int32_t>(em)) * 0x1p-24f;  // exact for subnormals
+  uint32_t sb;
+  std::memcpy(&sb, &sub, 4);
+  const uint32_t normal = (em << 13) + 0x38000000u;  // rebias 15 -> 127
+  const uint32_t special = (em << 13) | 0x7f800000u;  // inf, NaN
+  const uint32_t b = (em < 0x400 ? sb : em >= 0x7c00 ? special : normal) | sign;
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
+HWY_INLINE bool IsNanHalf(BF16 v) { return (v.bits & 0x7fff) > 0x7f80; }
+HWY_INLINE bool IsNanHalf(F16 v) { return (v.bits & 0x7fff) > 0x7c00; }
+
+// One element's term of kind K.
+template <ReduceKind K, typename H>
+HWY_INLINE float HalfTerm(H v) {
+  return K == kRNanSum && IsNanHalf(v) ? 0.0f : ToFloat(v);
+}
+HWY_INLINE float HalfTerm(float v) { return v; }
+
+// n float16 values as float32 (Highway's conversion: F16C where the target
+// has it; exact everywhere), so that they are summed as float32 values.
+HWY_INLINE void Widen(const F16* x, int64_t n, float* out) {
+  const hn::ScalableTag<float> df;
+  const hn::Rebind<hwy::float16_t, decltype(df)> dh;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(df));
+  const hwy::float16_t* h = reinterpret_cast<const hwy::float16_t*>(x);
+  int64_t i = 0;
+  for (; i + N <= n; i += N) hn::StoreU(hn::PromoteTo(df, hn::LoadU(dh, h + i)), df, out + i);
+  for (; i < n; ++i) out[i] = ToFloat(x[i]);
+}
+
+template <ReduceKind K, typename H>
+void RunHalf(const void* xv, int64_t n, int64_t, double center, ReduceAcc* acc) {
+  const H* HWY_RESTRICT x = static_cast<const H*>(xv);
+  for (int64_t b = 0; b < n; b += kReduceBlock) {
+    const int64_t m = n - b < kReduceBlock ? n - b : kReduceBlock;
+    double lane[kReduceLanes] = {};
+    if constexpr (K == kRSumSqDev) {  // deviations in float64, as float32's
+      HWY_ALIGN float w[kReduceBlock];
+      if constexpr (std::is_same_v<H, F16>) {
+        Widen(x + b, m, w);
+      } else {
+        for (int64_t i = 0; i < m; ++i) w[i] = ToFloat(x[b + i]);
+      }
+      BlockSum(w, m, [center](float v) {
+        const double dv = static_cast<double>(v) - center;
+        return dv * dv;
+      }, acc);
+      continue;
+    } else {
+      float f[kReduceLanes] = {};
+      int64_t i = 0;
+      if constexpr (std::is_same_v<H, F16>) {  // widened first; NaN stays NaN
+        HWY_ALIGN float w[kReduceBlock];
+        Widen(x + b, m, w);
+        auto term = [](float v) { return K == kRNanSum && IsNan(v) ? 0.0f : v; };
+        for (; i + kReduceLanes <= m; i += kReduceLanes) {
+          for (int j = 0; j < kReduceLanes; ++j) f[j] += term(w[i + j]);
+        }
+        for (int j = 0; i + j < m; ++j) f[j] += term(w[i + j]);
+      } else {
+        for (; i + kReduceLanes <= m; i += kReduceLanes) {
+          for (int j = 0; j < kReduceLanes; ++j) f[j] += HalfTerm<K>(x[b + i + j]);
+        }
+        for (int j = 0; i + j < m; ++j) f[j] += HalfTerm<K>(x[b + i + j]);
+      }
+      for (int j = 0; j < kReduceLanes; ++j) lane[j] = f[j];
+      AddCompensated(acc, FoldLanes(lane));
+    }
+  }
+}
+
+template <ReduceKind K, typename H, int W>
+HWY_INLINE void ColsHalfBlock(const char* const* row, int64_t rows, int64_t k0, const double* centers,
+                              ReduceAcc* a) {
+  if constexpr (K == kRSumSqDev) {
+    double s[W] = {}, c[W];
+    for (int j = 0; j < W; ++j) c[j] = centers[k0 + j];
+    for (int64_t r = 0; r < rows; ++r) {
+      const H* HWY_RESTRICT x = reinterpret_cast<const H*>(row[r]) + k0;
+      HWY_ALIGN float w[W];
+      if constexpr (std::is_same_v<H, F16>) {
+        Widen(x, W, w);
+      } else {
+        for (int j = 0; j < W; ++j) w[j] = ToFloat(x[j]);
+      }
+      for (int j = 0; j < W; ++j) {
+        const double dv = static_cast<double>(w[j]) - c[j];
+        s[j] += dv * dv;
+      }
+    }
+    for (int j = 0; j < W; ++j) AddCompensated(&a[k0 + j], s[j]);
+  } else {
+    float s[W] = {};  // at most kReduceRowBlock additions each
+    for (int64_t r = 0; r < rows; ++r) {
+      const H* HWY_RESTRICT x = reinterpret_cast<const H*>(row[r]) + k0;
+      if constexpr (std::is_same_v<H, F16>) {
+        HWY_ALIGN float w[W];
+        Widen(x, W, w);
+        for (int j = 0; j < W; ++j) s[j] += K == kRNanSum && IsNan(w[j]) ? 0.0f : w[j];
+      } else {
+        for (int j = 0; j < W; ++j) s[j] += HalfTerm<K>(x[j]);
+      }
+    }
+    for (int j = 0; j < W; ++j) AddCompensated(&a[k0 + j], s[j]);
+  }
+}
+
+template <ReduceKind K, typename H>
+void ColsHalf(const char* const* row, int64_t rows, int64_t ncols, int64_t, const double* centers,
+              ReduceAcc* acc) {
+  int64_t k0 = 0;
+  for (; k0 + kReduceLanes <= ncols; k0 += kReduceLanes) {
+    ColsHalfBlock<K, H, kReduceLanes>(row, rows, k0, centers, acc);
+  }
+  for (; k0 < ncols; ++k0) ColsHalfBlock<K, H, 1>(row, rows, k0, centers, acc);
+}
+
+template <ReduceKind K>
+void FillHalf(ReduceKernel* row) {
+  row[8] = {&RunHalf<K, F16>, &ColsHalf<K, F16>};
+  row[9] = {&RunHalf<K, BF16>, &ColsHalf<K, BF16>};
+}
+
 template <ReduceKind K, typename T>
 void Fill(ReduceKernel* t) {
   t->run = &Run<K, T>;
   t->cols = &Cols<K, T>;
 }
 
-// Kernel dtypes, in the table's column order (kReduceDtypes below).
+// Kernel dtypes, in the table's columns (ReduceColumn below).
 template <ReduceKind K>
 void FillKind(ReduceKernel* row) {
   Fill<K, bool>(row + 0);
@@ -466,7 +615,7 @@ void FillFloat(ReduceKernel* row) {
 }  // namespace
 
 const ReduceKernel* ReduceKernelTable() {
-  static ReduceKernel table[kRNumKinds][8];
+  static ReduceKernel table[kRNumKinds][kReduceColumns];
   static const bool filled = [] {
     FillKind<kRSum>(table[kRSum]);
     FillKind<kRSum>(table[kRNanSum]);  // integers have no NaN
@@ -487,6 +636,9 @@ const ReduceKernel* ReduceKernelTable() {
     FillFloat<kRCountNotNan>(table[kRCountNotNan]);
     FillFloat<kRSumSqDev>(table[kRSumSqDev]);
     FillFloat<kRSumExp>(table[kRSumExp]);
+    FillHalf<kRSum>(table[kRSum]);
+    FillHalf<kRNanSum>(table[kRNanSum]);
+    FillHalf<kRSumSqDev>(table[kRSumSqDev]);
     return true;
   }();
   (void)filled;
@@ -522,6 +674,8 @@ int ReduceColumn(bc_dtype d) {
     case BC_INT64: return 5;
     case BC_FLOAT32: return 6;
     case BC_FLOAT64: return 7;
+    case BC_FLOAT16: return 8;
+    case BC_BFLOAT16: return 9;
     default: return -1;
   }
 }
@@ -536,7 +690,7 @@ ReduceKernel FindReduceKernel(ReduceKind kind, bc_dtype dtype) {
     t = ChooseFromTable(HWY_DISPATCH_TABLE(ReduceKernelTable))();
     g_reduce_table.store(t, std::memory_order_release);
   }
-  return t[kind * 8 + col];
+  return t[kind * kReduceColumns + col];
 }
 
 double ReduceLog(double x) { return HWY_DYNAMIC_DISPATCH(ReduceLogOne)(x); }

@@ -22,7 +22,9 @@ namespace bcast {
 
 constexpr int kReduceLanes = 32;
 constexpr int64_t kReduceBlock = 512;
-constexpr int64_t kReduceRowBlock = 32;  // rows per ReduceColsFn call, at most
+constexpr int64_t kReduceRowBlock = 32;
+// Kernel dtypes: bool, the five integers, float32, float64, float16, bfloat16.
+constexpr int kReduceColumns = 10;  // rows per ReduceColsFn call, at most
 
 // What an accumulator adds up.
 enum ReduceKind : int {
@@ -61,8 +63,9 @@ struct ReduceKernel {
 };
 
 // The kernel of `kind` on kernel dtype `dtype` (bool, integers, float32,
-// float64; the halves are converted to float32 first) for the best enabled
-// SIMD target; both null when there is none.
+// float64; float16 and bfloat16 for the sums only: other kinds take them
+// converted to float32) for the best enabled SIMD target; both null when
+// there is none.
 ReduceKernel FindReduceKernel(ReduceKind kind, bc_dtype dtype);
 
 // log(x) as the unary op's float64 kernel computes it (the same bits on
