@@ -55,11 +55,14 @@ void CheckCast(bc_dtype result, const bc_tensor* out) {
 // sum, nansum, prod: dtype=, else out='s dtype, else integers and bool give
 // int64 (at::native's get_dtype_from_result / infer_dtype_from_optional).
 ReduceTypes SumTypes(const ReduceArgs& a, const bc_tensor* out) {
+  // nansum of an integer, bool or empty tensor is PyTorch's sum, with its
+  // texts; nansum's own checks apply to the others.
+  const bool nansum_kernel = a.op == BC_NANSUM && IsFloating(a.x->dtype) && Numel(*a.x) > 0;
   bc_dtype c;
   if (a.has_dtype) {
     c = a.dtype;
     if (out != nullptr && out->dtype != c) {
-      if (a.op == BC_NANSUM && IsFloating(a.x->dtype))  // integer nansum is sum
+      if (nansum_kernel)
         Fail(BC_ERR_DTYPE, std::string("nansum: provided dtype must match dtype of result. Got ") +
                                DtypeName(out->dtype) + " and " + DtypeName(c) + ".");
       FailOutDtype(c, out->dtype);
@@ -67,7 +70,7 @@ ReduceTypes SumTypes(const ReduceArgs& a, const bc_tensor* out) {
   } else if (out != nullptr) {
     c = out->dtype;
     // nansum of floats runs nansum's kernel on out's dtype: no integers.
-    if (a.op == BC_NANSUM && IsFloating(a.x->dtype) && !IsFloating(c))
+    if (nansum_kernel && !IsFloating(c))
       Fail(BC_ERR_DTYPE, std::string("\"nansum_cpu\" not implemented for '") + DtypeName(c) + "'");
   } else {
     c = IsFloating(a.x->dtype) ? a.x->dtype : BC_INT64;
@@ -274,7 +277,20 @@ void ReducePreCheck(const ReduceArgs& a, const bc_tensor* out) {
   if ((a.op == BC_ARGMAX || a.op == BC_ARGMIN) && a.x->dtype == BC_BOOL)
     Fail(BC_ERR_DTYPE, Name(a) + "(): does not support bool input");
   if (a.op == BC_ANY || a.op == BC_ALL) AnyAllOutCheck(a, out);
-  if (a.op == BC_AMAX || a.op == BC_AMIN) KeepTypes(a, out);  // before the dims, unlike argmax's
+  if (a.op == BC_AMAX || a.op == BC_AMIN) {
+    KeepTypes(a, out);  // before the dims, unlike argmax's
+    // PyTorch's zero-numel check takes the dims in order, each wrapped as
+    // it comes: an empty dim is reported before a later dim out of range.
+    if (Numel(*a.x) == 0 && a.x->ndim > 0) {
+      for (size_t k = 0; k < a.ndims && a.dims != nullptr; ++k) {
+        const int64_t n = a.x->ndim, d = a.dims[k];
+        if (d < -n || d >= n) break;  // ReduceDimMask reports it
+        if (a.x->shape[d < 0 ? d + n : d] == 0)
+          Fail(BC_ERR_INVALID_ARGUMENT, name + "(): Expected reduction dim " + std::to_string(d) +
+                                            " to have non-zero size.");
+      }
+    }
+  }
 }
 
 ReduceTypes ResolveReduce(const ReduceArgs& a, uint64_t /*mask*/, const bc_tensor* out) {
