@@ -555,29 +555,20 @@ void Reduce(const ReduceArgs& a, const bc_tensor& x, uint64_t mask, const Reduce
 bc_tensor* RunReduce(const ReduceArgs& a, bc_tensor* out) {
   const bc_tensor& x0 = *a.x;
   const char* name = ReduceOpName(a.op);
-  const bool arg = a.op == BC_ARGMAX || a.op == BC_ARGMIN;
-  if (arg && a.ndims > 1)
-    Fail(BC_ERR_INVALID_ARGUMENT, std::string(name) + "(): takes one dim, or every dim (dims NULL), not " +
-                                      std::to_string(a.ndims));
   ReducePreCheck(a, out);
   const uint64_t mask = ReduceDimMask(name, x0, a.dims, a.ndims);
   const ReduceTypes t = ResolveReduce(a, mask, out);
   const ReduceRecipe r = RecipeOf(a);
-  // argmax/argmin over every dim: dim=None keeps every dim as size 1.
   const Shape want = ResultShape(x0, mask, a.keepdim);
   if (out != nullptr) CheckOut(*out, want, x0);
   // PyTorch's reduction factor: input numel / output numel (0 for an
   // empty input, whatever is reduced).
-  const int64_t factor = Numel(x0) / std::max<int64_t>(1, ShapeNumel(want));
-  if ((a.op == BC_VAR || a.op == BC_STD) && static_cast<double>(factor) - (a.has_correction ? a.correction : 1.0) <= 0) {
-    Warn(*a.ctx, std::string(name) + "(): degrees of freedom is <= 0. Correction should be strictly less than "
-                                      "the reduction factor (input numel divided by output numel).");
-  }
+  ReduceWarnings(a, Numel(x0) / std::max<int64_t>(1, ShapeNumel(want)));
   bc_tensor* result = out != nullptr ? out : NewTensor(t.result, want);
   try {
     const bc_tensor* x = &x0;
     bc_tensor* copy = nullptr;
-    if ((arg && a.ndims == 0 && !IsContiguous(x0)) || ReduceZeroesNans(a, t)) x = copy = ContiguousCopy(*a.ctx, x0);
+    if ((ReduceIndexesFlat(a) && !IsContiguous(x0)) || ReduceZeroesNans(a, t)) x = copy = ContiguousCopy(*a.ctx, x0);
     if (ReduceZeroesNans(a, t)) ZeroNans(copy);
     struct Free {
       bc_tensor* t;

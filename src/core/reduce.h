@@ -54,6 +54,12 @@ void ReducePreCheck(const ReduceArgs& a, const bc_tensor* out);
 // Checks the op's dtype rules (and out='s dtype) and returns its dtypes.
 ReduceTypes ResolveReduce(const ReduceArgs& a, uint64_t mask, const bc_tensor* out);
 ReduceRecipe RecipeOf(const ReduceArgs& a);
+// The op's warnings (var/std's degrees of freedom), given PyTorch's
+// reduction factor (input numel / output numel).
+void ReduceWarnings(const ReduceArgs& a, int64_t factor);
+// Whether the result indexes the row-major flattened input (argmax over
+// every dim), which the executor then reads in that order.
+bool ReduceIndexesFlat(const ReduceArgs& a);
 // Whether the input's NaNs become 0 before it is converted (nansum into
 // an integer dtype).
 bool ReduceZeroesNans(const ReduceArgs& a, const ReduceTypes& t);

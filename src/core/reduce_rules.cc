@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 
+#include "core/context.h"
 #include "core/dtype.h"
 #include "core/error.h"
 #include "core/reduce.h"
@@ -266,6 +267,10 @@ uint64_t ReduceDimMask(const char* name, const bc_tensor& x, const int64_t* dims
 
 void ReducePreCheck(const ReduceArgs& a, const bc_tensor* out) {
   const std::string name = Name(a);
+  const bool arg = a.op == BC_ARGMAX || a.op == BC_ARGMIN;
+  if (arg && a.ndims > 1)
+    Fail(BC_ERR_INVALID_ARGUMENT, name + "(): takes one dim, or every dim (dims NULL), not " +
+                                      std::to_string(a.ndims));
   const bool takes_dtype = kReduceInfo[a.op].result == kReduceSum || a.op == BC_MEAN || a.op == BC_NANMEAN;
   if (a.has_dtype && !takes_dtype)
     Fail(BC_ERR_INVALID_ARGUMENT, name + "() takes no dtype argument");
@@ -325,6 +330,17 @@ ReduceTypes ResolveReduce(const ReduceArgs& a, uint64_t /*mask*/, const bc_tenso
     default: Fail(BC_ERR_INVALID_ARGUMENT, "unknown reduce op " + std::to_string(a.op));
   }
   return t;
+}
+
+void ReduceWarnings(const ReduceArgs& a, int64_t factor) {
+  if ((a.op == BC_VAR || a.op == BC_STD) && static_cast<double>(factor) - Correction(a) <= 0) {
+    Warn(*a.ctx, Name(a) + "(): degrees of freedom is <= 0. Correction should be strictly less than the "
+                           "reduction factor (input numel divided by output numel).");
+  }
+}
+
+bool ReduceIndexesFlat(const ReduceArgs& a) {
+  return (a.op == BC_ARGMAX || a.op == BC_ARGMIN) && a.ndims == 0;
 }
 
 bool ReduceZeroesNans(const ReduceArgs& a, const ReduceTypes& t) {
