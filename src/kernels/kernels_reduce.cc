@@ -95,6 +95,21 @@ HWY_INLINE bool IsNan(T v) {
   return (b & std::numeric_limits<I>::max()) > kInf;
 }
 
+// v, or +0 for a NaN, in integer arithmetic without a compare: the
+// compiler vectorises it across a block's lanes (a select it does not).
+template <typename T>
+HWY_INLINE T ZeroNan(T v) {
+  using I = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
+  I b;
+  std::memcpy(&b, &v, sizeof b);
+  constexpr I kNan = static_cast<I>(sizeof(T) == 4 ? 0x7f800001LL : 0x7ff0000000000001LL);
+  const I keep = ((b & std::numeric_limits<I>::max()) - kNan) >> (8 * sizeof(I) - 1);  // -1 unless NaN
+  b &= keep;
+  T r;
+  std::memcpy(&r, &b, sizeof r);
+  return r;
+}
+
 template <typename T>
 HWY_INLINE bool IsNanOf(T v) {
   if constexpr (kIsFloat<T>) return IsNan(v);
@@ -192,7 +207,7 @@ void Run(const void* xv, int64_t n, int64_t first, double center, ReduceAcc* acc
   if constexpr (K == kRSum || K == kRNanSum) {
     if constexpr (kIsFloat<T>) {
       if (K == kRNanSum) {
-        RunSumOf(x, n, acc, [](T v) { return IsNan(v) ? 0.0 : static_cast<double>(v); });
+        RunSumOf(x, n, acc, [](T v) { return static_cast<double>(ZeroNan(v)); });
       } else {
         RunSumOf(x, n, acc, [](T v) { return static_cast<double>(v); });
       }
@@ -333,7 +348,7 @@ HWY_INLINE void ColsBlock(const char* const* row, int64_t rows, int64_t k0, int6
         if (K == kRSum) {
           for (int j = 0; j < W; ++j) add(j, static_cast<double>(x[j]));
         } else if (K == kRNanSum) {
-          for (int j = 0; j < W; ++j) add(j, IsNan(x[j]) ? 0.0 : static_cast<double>(x[j]));
+          for (int j = 0; j < W; ++j) add(j, static_cast<double>(ZeroNan(x[j])));
         } else if (K == kRSumSqDev) {
           for (int j = 0; j < W; ++j) {
             const double dv = static_cast<double>(x[j]) - c[j];
