@@ -10,7 +10,9 @@
 
 // GCC's unroll-and-jam turns the row loops of ColsBlock into scalar code
 // that handles two rows at a time instead of vectorising across columns.
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("no-loop-unroll-and-jam", "no-loop-interchange")
+#endif
 
 #include <atomic>
 #include <cmath>
@@ -490,14 +492,12 @@ HWY_INLINE float ToFloat(F16 v) {
   return f;
 }
 HWY_INLINE bool IsNanHalf(BF16 v) { return (v.bits & 0x7fff) > 0x7f80; }
-HWY_INLINE bool IsNanHalf(F16 v) { return (v.bits & 0x7fff) > 0x7c00; }
 
-// One element's term of kind K.
+// One element's term of kind K (bfloat16; float16 is widened first).
 template <ReduceKind K, typename H>
 HWY_INLINE float HalfTerm(H v) {
   return K == kRNanSum && IsNanHalf(v) ? 0.0f : ToFloat(v);
 }
-HWY_INLINE float HalfTerm(float v) { return v; }
 
 // n float16 values as float32 (Highway's conversion: F16C where the target
 // has it; exact everywhere), so that they are summed as float32 values.
