@@ -120,22 +120,31 @@ Plan MakePlan(const bc_tensor& x, uint64_t mask, const int64_t* ostride, const i
     int& cnt = d[i].red ? p.nr : p.nk;
     const Dim& c = d[i].dim;
     bool merge = i > 0 && d[i - 1].red == d[i].red && cnt > 0;
+    int64_t s0 = 0, s1 = 0, s2 = 0, size = 0;  // an empty tensor's sizes and strides may overflow
     if (merge) {
       const Dim& prev = list[cnt - 1];
-      merge = prev.stride == c.stride * c.size && prev.ostride == c.ostride * c.size &&
-              prev.ostride2 == c.ostride2 * c.size;
+      merge = !__builtin_mul_overflow(c.stride, c.size, &s0) && !__builtin_mul_overflow(c.ostride, c.size, &s1) &&
+              !__builtin_mul_overflow(c.ostride2, c.size, &s2) && !__builtin_mul_overflow(prev.size, c.size, &size) &&
+              prev.stride == s0 && prev.ostride == s1 && prev.ostride2 == s2;
     }
     if (merge) {
       Dim& prev = list[cnt - 1];
-      prev = {prev.size * c.size, c.stride, c.ostride, c.ostride2};
+      prev = {size, c.stride, c.ostride, c.ostride2};
     } else {
       list[cnt++] = c;
     }
   }
   p.inner = n > 0 && d[n - 1].red;
   if (!p.inner && p.nk == 0) p.k[p.nk++] = {1, 0, 0, 0};  // one output of one element
-  for (int i = 0; i < p.nk; ++i) p.nout *= p.k[i].size;
-  for (int i = 0; i < p.nr; ++i) p.nred *= p.r[i].size;
+  // A size 0 anywhere makes the product 0 (the other sizes may be huge).
+  auto product = [](const Dim* dims, int n) {
+    int64_t r = 1;
+    for (int i = 0; i < n; ++i) r = dims[i].size == 0 ? 0 : r;
+    for (int i = 0; i < n && r != 0; ++i) r *= dims[i].size;
+    return r;
+  };
+  p.nout = product(p.k, p.nk);
+  p.nred = product(p.r, p.nr);
   return p;
 }
 
