@@ -58,7 +58,8 @@ typedef enum bc_status {
   BC_ERR_OUT_OF_BOUNDS = 8,       /**< An element would fall outside a buffer. */
   BC_ERR_DIVISION_BY_ZERO = 9,    /**< Integer division or remainder by zero. */
   BC_ERR_INTERNAL = 10,           /**< A bug in bcast; please report it. */
-  BC_ERR_POLICY = 11              /**< Refused by the broadcast policy, or a warning raised as error. */
+  BC_ERR_POLICY = 11,             /**< Refused by the broadcast policy, or a warning raised as error. */
+  BC_ERR_CALLBACK = 12            /**< A host callback (bc_loop2d_fn) returned a failure. */
 } bc_status;
 
 /** Machine-readable part of the last error (see bc_last_error_detail()).
@@ -1820,6 +1821,180 @@ BC_API bc_status bc_lerp_scalar_(bc_tensor* self, const bc_tensor* end, bc_scala
 /** @} */
 
 /**
+ * @defgroup iter Host kernels: the broadcast iterator
+ * A host's own elementwise function run on bcast's broadcasting and
+ * executor (NumPy's NpyIter and PyTorch's TensorIterator are the models):
+ * the host names its inputs and an output, bcast checks them as it checks
+ * its own ops (broadcasting with the context's warning and policy, out='s
+ * shape, overlaps, read-only tensors), plans the iteration (dims sorted
+ * and coalesced, stride-0 operands, transposed tiles, threads) and calls
+ * the host's loop over 2-D blocks. Operands whose dtype differs from the
+ * dtype the loop asks for are converted in buffers a tile at a time, as
+ * copy_ converts.
+ *
+ * The loop sees operand k (0 the output, then the inputs in order) as
+ * `n1` rows of `n0` elements: element (i, j) at `data[k] + i*strides[k] +
+ * j*strides[nops + k]` bytes. The inner stride `strides[k]` is always the
+ * element size of the loop dtype (contiguous) or 0 (one value repeated
+ * along the row, for inputs), so a loop can specialise on it; the outer
+ * stride is any value (0 when n1 == 1). Elements come in memory order of
+ * the output, not in index order.
+ *
+ * Functions taking a ::bc_iter report failures on the context the iterator
+ * was made on (bc_ctx_iter_new()), except bc_iter_run_chunk(), which may
+ * run on many threads at once and only returns its status.
+ * @{
+ */
+
+/** The most operands of an iterator: the output and up to 3 inputs. */
+#define BC_ITER_MAX_OPERANDS 4
+
+/** A planned iteration over an output and its broadcast inputs. */
+typedef struct bc_iter bc_iter;
+
+/** The host's loop over one 2-D block (PyTorch's loop2d).
+ *  @param[in] user     The pointer given to bc_iter_run() or
+ *                      bc_iter_run_chunk(), unchanged.
+ *  @param[in] data     nops pointers: the output's first element of the
+ *                      block, then each input's.
+ *  @param[in] strides  2*nops byte strides: nops inner ones (along a row:
+ *                      the loop dtype's size, or 0 for an input repeated
+ *                      along the row), then nops outer ones (between rows).
+ *  @param[in] n0       Elements per row (at least 1).
+ *  @param[in] n1       Rows (at least 1).
+ *  @return 0 to go on; any other value stops the run: bc_iter_run() and
+ *          bc_iter_run_chunk() return BC_ERR_CALLBACK, and
+ *          bc_iter_callback_code() gives the value. Blocks already started
+ *          on other threads finish; no new one starts.
+ *  @par Thread safety
+ *  Unless the iterator was made with BC_ITER_SERIAL, the loop runs on
+ *  several threads at once, on disjoint blocks. */
+typedef int (*bc_loop2d_fn)(void* user, char* const* data, const int64_t* strides, int64_t n0,
+                            int64_t n1);
+
+/** bc_iter_spec::flags: run the loop on the calling thread only (for a
+ *  loop that is not thread-safe). bc_iter_run_chunk() is unaffected. */
+#define BC_ITER_SERIAL 1u
+
+/** What an iterator runs on. */
+typedef struct bc_iter_spec {
+  /** The inputs, borrowed: `nin` (1 to #BC_ITER_MAX_OPERANDS - 1) tensors
+   *  that broadcast together. They must stay alive, and their data
+   *  unchanged by others, while the iterator runs. */
+  const bc_tensor* const* inputs;
+  size_t nin;
+  /** The output, borrowed, of the broadcast shape; written by the loop.
+   *  It may be an input itself (in place) but may share no other byte
+   *  with an input. NULL: the iterator allocates one (contiguous, of
+   *  `out_dtype`), given by bc_iter_output(). */
+  bc_tensor* out;
+  /** Dtype of an allocated output; ignored when `out` is given. */
+  bc_dtype out_dtype;
+  /** NULL: the loop sees every operand in its own dtype. Else nin + 1
+   *  dtypes, the output's first: the dtype the loop reads (writes) that
+   *  operand in, converted from (to) the tensor's in buffers, as
+   *  bc_copy_() converts. */
+  const bc_dtype* loop_dtypes;
+  /** 0, or BC_ITER_SERIAL. */
+  unsigned flags;
+} bc_iter_spec;
+
+/** Checks the operands and plans the iteration; on the default context
+ *  (see bc_ctx_iter_new()).
+ *  @param[in]  spec  The operands; read during the call.
+ *  @param[out] it    Receives the iterator, to be released with
+ *                    bc_iter_free(); NULL on failure.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (NULL pointers, nin outside 1..3,
+ *          an unknown dtype or flag, a read-only output);
+ *          BC_ERR_NOT_BROADCASTABLE; BC_ERR_POLICY (the context's broadcast
+ *          policy, or a warning raised as an error); BC_ERR_SHAPE_MISMATCH
+ *          (`out` not of the broadcast shape: "output with shape [2] doesn't
+ *          match the broadcast shape []"); BC_ERR_OVERLAP (PyTorch's
+ *          texts); BC_ERR_OVERFLOW; BC_ERR_OUT_OF_MEMORY. The broadcast
+ *          warnings of the context are sent here.
+ *  @par Thread safety
+ *  The inputs may be read by other threads at the same time. */
+BC_API bc_status bc_iter_new(const bc_iter_spec* spec, bc_iter** it);
+
+/** Frees an iterator (NULL does nothing). An output it allocated stays
+ *  alive while a handle from bc_iter_output() holds it.
+ *  @param[in] it  The iterator; owned. */
+BC_API void bc_iter_free(bc_iter* it);
+
+/** A new handle on the iterator's output (the one given, or allocated).
+ *  @param[in]  it   The iterator; borrowed.
+ *  @param[out] out  Receives a tensor owned by the caller, to be released
+ *                   with bc_tensor_free(); NULL on failure.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (NULL); BC_ERR_OUT_OF_MEMORY.
+ *  @par Thread safety
+ *  Not while the iterator runs. */
+BC_API bc_status bc_iter_output(const bc_iter* it, bc_tensor** out);
+
+/** The number of elements of the broadcast shape (0 when empty).
+ *  @param[in] it  The iterator; borrowed. NULL gives 0. */
+BC_API int64_t bc_iter_numel(const bc_iter* it);
+
+/** Runs `loop` over every element: on the calling thread and the
+ *  context's threads (OpenMP or the context's scheduler), as bcast's own
+ *  ops do, unless BC_ITER_SERIAL. May be called again (the loop may
+ *  differ).
+ *  @param[in] it    The iterator; borrowed.
+ *  @param[in] loop  The host's loop.
+ *  @param[in] user  Passed to `loop` unchanged.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (NULL `it` or `loop`);
+ *          BC_ERR_CALLBACK (the loop returned nonzero: the output is then
+ *          partly written).
+ *  @par Thread safety
+ *  One run (bc_iter_run() or a set of bc_iter_run_chunk()) at a time. */
+BC_API bc_status bc_iter_run(bc_iter* it, bc_loop2d_fn loop, void* user);
+
+/** Pull mode: the number of chunks the iteration splits into (0 for an
+ *  empty shape). Fixed when the iterator is planned: about 32768 elements
+ *  or more each, at most 1024 chunks.
+ *  @param[in] it  The iterator; borrowed. NULL gives 0. */
+BC_API size_t bc_iter_num_chunks(const bc_iter* it);
+
+/** Pull mode: runs chunk `i` on the calling thread. The host runs every
+ *  chunk once, on threads of its own (Go: goroutines), in any order and
+ *  at once: bcast starts no thread and never calls back from one of its
+ *  own. A chunk after a failed one (on any thread) returns BC_ERR_CALLBACK
+ *  without running.
+ *  @param[in] it    The iterator; borrowed.
+ *  @param[in] i     0 <= i < bc_iter_num_chunks().
+ *  @param[in] loop  The host's loop.
+ *  @param[in] user  Passed to `loop` unchanged.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (NULL, i out of range);
+ *          BC_ERR_CALLBACK. Nothing is recorded in the context: the caller
+ *          reports the status (a set of chunks has one caller per chunk).
+ *  @par Thread safety
+ *  Distinct chunks of one iterator may run at the same time. */
+BC_API bc_status bc_iter_run_chunk(bc_iter* it, size_t i, bc_loop2d_fn loop, void* user);
+
+/** The first nonzero value a loop returned since the iterator was made or
+ *  last reset (bc_iter_reset(), bc_iter_clear_failure()); 0 if none.
+ *  @param[in] it  The iterator; borrowed. NULL gives 0. */
+BC_API int bc_iter_callback_code(const bc_iter* it);
+
+/** Forgets a loop's failure, so that chunks run again.
+ *  @param[in] it  The iterator; borrowed. NULL does nothing. */
+BC_API void bc_iter_clear_failure(bc_iter* it);
+
+/** Points the iterator at new operands with the same shapes and dtypes as
+ *  the ones it was made with (strides may differ), checked as
+ *  bc_iter_new() checks them; forgets a loop's failure.
+ *  @param[in] it      The iterator; borrowed.
+ *  @param[in] inputs  nin inputs, as bc_iter_spec::inputs.
+ *  @param[in] out     The output, or NULL to allocate a new one.
+ *  @return As bc_iter_new(); BC_ERR_SHAPE_MISMATCH or BC_ERR_DTYPE for an
+ *          operand whose shape or dtype differs. On failure the iterator
+ *          keeps its operands.
+ *  @par Thread safety
+ *  Not while the iterator runs. */
+BC_API bc_status bc_iter_reset(bc_iter* it, const bc_tensor* const* inputs, bc_tensor* out);
+
+/** @} */
+
+/**
  * @defgroup ctxforms Context forms
  * `bc_ctx_x(ctx, ...)` is `bc_x(...)` run on a context: the context's
  * settings, warning handler and thread budget apply, and a failure is
@@ -1997,6 +2172,11 @@ BC_API bc_status bc_ctx_reduce(bc_ctx* ctx, bc_reduce_op op, const bc_tensor* x,
 BC_API bc_status bc_ctx_reduce_out(bc_ctx* ctx, bc_reduce_op op, const bc_tensor* x,
                                    const int64_t* dims, size_t ndims, int keepdim,
                                    bc_tensor* out);
+/** @copydoc bc_iter_new
+ *  @param[in] ctx  The context it runs on; NULL for the default context.
+ *                  The iterator keeps it: it must outlive the iterator, and
+ *                  runs of the iterator count as calls on it. */
+BC_API bc_status bc_ctx_iter_new(bc_ctx* ctx, const bc_iter_spec* spec, bc_iter** it);
 /** @copydoc bc_reduce_ex
  *  @param[in] ctx  The context it runs on; NULL for the default context. */
 BC_API bc_status bc_ctx_reduce_ex(bc_ctx* ctx, bc_reduce_op op, const bc_tensor* x,

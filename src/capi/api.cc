@@ -240,6 +240,7 @@ BC_API const char* bc_status_string(bc_status code) {
     case BC_ERR_DIVISION_BY_ZERO: return "BC_ERR_DIVISION_BY_ZERO";
     case BC_ERR_INTERNAL: return "BC_ERR_INTERNAL";
     case BC_ERR_POLICY: return "BC_ERR_POLICY";
+    case BC_ERR_CALLBACK: return "BC_ERR_CALLBACK";
   }
   return "BC_ERR_UNKNOWN";
 }

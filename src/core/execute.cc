@@ -134,6 +134,33 @@ void Fill(char* dst, int64_t s, const void* value, int64_t n, size_t size) {
 
 size_t Size(const Plan& p, int k) { return DtypeSize(p.ktype[k]); }
 
+// A host's loop on what a row kernel would get: inner byte strides from the
+// kernel dtypes (0 for a one-value input), outer ones from `step`. Once the
+// loop has failed, later blocks are skipped.
+__attribute__((noinline)) void CallHost(const Plan& p, int64_t n, int64_t rows, char* const* ptr,
+                                        const int64_t* step, unsigned bcast) {
+  HostLoop& h = *p.host;
+  if (h.code->load(std::memory_order_relaxed) != 0) return;
+  int64_t strides[8];
+  for (int k = 0; k < p.nops; ++k) {
+    const bool one = k > 0 && ((bcast >> (k - 1)) & 1u) != 0;
+    strides[k] = one ? 0 : static_cast<int64_t>(Size(p, k));
+    strides[p.nops + k] = rows > 1 ? step[k] : 0;
+  }
+  const int rc = h.fn(h.user, ptr, strides, n, rows);
+  if (rc != 0) {
+    int none = 0;
+    h.code->compare_exchange_strong(none, rc, std::memory_order_relaxed);
+  }
+}
+
+// The plan's row kernel, or its host's loop.
+inline void CallKernel(const Plan& p, int64_t n, int64_t rows, char* const* ptr, const int64_t* step,
+                       unsigned bcast, StoreMode stores) {
+  if (p.host != nullptr) return CallHost(p, n, rows, ptr, step, bcast);
+  p.kernel(n, rows, ptr, step, bcast, p.scalar, stores);
+}
+
 int64_t NowNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
@@ -191,7 +218,7 @@ __attribute__((noinline)) void RunRowChunked(const Plan& p, int64_t n, char* con
         q[k] = buf[k];
       }
     }
-    p.kernel(m, 1, q, nullptr, bcast, p.scalar, s[0] == 1 ? stores : kPlainStores);
+    CallKernel(p, m, 1, q, nullptr, bcast, s[0] == 1 ? stores : kPlainStores);
     if (s[0] != 1) Scatter(ptr[0] + off * s[0] * static_cast<int64_t>(Size(p, 0)), s[0], buf[0], m, Size(p, 0));
   }
 }
@@ -199,12 +226,12 @@ __attribute__((noinline)) void RunRowChunked(const Plan& p, int64_t n, char* con
 // One row of n elements of every operand, strides s (elements).
 void RunRow(const Plan& p, int64_t n, char* const* ptr, const int64_t* s, StoreMode stores) {
   unsigned bcast = 0;
-  if (KernelTakesRows(p, s, &bcast)) return p.kernel(n, 1, ptr, nullptr, bcast, p.scalar, stores);
+  if (KernelTakesRows(p, s, &bcast)) return CallKernel(p, n, 1, ptr, nullptr, bcast, stores);
   if (bcast == (1u << (p.nops - 1)) - 1) {  // one value for the whole row
     alignas(8) char one[8];
     char* q[4] = {one};
     for (int k = 1; k < p.nops; ++k) q[k] = ptr[k];
-    p.kernel(1, 1, q, nullptr, 0, p.scalar, kPlainStores);
+    CallKernel(p, 1, 1, q, nullptr, 0, kPlainStores);
     Fill(ptr[0], s[0], one, n, Size(p, 0));
     return;
   }
@@ -791,7 +818,7 @@ void RunBlocks(const Plan& p, bool convert, int64_t begin, int64_t end) {
       dim = 0;
       moved = len;
     }
-    if (direct && b.n0 > 1) p.kernel(b.n0, b.n1, b.ptr, step, bcast, p.scalar, stores);
+    if (direct && b.n0 > 1) CallKernel(p, b.n0, b.n1, b.ptr, step, bcast, stores);
     else if (convert) RunConverted(p, b);
     else RunBlock(p, b);
     if (pos >= end) return;
@@ -876,7 +903,8 @@ void RunChunk(void* task, size_t i) {
 int64_t ChooseThreads(const Plan& p, const bc_ctx& ctx, bool convert, int64_t numel,
                       int64_t* done) {
   *done = 0;
-  const int64_t most = std::min<int64_t>(NumThreads(ctx), numel / kMinPerThread);
+  int64_t most = std::min<int64_t>(NumThreads(ctx), numel / kMinPerThread);
+  if (p.max_threads > 0) most = std::min<int64_t>(most, p.max_threads);
   if (most < 2) return 1;
   if (numel >= kNoProbe) return std::min<int64_t>(most, numel / kGrain);
   // A sixteenth of the op, on a 64-element multiple (the chunks after it
@@ -914,11 +942,15 @@ bool RunOneBlock(const Plan& p) {
   }
   if (!KernelTakesRows(p, s0, &bcast)) return false;
   if (n1 > 1 && n0 * widest < kShortRowBytes) return false;
-  p.kernel(n0, n1, p.base, step, bcast, p.scalar, kPlainStores);
+  CallKernel(p, n0, n1, p.base, step, bcast, kPlainStores);
   return true;
 }
 
 }  // namespace
+
+void ExecuteRange(const Plan& p, int64_t begin, int64_t end) {
+  RunRange(p, NeedsConversion(p), begin, end);
+}
 
 void Execute(Plan& p, const bc_ctx& ctx) {
   if (RunOneBlock(p)) return;

@@ -20,7 +20,7 @@ constexpr int CountParams(const char* p) {
 
 #define BCAST_OPERANDS(a, b, c) \
   { a, b, c }
-constexpr OpInfo kInfo[kNumTableOps + 1] = {
+constexpr OpInfo kInfo[kNumKernelOps] = {
 #define BCAST_BINARY_OP(Id, value, name, promotion, dtypes, kernel, Functor, AlphaFunctor, doc) \
   {#name, promotion, dtypes, kernel, 2, !SameText(#AlphaFunctor, "NoAlpha"), {"self", "other", nullptr}},
 #define BCAST_TERNARY_OP(Id, name, dtypes, kernel, Functor, operands, doc) \
@@ -29,6 +29,7 @@ constexpr OpInfo kInfo[kNumTableOps + 1] = {
   {#name, promotion, dtypes, kernel, 1, false, {"self", nullptr, nullptr}, CountParams(params)},
 #include "op_table.def"
     {"copy", kPromote, kAnyDtype, "copy_", 1, false, {"src", nullptr, nullptr}},
+    {"host loop", kPromote, kAnyDtype, "bc_iter", 3, false, {"input 0", "input 1", "input 2"}},
 };
 #undef BCAST_OPERANDS
 
@@ -38,6 +39,7 @@ const OpInfo& InfoOf(int op) { return kInfo[op]; }
 
 const OpRules& FamilyRules(int op) {
   static constexpr OpRules kNone{};
+  if (op == kHostLoop) return kNone;
   const OpRules* r = op == kCopy          ? CopyRules()
                      : op < BC_OP_COUNT   ? BinaryRules(op)
                      : IsUnaryOp(op)      ? UnaryRules(op)
@@ -45,7 +47,7 @@ const OpRules& FamilyRules(int op) {
   return r != nullptr ? *r : kNone;
 }
 
-const OpRules* g_op_rules[kNumTableOps + 1];
+const OpRules* g_op_rules[kNumKernelOps];
 
 namespace {
 
@@ -53,7 +55,7 @@ namespace {
 // constants, so this may run before any other initialiser).
 struct FillRules {
   FillRules() {
-    for (int op = 0; op <= kNumTableOps; ++op) g_op_rules[op] = &FamilyRules(op);
+    for (int op = 0; op < kNumKernelOps; ++op) g_op_rules[op] = &FamilyRules(op);
   }
 } fill_rules;
 

@@ -75,11 +75,11 @@ struct OpRules {
 // more than one element has stride 0 (PyTorch's TensorIterator::is_scalar).
 bool IsOneValue(const bc_tensor& b, bc_dtype common);
 
-// The rules of a kernel op (bc_op values, ternary ops, kCopy): looked up
+// The rules of a kernel op (bc_op values, ternary and unary ops, kCopy, kHostLoop): looked up
 // on every call's path, so a table filled when the library loads (a null
 // entry, before that, asks the families).
 const OpRules& FamilyRules(int op);
-extern const OpRules* g_op_rules[kNumTableOps + 1];
+extern const OpRules* g_op_rules[kNumKernelOps];
 inline const OpRules& RulesOf(int op) {
   const OpRules* r = g_op_rules[op];
   return r != nullptr ? *r : FamilyRules(op);

@@ -6,6 +6,7 @@
 #ifndef BCAST_CORE_PLAN_H_
 #define BCAST_CORE_PLAN_H_
 
+#include <atomic>
 #include <cstdint>
 
 #include "core/context.h"
@@ -13,6 +14,14 @@
 #include "kernels/kernels.h"
 
 namespace bcast {
+
+// A host's loop (bc_iter) run in place of a row kernel: the executor gives
+// it the blocks of rows it would give the kernel, with byte strides.
+struct HostLoop {
+  bc_loop2d_fn fn = nullptr;
+  void* user = nullptr;
+  std::atomic<int>* code = nullptr;  // the first nonzero value fn returned: no more calls
+};
 
 struct Plan {
   int nops = 0;  // output plus inputs
@@ -33,6 +42,10 @@ struct Plan {
   bool stream = false;
   bool prefetch = false;
   int64_t moved = 0;
+  // Set for a host's loop (kernel unused), which then sees operands in
+  // their ktype; max_threads: at most that many threads (0: no cap).
+  HostLoop* host = nullptr;
+  int max_threads = 0;
 };
 
 // Operands are the output then the inputs, each viewed with the result shape
@@ -42,6 +55,11 @@ void BuildPlan(const Shape& shape, int nops, bc_tensor* const* tensors, const in
 // Runs the plan on up to the context's thread count (see ParallelChunks),
 // first settling its stores for that count (stream, prefetch).
 void Execute(Plan& plan, const bc_ctx& ctx);
+
+// Runs linear elements [begin, end) of the plan's iteration space (dims in
+// plan order, dim 0 the fastest) on the calling thread: a chunk of a host's
+// pull mode (bc_iter_run_chunk).
+void ExecuteRange(const Plan& plan, int64_t begin, int64_t end);
 
 // The row kernel that copies elements of `size` bytes (the engine's kCopy).
 RowKernel CopyKernel(size_t size);

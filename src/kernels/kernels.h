@@ -43,6 +43,8 @@ enum KernelOp : int {
   kFirstUnary,
   kNumTableOps = kFirstUnary + BC_UNARY_OP_COUNT,
   kCopy = kNumTableOps,  // out = in0, bits moved as they are (no kernel table entry)
+  kHostLoop,  // a host's loop through bc_iter: checks and names only (no kernel)
+  kNumKernelOps,
 };
 constexpr int UnaryKernelOp(int unary_op) { return kFirstUnary + unary_op; }
 constexpr bool IsUnaryOp(int op) { return op >= kFirstUnary && op < kNumTableOps; }
