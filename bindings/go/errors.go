@@ -27,6 +27,7 @@ const (
 	ErrDivisionByZero   Code = 9  // Integer division or remainder by zero.
 	ErrInternal         Code = 10 // A bug in bcast; please report it.
 	ErrPolicy           Code = 11 // Refused by the broadcast policy, or a warning raised as error.
+	ErrCallback         Code = 12 // A host callback (bc_loop2d_fn) returned a failure.
 )
 
 var codeNames = [...]string{
@@ -42,6 +43,7 @@ var codeNames = [...]string{
 	"BC_ERR_DIVISION_BY_ZERO",
 	"BC_ERR_INTERNAL",
 	"BC_ERR_POLICY",
+	"BC_ERR_CALLBACK",
 }
 
 // END GENERATED

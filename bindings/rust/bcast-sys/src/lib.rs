@@ -43,6 +43,7 @@ pub const BC_ERR_OUT_OF_BOUNDS: bc_status = 8;
 pub const BC_ERR_DIVISION_BY_ZERO: bc_status = 9;
 pub const BC_ERR_INTERNAL: bc_status = 10;
 pub const BC_ERR_POLICY: bc_status = 11;
+pub const BC_ERR_CALLBACK: bc_status = 12;
 // END GENERATED
 
 /// `struct bc_error_detail`: machine-readable part of the last error.

@@ -38,6 +38,8 @@ pub enum ErrorCode {
     Internal,
     /// Refused by the broadcast policy, or a warning raised as error.
     Policy,
+    /// A host callback (bc_loop2d_fn) returned a failure.
+    Callback,
     // END GENERATED
     /// A status this binding does not know (from a newer library).
     Unknown(u32),
@@ -61,6 +63,7 @@ impl ErrorCode {
             sys::BC_ERR_DIVISION_BY_ZERO => ErrorCode::DivisionByZero,
             sys::BC_ERR_INTERNAL => ErrorCode::Internal,
             sys::BC_ERR_POLICY => ErrorCode::Policy,
+            sys::BC_ERR_CALLBACK => ErrorCode::Callback,
             // END GENERATED
             other => ErrorCode::Unknown(other as u32),
         })
@@ -82,6 +85,7 @@ impl ErrorCode {
             ErrorCode::DivisionByZero => sys::BC_ERR_DIVISION_BY_ZERO,
             ErrorCode::Internal => sys::BC_ERR_INTERNAL,
             ErrorCode::Policy => sys::BC_ERR_POLICY,
+            ErrorCode::Callback => sys::BC_ERR_CALLBACK,
             // END GENERATED
             ErrorCode::Unknown(v) => v as sys::bc_status,
         }
