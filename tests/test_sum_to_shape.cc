@@ -173,3 +173,22 @@ TEST(SumToShape, TargetMustExpandToInput) {
 
 }  // namespace
 }  // namespace bct
+
+// An empty input whose reduced dims multiply past int64 (fuzz_shapes found
+// the overflow under UBSan): nothing is reduced, the result is empty.
+TEST(SumToShape, EmptyInputWithHugeReducedDims) {
+  const int64_t shape[3] = {25, int64_t{1} << 62, 0};
+  bc_tensor* x = nullptr;
+  ASSERT_EQ(bc_tensor_empty(BC_FLOAT32, shape, 3, &x), BC_OK) << bc_last_error();
+  const int64_t target[1] = {0};
+  bc_tensor* out = nullptr;
+  ASSERT_EQ(bc_sum_to_shape(x, target, 1, &out), BC_OK) << bc_last_error();
+  EXPECT_EQ(bc_tensor_numel(out), 0);
+  bc_tensor_free(out);
+  const int64_t dims[2] = {0, 1};
+  ASSERT_EQ(bc_reduce(BC_SUM, x, dims, 2, 0, &out), BC_OK) << bc_last_error();
+  EXPECT_EQ(bc_tensor_ndim(out), 1u);
+  EXPECT_EQ(bc_tensor_numel(out), 0);
+  bc_tensor_free(out);
+  bc_tensor_free(x);
+}

@@ -143,8 +143,11 @@ Plan MakePlan(const bc_tensor& x, uint64_t mask, const int64_t* ostride, const i
     for (int i = 0; i < n && r != 0; ++i) r *= dims[i].size;
     return r;
   };
+  // The output's count fits (it was allocated); the reduced dims' may not
+  // when there is no output element (x of shape (25, 2^62, 0) summed over
+  // its first two dims), and then nothing is reduced.
   p.nout = product(p.k, p.nk);
-  p.nred = product(p.r, p.nr);
+  p.nred = p.nout == 0 ? 0 : product(p.r, p.nr);
   return p;
 }
 
