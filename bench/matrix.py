@@ -435,6 +435,19 @@ def shapes_table(bc, runs, thread_counts, out_lines):
             print(line, flush=True)
 
 
+def machine_line(bc):
+    """The versions compared and the machine (CPU model, cores, OS): two lines."""
+    cpu = ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return (f"# bcast {bc.lib.bc_version_string().decode()} ({bc.lib.bc_simd_target().decode()}) vs "
+            f"PyTorch {torch.__version__} and NumPy {np.__version__}\n"
+            f"machine: {cpu or platform.processor()}, {os.cpu_count() or 1} cores, {platform.platform()}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lib", required=True, help="path to libbcast.so")
@@ -455,15 +468,7 @@ def main():
     ncpu = os.cpu_count() or 1
     lines = []
     p = lines.append
-    cpu = ""
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    p(f"# bcast {bc.lib.bc_version_string().decode()} ({bc.lib.bc_simd_target().decode()}) vs "
-      f"PyTorch {torch.__version__} and NumPy {np.__version__}")
-    p(f"machine: {cpu or platform.processor()}, {ncpu} cores, {platform.platform()}")
+    p(machine_line(bc))
     torch.set_num_threads(1)
     bc.lib.bc_set_num_threads(1)
     ceiling = copy_bandwidth(bc)
@@ -496,7 +501,7 @@ def main():
         report(results, threads, ceiling, lines)
         if not args.no_sweep:
             sweep(bc, runs, threads, lines)
-    print("\n".join(lines[3:]))
+    print("\n".join(lines[2:]))
     if args.markdown:
         with open(args.markdown, "w") as f:
             f.write("\n".join(lines) + "\n")
