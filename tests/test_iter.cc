@@ -240,6 +240,40 @@ TEST(Iter, OwnDtypesIntoExistingOutputs) {
   }
 }
 
+// Outputs large enough to stream (the executor hands the loop an L1 tile
+// and streams it out): same-shape, column and transposed inputs, one
+// thread and all.
+TEST(Iter, LargeOutputsThatStream) {
+  std::mt19937 rng(14);
+  const Shape big = {2048, 2304};
+  const Host a = Values(BC_FLOAT32, big, rng);
+  for (const Shape& bs : {Shape{2304}, Shape{2048, 1}, big}) {
+    const Host b = Values(BC_FLOAT32, bs, rng);
+    Host want;
+    want.dtype = BC_FLOAT32;
+    want.shape = big;
+    want.v.resize(static_cast<size_t>(bct::NumelOf(big)));
+    bct::ForEachIndex(big, [&](int64_t k, const Shape& idx) {
+      want.v[k] = bct::FVal(a.v[k].f + b.v[bct::SourceIndex(b.shape, big, idx)].f);
+    });
+    for (int transposed = 0; transposed < 2; ++transposed) {
+      Tensor ta = transposed ? bct::ToStridedTensor(a, rng, true, 1) : bct::ToTensor(a);
+      Tensor tb = bct::ToTensor(b);
+      for (int serial = 0; serial < 2; ++serial) {
+        Seen seen;
+        seen.nops = 3;
+        seen.es = 4;
+        Iter it = MakeIter({ta.get(), tb.get()}, nullptr, BC_FLOAT32, nullptr, serial ? BC_ITER_SERIAL : 0);
+        ASSERT_EQ(bc_iter_run(it.get(), LoopAddF32, &seen), BC_OK);
+        Tensor out = Output(it.get());
+        ExpectSame(want, FromTensor(out.get()), "b " + bct::ShapeStr(bs) + (transposed ? " transposed" : ""));
+        EXPECT_FALSE(seen.bad_stride);
+        EXPECT_EQ(seen.elems, bct::NumelOf(big));
+      }
+    }
+  }
+}
+
 // A column broadcast reaches the loop as an inner stride of 0, which it
 // can specialise on.
 TEST(Iter, TellsTheLoopWhichInputsRepeat) {

@@ -136,28 +136,56 @@ size_t Size(const Plan& p, int k) { return DtypeSize(p.ktype[k]); }
 
 // A host's loop on what a row kernel would get: inner byte strides from the
 // kernel dtypes (0 for a one-value input), outer ones from `step`. Once the
-// loop has failed, later blocks are skipped.
+// loop has failed, later blocks are skipped. Where the kernel would stream
+// its stores (`stores`), the loop writes rows of up to kStreamTileBytes into
+// a tile in L1 with its own stores, and the executor streams the tile out:
+// the output is never read for ownership, as with bcast's own kernels.
+constexpr int64_t kStreamTileBytes = 8192;
+constexpr int64_t kStreamMinRowBytes = 256;
+
+bool HostFailed(const HostLoop& h, int rc) {
+  if (rc != 0) {
+    int none = 0;
+    h.code->compare_exchange_strong(none, rc, std::memory_order_relaxed);
+  }
+  return rc != 0;
+}
+
 __attribute__((noinline)) void CallHost(const Plan& p, int64_t n, int64_t rows, char* const* ptr,
-                                        const int64_t* step, unsigned bcast) {
-  HostLoop& h = *p.host;
+                                        const int64_t* step, unsigned bcast, StoreMode stores) {
+  const HostLoop& h = *p.host;
   if (h.code->load(std::memory_order_relaxed) != 0) return;
-  int64_t strides[8];
+  int64_t strides[8] = {};
   for (int k = 0; k < p.nops; ++k) {
     const bool one = k > 0 && ((bcast >> (k - 1)) & 1u) != 0;
     strides[k] = one ? 0 : static_cast<int64_t>(Size(p, k));
     strides[p.nops + k] = rows > 1 ? step[k] : 0;
   }
-  const int rc = h.fn(h.user, ptr, strides, n, rows);
-  if (rc != 0) {
-    int none = 0;
-    h.code->compare_exchange_strong(none, rc, std::memory_order_relaxed);
+  const int64_t es0 = strides[0];
+  if (stores == kPlainStores || n * es0 < kStreamMinRowBytes) {
+    HostFailed(h, h.fn(h.user, ptr, strides, n, rows));
+    return;
+  }
+  alignas(64) char tile[kStreamTileBytes];
+  const int64_t per = kStreamTileBytes / es0;
+  for (int k = 0; k < p.nops; ++k) strides[p.nops + k] = 0;
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t off = 0; off < n; off += per) {
+      const int64_t len = std::min(per, n - off);
+      char* q[4];
+      q[0] = tile;
+      for (int k = 1; k < p.nops; ++k) q[k] = ptr[k] + (r > 0 ? r * step[k] : 0) + off * strides[k];
+      if (HostFailed(h, h.fn(h.user, q, strides, len, 1))) return;
+      char* o = ptr[0] + (r > 0 ? r * step[0] : 0) + off * es0;
+      RunConvertKernel(p.ktype[0], o, p.ktype[0], tile, len, true);
+    }
   }
 }
 
 // The plan's row kernel, or its host's loop.
 inline void CallKernel(const Plan& p, int64_t n, int64_t rows, char* const* ptr, const int64_t* step,
                        unsigned bcast, StoreMode stores) {
-  if (p.host != nullptr) return CallHost(p, n, rows, ptr, step, bcast);
+  if (p.host != nullptr) return CallHost(p, n, rows, ptr, step, bcast, stores);
   p.kernel(n, rows, ptr, step, bcast, p.scalar, stores);
 }
 

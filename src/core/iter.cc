@@ -115,7 +115,19 @@ std::unique_ptr<bc_iter> Prepare(const bc_ctx& ctx, const bc_iter_spec& spec) {
   Plan& p = it->plan;
   BuildPlan(result, a.nin + 1, ts, strides, &p);
   for (int k = 0; k <= a.nin; ++k) p.ktype[k] = p.via[k] = it->loop_dtype[k];
-  p.stream = false;
+  // Large outputs leave through L1 tiles with streaming stores (see
+  // Converted in core/execute.cc), unless the output shares memory with an
+  // input. Execute settles it for its thread count; pull mode decides here
+  // for one thread per chunk.
+  bool aliased = false;
+  int64_t moved = it->numel * static_cast<int64_t>(DtypeSize(it->out->dtype));
+  for (int i = 0; i < a.nin; ++i) {
+    aliased |= it->in[i]->storage == it->out->storage;
+    moved += Numel(*it->in[i]) * static_cast<int64_t>(DtypeSize(it->in[i]->dtype));
+  }
+  p.stream = !aliased;
+  p.moved = moved;
+  it->pull_stream = !aliased && moved >= StreamingBytes(1);
   p.max_threads = (spec.flags & BC_ITER_SERIAL) != 0 ? 1 : 0;
   int64_t chunk = std::max(kGrain, (it->numel + kMaxChunks - 1) / kMaxChunks);
   chunk = (chunk + 63) / 64 * 64;
@@ -157,6 +169,7 @@ void ResetIter(bc_iter& it, const bc_tensor* const* inputs, bc_tensor* out) {
   it.plan = fresh->plan;
   it.chunk = fresh->chunk;
   it.nchunks = fresh->nchunks;
+  it.pull_stream = fresh->pull_stream;
   it.numel = fresh->numel;
   it.code.store(0);
 }
@@ -178,6 +191,7 @@ bc_status RunIterChunk(bc_iter& it, size_t i, bc_loop2d_fn loop, void* user) {
   Plan p = it.plan;
   HostLoop host{loop, user, &it.code};
   p.host = &host;
+  p.stream = it.pull_stream;
   const int64_t begin = static_cast<int64_t>(i) * it.chunk;
   ExecuteRange(p, begin, std::min(it.numel, begin + it.chunk));
   return it.code.load(std::memory_order_relaxed) != 0 ? BC_ERR_CALLBACK : BC_OK;

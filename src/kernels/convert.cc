@@ -7,6 +7,8 @@
 #define HWY_TARGET_INCLUDE "kernels/convert.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 
+#include <cstring>
+
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "kernels/functors-inl.h"
@@ -128,6 +130,26 @@ void IntToF32Row(float* dst, const void* src, int64_t n, bc_dtype from) {
   }
 }
 
+// n bytes from src to dst with streaming stores on whole aligned vectors:
+// a tile the executor wrote in L1 (a host loop's output) leaving for
+// memory without being read for ownership.
+void StreamBytesRow(void* dst, const void* src, int64_t n) {
+  uint8_t* d = static_cast<uint8_t*>(dst);
+  const uint8_t* s = static_cast<const uint8_t*>(src);
+  int64_t i = 0;
+#if HWY_TARGET != HWY_SCALAR
+  const hn::ScalableTag<uint8_t> du8;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(du8));
+  const uintptr_t align = static_cast<uintptr_t>(N);
+  const int64_t head = static_cast<int64_t>((align - reinterpret_cast<uintptr_t>(d) % align) % align);
+  if (n >= head + N) {
+    std::memcpy(d, s, static_cast<size_t>(head));
+    for (i = head; i + N <= n; i += N) hn::Stream(hn::LoadU(du8, s + i), du8, d + i);
+  }
+#endif
+  std::memcpy(d + i, s + i, static_cast<size_t>(n - i));
+}
+
 const char* TargetName() { return hwy::TargetName(HWY_TARGET); }
 
 // NOLINTNEXTLINE(google-readability-namespace-comments)
@@ -144,12 +166,18 @@ HWY_EXPORT(F32ToBF16Row);
 HWY_EXPORT(F32ToF16Row);
 HWY_EXPORT(Int64ToF32Row);
 HWY_EXPORT(IntToF32Row);
+HWY_EXPORT(StreamBytesRow);
 HWY_EXPORT(TargetName);
 
 const char* ChosenTargetName() { return HWY_DYNAMIC_DISPATCH(TargetName)(); }
 
 bool RunConvertKernel(bc_dtype to, void* dst, bc_dtype from, const void* src, int64_t n,
                       bool stream) {
+  if (to == from && stream) {
+    CachedDispatch(g_stream_bytes_fn, HWY_DISPATCH_TABLE(StreamBytesRow))(
+        dst, src, n * static_cast<int64_t>(DtypeSize(to)));
+    return true;
+  }
   if (to == BC_FLOAT32 && (from == BC_BFLOAT16 || from == BC_FLOAT16)) {
     const bool bf = from == BC_BFLOAT16;
     CachedDispatch(bf ? g_widen_bf16_fn : g_widen_f16_fn,

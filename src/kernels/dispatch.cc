@@ -15,6 +15,7 @@ std::atomic<void (*)(uint16_t*, const float*, int64_t, bool)> g_narrow_bf16_fn{n
     g_narrow_f16_fn{nullptr};
 std::atomic<void (*)(float*, const int64_t*, int64_t)> g_int64_to_f32_fn{nullptr};
 std::atomic<void (*)(float*, const void*, int64_t, bc_dtype)> g_int_to_f32_fn{nullptr};
+std::atomic<void (*)(void*, const void*, int64_t)> g_stream_bytes_fn{nullptr};
 
 RowKernel FindKernel(int op, bc_dtype dtype, bool alpha) {
   if (op < 0 || op >= kNumTableOps || !ValidDtype(dtype)) return nullptr;
@@ -42,6 +43,7 @@ void ResetKernelDispatch() {
     slot->store(nullptr, std::memory_order_relaxed);
   g_int64_to_f32_fn.store(nullptr, std::memory_order_relaxed);
   g_int_to_f32_fn.store(nullptr, std::memory_order_relaxed);
+  g_stream_bytes_fn.store(nullptr, std::memory_order_relaxed);
   g_reduce_table.store(nullptr, std::memory_order_relaxed);
 }
 

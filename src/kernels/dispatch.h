@@ -18,6 +18,7 @@ extern std::atomic<void (*)(uint16_t*, const float*, int64_t, bool)> g_narrow_bf
     g_narrow_f16_fn;
 extern std::atomic<void (*)(float*, const int64_t*, int64_t)> g_int64_to_f32_fn;
 extern std::atomic<void (*)(float*, const void*, int64_t, bc_dtype)> g_int_to_f32_fn;
+extern std::atomic<void (*)(void*, const void*, int64_t)> g_stream_bytes_fn;
 struct ReduceKernel;
 extern std::atomic<const ReduceKernel*> g_reduce_table;
 

@@ -80,7 +80,8 @@ RowKernel FindKernel(int op, bc_dtype dtype, bool alpha);
 
 // Converts n contiguous elements between float32 and bfloat16 or float16 (round to
 // nearest even, NaN stays NaN), with streaming stores if `stream`, or from an
-// integer dtype or bool to float32 (as C converts; not streamed). Returns
+// integer dtype or bool to float32 (as C converts; not streamed); with
+// `stream`, also copies between equal dtypes (the caller flushes). Returns
 // false, doing nothing, for any other pair of dtypes.
 bool RunConvertKernel(bc_dtype to, void* dst, bc_dtype from, const void* src, int64_t n,
                       bool stream);
