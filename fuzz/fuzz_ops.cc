@@ -349,6 +349,36 @@ bool Allowed(bc_status s) {
 
 int g_warnings = 0;
 
+// A host loop for bc_iter (kind 12): reads every input element, writes
+// every output element (0 or 1 in each byte: valid in every dtype), checks
+// the inner strides, and fails on call `fail_at`.
+struct FuzzLoop {
+  int nops = 0;
+  int64_t es[4] = {};
+  int fail_at = -1;
+  int calls = 0;
+};
+
+int RunFuzzLoop(void* user, char* const* data, const int64_t* st, int64_t n0, int64_t n1) {
+  FuzzLoop& f = *static_cast<FuzzLoop*>(user);
+  if (f.calls++ == f.fail_at) return 3;
+  FUZZ_CHECK(n0 >= 1 && n1 >= 1, "block %lld x %lld", static_cast<long long>(n1), static_cast<long long>(n0));
+  FUZZ_CHECK(st[0] == f.es[0], "output inner stride %lld", static_cast<long long>(st[0]));
+  for (int k = 1; k < f.nops; ++k)
+    FUZZ_CHECK(st[k] == 0 || st[k] == f.es[k], "input %d inner stride %lld", k, static_cast<long long>(st[k]));
+  for (int64_t i = 0; i < n1; ++i) {
+    for (int64_t j = 0; j < n0; ++j) {
+      unsigned acc = 0;
+      for (int k = 1; k < f.nops; ++k) {
+        const unsigned char* e = reinterpret_cast<const unsigned char*>(data[k] + i * st[f.nops + k] + j * st[k]);
+        for (int64_t b = 0; b < f.es[k]; ++b) acc += e[b];
+      }
+      std::memset(data[0] + i * st[f.nops] + j * st[0], static_cast<int>(acc & 1), static_cast<size_t>(f.es[0]));
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -362,20 +392,30 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   bc_set_warning_handler([](const char* m, void*) { g_warnings += m[0] != 0; }, nullptr);
 
   // kind: 0 binary, 1 binary_alpha, 2 where, 3 addcmul, 4 addcdiv, 5 lerp,
-  // 6 clamp, 7 copy_, 8 unary, 9 bc_to, 10 reduce, 11 max/min along a dim;
-  // form: 0 allocating, 1 out=, 2 in place.
-  const int kind = p.ConsumeIntegralInRange<int>(0, 11);
+  // 6 clamp, 7 copy_, 8 unary, 9 bc_to, 10 reduce, 11 max/min along a dim,
+  // 12 a host loop through bc_iter; form: 0 allocating, 1 out=, 2 in place.
+  const int kind = p.ConsumeIntegralInRange<int>(0, 12);
   const int form = kind == 7 ? 2 : kind == 9 || kind == 11 ? 0
                  : kind == 10 ? p.ConsumeIntegralInRange<int>(0, 1) : p.ConsumeIntegralInRange<int>(0, 2);
   // Out-of-range ops too (known bug: UB inside the library until fixed).
   const int op_count = kind == 8 ? BC_UNARY_OP_COUNT : kind == 10 ? BC_REDUCE_OP_COUNT
-                     : kind == 11 ? 2 : BC_OP_COUNT;
+                     : kind == 11 ? 2 : kind == 12 ? 1 : BC_OP_COUNT;
   const int op = bcfuzz::AvoidKnownBugs() ? p.ConsumeIntegralInRange<int>(0, op_count - 1)
                                           : p.ConsumeIntegralInRange<int>(-1, op_count);
   double scalar = p.ConsumeBool() ? 1.0 : p.ConsumeFloatingPoint<double>();
   // Known bug: an integral addcmul converts a value outside int64 (or NaN) with UB.
   if (bcfuzz::AvoidKnownBugs() && !(std::fabs(scalar) < 1e15)) scalar = 3.0;
-  const int nin = kind <= 1 || kind == 7 ? 2 : kind >= 8 ? 1 : 3;
+  // bc_iter: 1 to 3 inputs, loop dtypes (any int, or NULL), the allocated
+  // output's dtype, flags (any bits), push or pull mode, a failing call.
+  const int iter_nin = kind == 12 ? p.ConsumeIntegralInRange<int>(1, 3) : 0;
+  int iter_loop[4] = {};
+  const bool iter_loop_given = kind == 12 && p.ConsumeBool();
+  for (int k = 0; iter_loop_given && k < 4; ++k) iter_loop[k] = bcfuzz::PickDtype(p, true);
+  const int iter_out_dtype = kind == 12 ? bcfuzz::PickDtype(p, true) : 0;
+  const unsigned iter_flags = kind == 12 ? p.ConsumeIntegralInRange<unsigned>(0, 2) : 0;
+  const bool iter_pull = kind == 12 && p.ConsumeBool();
+  const int iter_fail_at = kind == 12 ? p.ConsumeIntegralInRange<int>(-1, 3) : -1;
+  const int nin = kind == 12 ? iter_nin : kind <= 1 || kind == 7 ? 2 : kind >= 8 ? 1 : 3;
   const bool same_dtype = p.ConsumeBool();
   // Unary parameters: none (the plain forms), NULL, PyTorch's few bits, or
   // any bits; values from `scalar` and two more numbers. bc_to's dtype.
@@ -524,6 +564,53 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                     : fuzz_reduce_ex_out(op, in[0], d, rdims.size(), keepdim, rpp, written);
       break;
     }
+    case 12: {
+      if (form == 2) written = views[0].t;
+      bc_dtype loop_dtypes[4];
+      for (int k = 0; k < 4; ++k) std::memcpy(&loop_dtypes[k], &iter_loop[k], sizeof(int));
+      bc_iter_spec spec{};
+      spec.inputs = in;
+      spec.nin = static_cast<size_t>(nin);
+      spec.out = written;
+      std::memcpy(&spec.out_dtype, &iter_out_dtype, sizeof(int));
+      spec.loop_dtypes = iter_loop_given ? loop_dtypes : nullptr;
+      spec.flags = iter_flags;
+      bc_iter* it = reinterpret_cast<bc_iter*>(0x10);
+      s = bc_iter_new(&spec, &it);
+      bcfuzz::CheckFailure(s, "bc_iter_new");
+      if (s != BC_OK) {
+        FUZZ_CHECK(it == nullptr, "iterator not NULL on failure");
+        bool bad_dtype = (iter_flags & ~1u) != 0 || (written == nullptr && !bcfuzz::ValidDtype(iter_out_dtype));
+        for (int k = 0; iter_loop_given && k <= nin; ++k) bad_dtype |= !bcfuzz::ValidDtype(iter_loop[k]);
+        if (bad_dtype) FUZZ_CHECK(s == BC_ERR_INVALID_ARGUMENT, "bad dtype or flags gave %s", bc_status_string(s));
+        if (form == 0) result = nullptr;
+        break;
+      }
+      FuzzLoop loop;
+      loop.nops = nin + 1;
+      loop.fail_at = iter_fail_at;
+      for (int k = 0; k <= nin; ++k) {
+        const int own = k == 0 ? (written ? static_cast<int>(bc_tensor_dtype(written)) : iter_out_dtype)
+                               : static_cast<int>(bc_tensor_dtype(in[k - 1]));
+        loop.es[k] = static_cast<int64_t>(bcfuzz::ElemSize(iter_loop_given ? iter_loop[k] : own));
+      }
+      if (iter_pull) {
+        const size_t n = bc_iter_num_chunks(it);
+        FUZZ_CHECK((n == 0) == (bc_iter_numel(it) == 0), "%zu chunks", n);
+        for (size_t i = 0; i < n && s == BC_OK; ++i) s = bc_iter_run_chunk(it, i, RunFuzzLoop, &loop);
+      } else {
+        s = bc_iter_run(it, RunFuzzLoop, &loop);
+        bcfuzz::CheckFailure(s, "bc_iter_run");
+      }
+      if (s == BC_ERR_CALLBACK) FUZZ_CHECK(bc_iter_callback_code(it) == 3, "callback code");
+      FUZZ_CHECK(s == BC_OK || (s == BC_ERR_CALLBACK && loop.fail_at >= 0), "run gave %s", bc_status_string(s));
+      if (form == 0) {
+        result = nullptr;
+        if (s == BC_OK) FUZZ_CHECK(bc_iter_output(it, &result) == BC_OK, "bc_iter_output");
+      }
+      bc_iter_free(it);
+      break;
+    }
     default: {
       bc_tensor* indices = reinterpret_cast<bc_tensor*>(0x10);
       s = op == 0 ? bc_max_dim(in[0], rdims[0], keepdim, rp, &indices)
@@ -539,7 +626,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   }
   bcfuzz::CheckFailure(s, "op");
-  FUZZ_CHECK(Allowed(s), "status %s", bc_status_string(s));
+  FUZZ_CHECK(Allowed(s) || (kind == 12 && s == BC_ERR_CALLBACK), "status %s", bc_status_string(s));
   if ((kind <= 1 || kind == 8 || kind == 10) && (op < 0 || op >= op_count))
     FUZZ_CHECK(s == BC_ERR_INVALID_ARGUMENT, "unknown op %d gave %s", op, bc_status_string(s));
   if (kind == 8 && pp != nullptr && (pp->given >> 3) != 0)
@@ -560,7 +647,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<unsigned char> may_change[kBuffers];
   for (int b = 0; b < kBuffers; ++b) may_change[b].assign(w.size[b], 0);
   int written_buf = -1;
-  if (s == BC_OK && written != nullptr) {
+  if ((s == BC_OK || s == BC_ERR_CALLBACK) && written != nullptr) {
     for (View& v : views) {
       if (v.t != written) continue;
       written_buf = v.buf;

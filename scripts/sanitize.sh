@@ -7,7 +7,8 @@
 #               target of fuzz/ for BCAST_FUZZ_SECONDS (default 10).
 #   build-tsan  clang, ThreadSanitizer with LLVM's OpenMP runtime and its
 #               Archer tool (which tells TSan about OpenMP's synchronisation):
-#               the concurrency tests.
+#               the concurrency tests, and the iterator's (host loops on
+#               OpenMP threads, host schedulers, pull mode on host threads).
 # Every sanitizer report fails its test (-fno-sanitize-recover=all, and
 # halt_on_error for TSan). Build directories can be moved with
 # BCAST_ASAN_DIR / BCAST_TSAN_DIR; BCAST_SANITIZE_ONLY=asan|tsan runs one.
@@ -95,7 +96,7 @@ run_tsan() {
   cmake -S . -B "$dir" "${common[@]}" "-DCMAKE_C_FLAGS=$flags" "-DCMAKE_CXX_FLAGS=$flags" \
     >/dev/null || return 1
   step "TSan: build the concurrency tests"
-  cmake --build "$dir" -j"$jobs" --target rel_test_concurrency rel_test_embedding test_threads test_context test_parallel \
+  cmake --build "$dir" -j"$jobs" --target rel_test_concurrency rel_test_embedding test_threads test_context test_parallel test_iter \
     || return 1
   step "TSan: ctest (concurrency)"
   # Archer supplies OpenMP's happens-before edges to TSan; without it every
@@ -109,7 +110,7 @@ run_tsan() {
   TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:ignore_noninstrumented_modules=1" \
   BCAST_STRESS_OPS=${BCAST_STRESS_OPS_TSAN:-150} \
     ctest --test-dir "$dir" --output-on-failure -j"$jobs" \
-          -R '^reliability\.(Concurrency|Embedding)\.|^threads\.|^context\.|^parallel\.' -E 'Fork'
+          -R '^reliability\.(Concurrency|Embedding)\.|^threads\.|^context\.|^parallel\.|^iter\.' -E 'Fork'
 }
 
 # Both runs happen even when the first fails, so that one CI log shows all.
