@@ -345,8 +345,8 @@ impl<'a> Block<'a> {
     /// The block as the C loop gets it: `nops` data pointers (the output's,
     /// then each input's) and `2 * nops` byte strides (inner ones, 0 for a
     /// repeated input, then outer ones between rows). Element (row `i`,
-    /// column `j`) of operand `k` is at `data[k] + i * strides[nops + k] + j
-    /// * strides[k]`.
+    /// column `j`) of operand `k` is at
+    /// `data[k] + i * strides[nops + k] + j * strides[k]`.
     ///
     /// # Safety
     /// The loop must write every element of the output's rows (in the
