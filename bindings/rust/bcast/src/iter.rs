@@ -506,13 +506,24 @@ unsafe fn call_block<R: LoopResult>(
     f: impl FnOnce(Block<'_>) -> R,
 ) -> c_int {
     let ready = Cell::new(false);
-    // SAFETY: the caller's.
-    let block = unsafe { Block::from_raw(dtypes, data, strides, n0, n1, &ready) };
-    let (data, strides, rows, row_len) = (block.data, block.strides, block.n1, block.n0);
-    let code = failure.call(|| f(block).into_result());
+    let code = failure.call(|| {
+        // SAFETY: the caller's.
+        let block = unsafe { Block::from_raw(dtypes, data, strides, n0, n1, &ready) };
+        f(block).into_result()
+    });
     if !ready.get() {
-        // SAFETY: the block's output rows, writable during the call.
-        unsafe { zero_output(data, strides, dtypes, row_len, rows) };
+        let nops = dtypes.len();
+        // SAFETY: as in Block::from_raw; the block's output rows are
+        // writable during the call (no row for sizes bcast never passes).
+        unsafe {
+            zero_output(
+                std::slice::from_raw_parts(data, nops),
+                std::slice::from_raw_parts(strides, 2 * nops),
+                dtypes,
+                usize::try_from(n0).unwrap_or(0),
+                usize::try_from(n1).unwrap_or(0),
+            )
+        };
     }
     code
 }
@@ -734,6 +745,27 @@ impl<'a> IterBuilder<'a> {
 /// });
 /// assert_eq!(it.into_output()?.to_vec::<f32>()?[199_999], 399_998.0);
 /// # Ok::<(), bcast::Error>(())
+/// ```
+///
+/// The compiler holds the rules: `run` wants a loop that may run on
+/// several threads at once (`Fn + Sync`; a `FnMut` goes to `run_serial`),
+///
+/// ```compile_fail
+/// # use bcast::{iter::Iter, DType, Tensor};
+/// let x = Tensor::zeros(DType::Float32, &[4]).unwrap();
+/// let mut it = Iter::builder(&[&x]).build().unwrap();
+/// let mut calls = 0;
+/// it.run(|_blk| calls += 1).unwrap();
+/// ```
+///
+/// and nothing of a block outlives the call that got it:
+///
+/// ```compile_fail
+/// # use bcast::{iter::Iter, DType, Tensor};
+/// let x = Tensor::zeros(DType::Float32, &[4]).unwrap();
+/// let mut it = Iter::builder(&[&x]).build().unwrap();
+/// let mut rows = Vec::new();
+/// it.run_serial(|blk| rows.push(blk.input::<f32>(0, 0))).unwrap();
 /// ```
 pub struct Iter<'a> {
     raw: NonNull<sys::bc_iter>,
