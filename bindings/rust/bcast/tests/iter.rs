@@ -559,16 +559,22 @@ fn output_rows_are_zeroed() {
         (DType::Float32, DType::Float32),
         (DType::Int16, DType::Float64),
     ] {
+        // The loop sees zeros, also where it writes the caller's tensor
+        // (full of 7s) in place.
         let saw_nonzero = AtomicBool::new(false);
-        let y = iter::map(&a, out_dtype, |_: &[f32], o: &mut [f32]| {
+        let f = |_: &[f32], o: &mut [f32]| {
             if o.iter().any(|v| *v != 0.0) {
                 saw_nonzero.store(true, Ordering::Relaxed);
             }
             o.fill(1.0);
-        })
-        .unwrap();
-        assert!(!saw_nonzero.load(Ordering::Relaxed));
+        };
+        let y = iter::map(&a, out_dtype, f).unwrap();
         assert!(read(&y).iter().all(|&v| v == 1.0));
+        let mut sevens = Tensor::zeros(out_dtype, &[300, 200]).unwrap();
+        sevens.fill(7i16).unwrap();
+        iter::map_out(&a, &mut sevens, f).unwrap();
+        assert!(read(&sevens).iter().all(|&v| v == 1.0));
+        assert!(!saw_nonzero.load(Ordering::Relaxed));
 
         // Blocks the loop never took are zeroed, into the caller's tensor too.
         let mut out = Tensor::zeros(out_dtype, &[300, 200]).unwrap();
