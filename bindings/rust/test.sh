@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Tests the Rust binding against a CMake build of bcast. scripts/test.sh runs
 #   BCAST_BUILD_DIR=<abs build dir> bash bindings/rust/test.sh
-# after the C build: cargo test (with the ndarray feature), rustfmt and clippy
-# if they are installed, cargo doc without warnings (with and without
-# ndarray), then the tests again linked statically (libbcast.a).
+# after the C build: cargo test (with the ndarray feature), the examples,
+# rustfmt and clippy if they are installed, cargo doc without warnings (with
+# and without ndarray), then the tests again linked statically (libbcast.a).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -31,6 +31,13 @@ fi
 
 echo "== bindings/rust: cargo test (shared libbcast from $BCAST_BUILD_DIR)"
 LD_LIBRARY_PATH=$shared_path cargo test --locked --workspace --features bcast/ndarray
+
+# cargo test only builds the examples; each checks its own results when run.
+echo "== bindings/rust: examples"
+for example in bcast/examples/*.rs; do
+  LD_LIBRARY_PATH=$shared_path cargo run --locked --quiet -p bcast --features ndarray \
+    --example "$(basename "$example" .rs)"
+done
 
 # rustfmt's default layout everywhere, the generated blocks included
 # (tools/gen_ops.py writes them as rustfmt would).

@@ -307,6 +307,60 @@ pub struct bc_reduce_params {
     pub given: core::ffi::c_uint,
 }
 
+// ---------------------------------------------------------------- iter
+
+/// `BC_ITER_MAX_OPERANDS`: the most operands of an iterator (the output and
+/// up to 3 inputs).
+pub const BC_ITER_MAX_OPERANDS: usize = 4;
+
+/// `struct bc_iter`: opaque iterator handle (a planned iteration over an
+/// output and its broadcast inputs), only ever used behind a pointer.
+#[repr(C)]
+pub struct bc_iter {
+    _opaque: [u8; 0],
+    // Neither Send, Sync nor Unpin: what a handle allows is the wrapper's call.
+    _marker: core::marker::PhantomData<(*mut u8, core::marker::PhantomPinned)>,
+}
+
+/// `bc_loop2d_fn`: the host's loop over one 2-D block of `n1` rows of `n0`
+/// elements. Operand k's element (row i, column j) is at
+/// `data[k] + i * strides[nops + k] + j * strides[k]` bytes; the inner stride
+/// `strides[k]` is the loop dtype's size or 0 (an input repeated along the
+/// row). Nonzero stops the run (`BC_ERR_CALLBACK`). Unless the iterator is
+/// `BC_ITER_SERIAL`, called from several threads at once.
+pub type bc_loop2d_fn = Option<
+    unsafe extern "C" fn(
+        user: *mut c_void,
+        data: *const *mut c_char,
+        strides: *const i64,
+        n0: i64,
+        n1: i64,
+    ) -> c_int,
+>;
+
+/// `BC_ITER_SERIAL`: `bc_iter_spec.flags` bit: run the loop on the calling
+/// thread only (`bc_iter_run_chunk` is unaffected).
+pub const BC_ITER_SERIAL: core::ffi::c_uint = 1;
+
+/// `struct bc_iter_spec`: what an iterator runs on (read during
+/// `bc_iter_new`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct bc_iter_spec {
+    /// `nin` borrowed inputs.
+    pub inputs: *const *const bc_tensor,
+    /// Number of inputs, 1 to `BC_ITER_MAX_OPERANDS - 1`.
+    pub nin: usize,
+    /// The output (borrowed, of the broadcast shape), or NULL to allocate one.
+    pub out: *mut bc_tensor,
+    /// Dtype of an allocated output; ignored when `out` is given.
+    pub out_dtype: bc_dtype,
+    /// NULL, or `nin + 1` dtypes (the output's first) the loop sees the operands in.
+    pub loop_dtypes: *const bc_dtype,
+    /// 0 or `BC_ITER_SERIAL`.
+    pub flags: core::ffi::c_uint,
+}
+
 // ---------------------------------------------------------------- compat
 
 /// `bc_warning_fn`: receives each warning; `message` is valid only during the call.
@@ -558,6 +612,28 @@ functions! {
     pub fn bc_lerp_scalar_out(start: *const bc_tensor, end: *const bc_tensor, weight: bc_scalar, out: *mut bc_tensor) -> bc_status;
     /// In-place form of bc_lerp_scalar().
     pub fn bc_lerp_scalar_(self_: *mut bc_tensor, end: *const bc_tensor, weight: bc_scalar) -> bc_status;
+
+    // iter
+    /// Checks the operands and plans an iteration, on the default context; free it with bc_iter_free().
+    pub fn bc_iter_new(spec: *const bc_iter_spec, it: *mut *mut bc_iter) -> bc_status;
+    /// Frees an iterator; NULL is a no-op. An output it allocated lives on in handles from bc_iter_output().
+    pub fn bc_iter_free(it: *mut bc_iter);
+    /// A new handle (owned by the caller) on the iterator's output; not while it runs.
+    pub fn bc_iter_output(it: *const bc_iter, out: *mut *mut bc_tensor) -> bc_status;
+    /// Elements of the broadcast shape (0 when empty; NULL gives 0).
+    pub fn bc_iter_numel(it: *const bc_iter) -> i64;
+    /// Runs `loop_` over every element, on the context's threads unless BC_ITER_SERIAL.
+    pub fn bc_iter_run(it: *mut bc_iter, loop_: bc_loop2d_fn, user: *mut c_void) -> bc_status;
+    /// Pull mode: the number of chunks (0 for an empty shape; NULL gives 0).
+    pub fn bc_iter_num_chunks(it: *const bc_iter) -> usize;
+    /// Pull mode: runs chunk `i` on the calling thread; records nothing in the context.
+    pub fn bc_iter_run_chunk(it: *mut bc_iter, i: usize, loop_: bc_loop2d_fn, user: *mut c_void) -> bc_status;
+    /// The first nonzero value a loop returned since the last reset; 0 if none.
+    pub fn bc_iter_callback_code(it: *const bc_iter) -> c_int;
+    /// Forgets a loop's failure, so that chunks run again; NULL does nothing.
+    pub fn bc_iter_clear_failure(it: *mut bc_iter);
+    /// Points the iterator at new operands of the same shapes and dtypes (`out` NULL: a new allocation).
+    pub fn bc_iter_reset(it: *mut bc_iter, inputs: *const *const bc_tensor, out: *mut bc_tensor) -> bc_status;
     // ctxforms: bc_x run on a context (NULL: the default context, exactly bc_x)
     /// bc_tensor_empty() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
     pub fn bc_ctx_tensor_empty(ctx: *mut bc_ctx, dtype: bc_dtype, shape: *const i64, ndim: usize, out: *mut *mut bc_tensor) -> bc_status;
@@ -645,6 +721,8 @@ functions! {
     pub fn bc_ctx_reduce(ctx: *mut bc_ctx, op: bc_reduce_op, x: *const bc_tensor, dims: *const i64, ndims: usize, keepdim: c_int, out: *mut *mut bc_tensor) -> bc_status;
     /// bc_reduce_out() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
     pub fn bc_ctx_reduce_out(ctx: *mut bc_ctx, op: bc_reduce_op, x: *const bc_tensor, dims: *const i64, ndims: usize, keepdim: c_int, out: *mut bc_tensor) -> bc_status;
+    /// bc_iter_new() on a context, which the iterator keeps: it must outlive the iterator, and runs count as calls on it.
+    pub fn bc_ctx_iter_new(ctx: *mut bc_ctx, spec: *const bc_iter_spec, it: *mut *mut bc_iter) -> bc_status;
     /// bc_reduce_ex() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
     pub fn bc_ctx_reduce_ex(ctx: *mut bc_ctx, op: bc_reduce_op, x: *const bc_tensor, dims: *const i64, ndims: usize, keepdim: c_int, params: *const bc_reduce_params, out: *mut *mut bc_tensor) -> bc_status;
     /// bc_reduce_ex_out() on a context; the error is recorded in `ctx` (or, for NULL, the thread).

@@ -1,7 +1,8 @@
 //! Checks the hand-written declarations against `include/bcast/bcast.h`:
 //! every `BC_API` function with its exact parameter and return types, every
 //! enum value and `#define`, and the sizes and layout the C compiler gives the
-//! enums and `bc_error_detail`.
+//! enums, the structs (`bc_error_detail`, `bc_iter_spec`, ...) and the
+//! callback types.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -211,13 +212,18 @@ fn every_fallible_function_has_a_context_form() {
     let header = header_functions();
     let by_name: BTreeMap<&str, &Signature> = header.iter().map(|(n, s)| (n.as_str(), s)).collect();
     // Settings of the default context (bc_ctx_set_option covers them), the
-    // process-wide SIMD cap, and the thread's error (bc_ctx_last_error_detail
-    // takes a const context).
+    // process-wide SIMD cap, the thread's error (bc_ctx_last_error_detail
+    // takes a const context), and an iterator's calls after bc_ctx_iter_new
+    // (they report on the context the iterator was made on).
     let exempt = [
         "bc_last_error_detail",
         "bc_set_simd_cap",
         "bc_set_num_threads",
         "bc_set_broadcast_policy",
+        "bc_iter_output",
+        "bc_iter_run",
+        "bc_iter_run_chunk",
+        "bc_iter_reset",
     ];
     let mut pairs = 0;
     for (name, sig) in &header {
@@ -245,7 +251,7 @@ fn every_fallible_function_has_a_context_form() {
         );
         pairs += 1;
     }
-    assert_eq!(pairs, 62, "fallible functions with a context form");
+    assert_eq!(pairs, 63, "fallible functions with a context form");
 }
 
 #[test]
@@ -314,6 +320,7 @@ fn every_constant_matches() {
     assert_eq!((BC_REDUCE_DTYPE, BC_REDUCE_CORRECTION), (1, 2));
     assert_eq!(BC_FLOAT64, 9);
     assert_eq!(BC_ERR_POLICY, 11);
+    assert_eq!((BC_ITER_MAX_OPERANDS, BC_ITER_SERIAL), (4, 1));
 }
 
 /// Compiles a C program against the header and returns what it prints, or
@@ -379,6 +386,14 @@ fn layout_matches_the_c_compiler() {
         printf("dtype %zu %zu\n", offsetof(bc_reduce_params, dtype), sizeof(((bc_reduce_params*)0)->dtype));
         printf("correction %zu\n", offsetof(bc_reduce_params, correction));
         printf("given %zu %zu\n", offsetof(bc_reduce_params, given), sizeof(((bc_reduce_params*)0)->given));
+        printf("bc_loop2d_fn %zu\n", sizeof(bc_loop2d_fn));
+        printf("bc_iter_spec %zu %zu\n", sizeof(bc_iter_spec), _Alignof(bc_iter_spec));
+        printf("inputs %zu\n", offsetof(bc_iter_spec, inputs));
+        printf("nin %zu %zu\n", offsetof(bc_iter_spec, nin), sizeof(((bc_iter_spec*)0)->nin));
+        printf("out %zu\n", offsetof(bc_iter_spec, out));
+        printf("out_dtype %zu %zu\n", offsetof(bc_iter_spec, out_dtype), sizeof(((bc_iter_spec*)0)->out_dtype));
+        printf("loop_dtypes %zu\n", offsetof(bc_iter_spec, loop_dtypes));
+        printf("flags %zu %zu\n", offsetof(bc_iter_spec, flags), sizeof(((bc_iter_spec*)0)->flags));
         "#,
     ) else {
         return;
@@ -460,6 +475,33 @@ fn layout_matches_the_c_compiler() {
         format!(
             "given {} {}",
             std::mem::offset_of!(bc_reduce_params, given),
+            std::mem::size_of::<core::ffi::c_uint>()
+        ),
+        format!("bc_loop2d_fn {}", std::mem::size_of::<bc_loop2d_fn>()),
+        format!(
+            "bc_iter_spec {} {}",
+            std::mem::size_of::<bc_iter_spec>(),
+            std::mem::align_of::<bc_iter_spec>()
+        ),
+        format!("inputs {}", std::mem::offset_of!(bc_iter_spec, inputs)),
+        format!(
+            "nin {} {}",
+            std::mem::offset_of!(bc_iter_spec, nin),
+            std::mem::size_of::<usize>()
+        ),
+        format!("out {}", std::mem::offset_of!(bc_iter_spec, out)),
+        format!(
+            "out_dtype {} {}",
+            std::mem::offset_of!(bc_iter_spec, out_dtype),
+            std::mem::size_of::<bc_dtype>()
+        ),
+        format!(
+            "loop_dtypes {}",
+            std::mem::offset_of!(bc_iter_spec, loop_dtypes)
+        ),
+        format!(
+            "flags {} {}",
+            std::mem::offset_of!(bc_iter_spec, flags),
             std::mem::size_of::<core::ffi::c_uint>()
         ),
     ];

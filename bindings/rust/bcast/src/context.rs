@@ -103,6 +103,22 @@ impl Drop for Restore<'_> {
     }
 }
 
+/// Runs `f` outside every scope of this thread: bcast calls that `f` makes go
+/// to the default context. A host loop (crate::iter) runs while the call on
+/// its context is still in progress, so it must not reach that context.
+pub(crate) fn outside_scopes<R>(f: impl FnOnce() -> R) -> R {
+    // try_with: during thread teardown the slot may be gone (and no scope is
+    // active there).
+    let current = CURRENT
+        .try_with(|c| c.replace(ptr::null()))
+        .unwrap_or(ptr::null());
+    let _restore = Restore {
+        current,
+        busy: None,
+    };
+    f()
+}
+
 /// Marks `inner` busy and leaves every scope for the duration of one of its
 /// callbacks: bcast calls made there go to the default context.
 fn enter_callback(inner: &Inner) -> Restore<'_> {

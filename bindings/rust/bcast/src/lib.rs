@@ -42,6 +42,12 @@
 //! and `correction` ([`ReduceParams`]), and [`TensorRef::max_dim`] returns
 //! values and indices.
 //!
+//! A host's own elementwise function runs on bcast's broadcasting, dtype
+//! conversion and threads through [`iter`]: `iter::zip_map(&a, &b, dtype,
+//! |a: &[f32], b: &[f32], out: &mut [f32]| ..)` calls a closure on
+//! contiguous rows, and [`iter::Iter`] keeps the plan, with 2-D blocks,
+//! per-operand dtypes, serial runs and pull mode.
+//!
 //! # Threads
 //!
 //! The C library allows a `const` handle to be used from many threads at
@@ -97,6 +103,7 @@ mod dims;
 mod dlpack;
 mod dtype;
 mod error;
+pub mod iter;
 #[cfg(feature = "ndarray")]
 mod ndarray_support;
 pub mod operators;
