@@ -66,6 +66,21 @@ static inline bc_status gobc_iter_run_chunk(bc_iter* it, size_t i, uintptr_t han
 	return bc_iter_run_chunk(it, i, gobc_loop_trampoline, (void*)handle);
 }
 
+// A loop that only counts its blocks: the baseline of the callback's cost
+// (BenchmarkIterCallback).
+static int gobc_loop_count(void* user, char* const* data, const int64_t* strides, int64_t n0,
+                           int64_t n1) {
+	(void)data;
+	(void)strides;
+	(void)n0;
+	(void)n1;
+	++*(int64_t*)user;
+	return 0;
+}
+static inline bc_status gobc_iter_run_chunk_count(bc_iter* it, size_t i, int64_t* blocks) {
+	return bc_iter_run_chunk(it, i, gobc_loop_count, blocks);
+}
+
 // bc_iter_spec points to the inputs: made here, on the C stack, because Go
 // memory handed to C may not hold Go pointers.
 static inline bc_status gobc_iter_new(bc_ctx* ctx, const bc_tensor* const* inputs, size_t nin,

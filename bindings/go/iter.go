@@ -562,3 +562,23 @@ func (it *Iter) RunChunk(i int, f func(b *Block) error) error {
 	}
 	return callbackError(first)
 }
+
+// countBlocks runs every chunk on the calling goroutine with a C loop that
+// only counts the blocks: what a run costs without calling Go (for
+// BenchmarkIterCallback).
+func (it *Iter) countBlocks() (int64, error) {
+	it.mu.Lock()
+	defer it.mu.Unlock()
+	h, err := it.handle()
+	if err != nil {
+		return 0, err
+	}
+	var blocks C.int64_t
+	for i := 0; i < it.nchunks; i++ {
+		if st := C.gobc_iter_run_chunk_count(h, C.size_t(i), &blocks); st != C.BC_OK {
+			return 0, goError(Code(st), fmt.Sprintf("bc_iter_run_chunk failed: %v", Code(st)))
+		}
+	}
+	runtime.KeepAlive(it)
+	return int64(blocks), nil
+}
