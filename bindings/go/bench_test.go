@@ -97,7 +97,7 @@ func BenchmarkIterAdd(b *testing.B) {
 		run("ForEach", func() error { return ForEach2Out(x, y, out, addRows) })
 		run("IterRun", func() error {
 			return it.Run(func(blk *Block) error {
-				for i := 0; i < blk.N1; i++ {
+				for i := 0; i < blk.NumRows(); i++ {
 					addRows(Row[float32](blk, 0, i), Row[float32](blk, 1, i), Row[float32](blk, 2, i))
 				}
 				return nil

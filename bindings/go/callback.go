@@ -39,19 +39,26 @@ func goBcastWarning(message *C.char, handle C.uintptr_t) {
 // and a Block it reuses, so a call allocates nothing. An error or a panic
 // stops the run: it is recorded for the goroutine that started it and the
 // nonzero return tells C to start no more blocks; a panic must not unwind
-// into C.
+// into C. runtime.Goexit cannot be stopped: the goroutine ends, C's frames
+// of the chunk are dropped, and the run is marked failed so that the other
+// goroutines start no more chunks.
 //
 //export goBcastLoop
 func goBcastLoop(handle C.uintptr_t, data **C.char, strides *C.int64_t, n0, n1 C.int64_t) (rc C.int) {
 	w := cgo.Handle(handle).Value().(*iterWorker)
+	returned := false
 	defer func() {
 		if p := recover(); p != nil {
 			w.fail(nil, p, true)
 			rc = 2
+		} else if !returned {
+			w.fail(errGoexit, nil, false)
 		}
 	}()
 	w.b.set(unsafe.Pointer(data), unsafe.Pointer(strides), int64(n0), int64(n1))
-	if err := w.fn(&w.b); err != nil {
+	err := w.fn(&w.b)
+	returned = true
+	if err != nil {
 		w.fail(err, nil, false)
 		return 1
 	}

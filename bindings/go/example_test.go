@@ -521,7 +521,7 @@ func ExampleIter_Run() {
 	}
 	defer it.Close()
 	clip := func(b *bcast.Block) error {
-		for i := 0; i < b.N1; i++ {
+		for i := 0; i < b.NumRows(); i++ {
 			o, v, l := bcast.Row[float64](b, 0, i), bcast.Row[float64](b, 1, i), bcast.Row[float64](b, 2, i)
 			if !b.Repeated(2) {
 				return errors.New("limit must be one value")

@@ -118,8 +118,8 @@ func forEach[T Element](c *Context, inputs []*Tensor, out *Tensor, call func(row
 func rowsOf[T Element](call func(rows *[maxOperands][]T)) func(*Block) error {
 	var rows, scratch [maxOperands][]T
 	return func(b *Block) error {
-		n0 := b.N0
-		for i := 0; i < b.N1; i++ {
+		n0 := b.n0
+		for i := 0; i < b.n1; i++ {
 			for k := 0; k < b.nops; k++ {
 				p := unsafe.Add(b.data[k], int64(i)*b.outer[k])
 				if b.inner[k] != 0 {

@@ -6,6 +6,7 @@ package bcast
 import "C"
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"runtime/cgo"
@@ -29,10 +30,11 @@ import (
 // of the call, and a converted or strided output is written back from its
 // buffer after the loop returns. Only a block of operands that are all
 // contiguous in their own dtype could be kept for later, which is too
-// narrow a case to build a second path for. A cgo callback costs about
-// 100 ns (BenchmarkIterCallback measures it); the executor's blocks are
-// whole rows, runs of up to 1024 elements for converted or laid-out
-// operands, so it is paid per block, never per element.
+// narrow a case to build a second path for. A cgo callback costs on the
+// order of 100 ns (BenchmarkIterCallback measures it against a C loop);
+// the executor's blocks are whole rows, or runs of up to 1024 elements for
+// converted or laid-out operands, so it is paid per block, never per
+// element.
 
 // maxOperands is C's BC_ITER_MAX_OPERANDS: the output and up to 3 inputs.
 const maxOperands = C.BC_ITER_MAX_OPERANDS
@@ -68,8 +70,8 @@ func DTypeOf[T Element]() DType {
 	}
 }
 
-// Block is one 2-D block of an iteration as its loop sees it: N1 rows of
-// N0 elements (both at least 1) of each operand, the output (operand 0)
+// Block is one 2-D block of an iteration as its loop sees it: NumRows rows
+// of RowLen elements (both at least 1) of each operand, the output (operand 0)
 // then the inputs in order, each in its loop dtype. Element j of row i of
 // operand k is at byte offset i*outer + j*inner from Pointer(k), with the
 // strides from Strides(k): inner is the loop dtype's size, or 0 for an
@@ -83,14 +85,13 @@ func DTypeOf[T Element]() DType {
 // Keep nothing from it. Elements come in the output's memory order, not in
 // index order; the inputs must not be written.
 type Block struct {
-	N0, N1 int
-
-	chunk int
-	nops  int
-	dtype [maxOperands]DType
-	data  [maxOperands]unsafe.Pointer
-	inner [maxOperands]int64
-	outer [maxOperands]int64
+	n0, n1 int // unexported: Row's slices are as long as they say
+	chunk  int
+	nops   int
+	dtype  [maxOperands]DType
+	data   [maxOperands]unsafe.Pointer
+	inner  [maxOperands]int64
+	outer  [maxOperands]int64
 }
 
 // set fills b from the arguments of a bc_loop2d_fn call.
@@ -103,8 +104,14 @@ func (b *Block) set(data, strides unsafe.Pointer, n0, n1 int64) {
 		b.inner[k] = s[k]
 		b.outer[k] = s[n+k]
 	}
-	b.N0, b.N1 = int(n0), int(n1)
+	b.n0, b.n1 = int(n0), int(n1)
 }
+
+// RowLen returns the number of elements in each row of the block (C's n0).
+func (b *Block) RowLen() int { return b.n0 }
+
+// NumRows returns the number of rows of the block (C's n1).
+func (b *Block) NumRows() int { return b.n1 }
 
 // NumOperands returns the number of operands: the output and the inputs.
 func (b *Block) NumOperands() int { return b.nops }
@@ -127,7 +134,7 @@ func (b *Block) Strides(k int) (inner, outer int64) { return b.inner[k], b.outer
 // Pointer returns the address of operand k's first element in the block.
 func (b *Block) Pointer(k int) unsafe.Pointer { return b.data[k] }
 
-// Row returns row i (0 <= i < b.N1) of operand k as a slice: N0 elements,
+// Row returns row i (0 <= i < NumRows) of operand k as a slice: RowLen elements,
 // or one element (the row's only value) when the input is Repeated. T must
 // be the Go type of the operand's loop dtype; another type panics. The
 // slice is valid only during the func's call.
@@ -135,14 +142,14 @@ func Row[T Element](b *Block, k, i int) []T {
 	if d := DTypeOf[T](); d != b.dtype[k] {
 		panic(fmt.Sprintf("bcast: Row[%v] of operand %d, which the loop sees as %v", d, k, b.dtype[k]))
 	}
-	if i < 0 || i >= b.N1 {
-		panic(fmt.Sprintf("bcast: row %d of a block of %d rows", i, b.N1))
+	if i < 0 || i >= b.n1 {
+		panic(fmt.Sprintf("bcast: row %d of a block of %d rows", i, b.n1))
 	}
 	p := unsafe.Add(b.data[k], int64(i)*b.outer[k])
 	if b.inner[k] == 0 {
 		return unsafe.Slice((*T)(p), 1)
 	}
-	return unsafe.Slice((*T)(p), b.N0)
+	return unsafe.Slice((*T)(p), b.n0)
 }
 
 // Iter is a planned iteration over an output and up to three broadcast
@@ -163,8 +170,11 @@ func Row[T Element](b *Block, k, i int) []T {
 // with ErrCallback holding the first such error (errors.Is finds both). If
 // it panics, no more blocks start and the first panic is raised again on
 // the goroutine that called Run (or RunChunk), once the run has stopped.
-// The func must not call runtime.Goexit (t.Fatal, t.FailNow), which cannot
-// unwind through C, nor use the same Iter.
+// The func must not use the same Iter, and should not call runtime.Goexit
+// (t.Fatal, t.FailNow): that ends its goroutine with C's frames of the
+// chunk dropped, stops the run (Run, on another goroutine, then returns an
+// ErrCallback error) and, when the goroutine is Run's own, leaves the
+// output partly written with nothing returned.
 //
 // The inputs and out must stay open while the Iter runs, and must not be
 // written by anything else meanwhile. RunChunk may be called from many
@@ -189,6 +199,7 @@ type Iter struct {
 // iterFailure is the first failure of a run: a panic wins over an error,
 // so that a bug is never hidden behind another chunk's error.
 type iterFailure struct {
+	failed   atomic.Bool // set by every failure: no more chunks start
 	mu       sync.Mutex
 	err      error // the first error a func returned
 	panicked bool
@@ -196,7 +207,11 @@ type iterFailure struct {
 	internal error // a failure of C's, not of a func (not expected)
 }
 
+// errGoexit is the failure of a func that called runtime.Goexit.
+var errGoexit = errors.New("bcast: the loop called runtime.Goexit")
+
 func (f *iterFailure) record(err error, value any, panicked bool) {
+	f.failed.Store(true)
 	f.mu.Lock()
 	if panicked && !f.panicked {
 		f.panicked, f.value = true, value
@@ -207,6 +222,7 @@ func (f *iterFailure) record(err error, value any, panicked bool) {
 }
 
 func (f *iterFailure) recordInternal(err error) {
+	f.failed.Store(true)
 	f.mu.Lock()
 	if f.internal == nil {
 		f.internal = err
@@ -217,6 +233,7 @@ func (f *iterFailure) recordInternal(err error) {
 func (f *iterFailure) reset() {
 	f.mu.Lock()
 	f.err, f.panicked, f.value, f.internal = nil, false, nil, nil
+	f.failed.Store(false)
 	f.mu.Unlock()
 }
 
@@ -488,7 +505,9 @@ func (it *Iter) run(newFn func() func(*Block) error) error {
 		defer wh.Delete()
 		for {
 			i := next.Add(1) - 1
-			if i >= int64(n) {
+			// C refuses the chunks after a loop's failure, but a loop that
+			// called runtime.Goexit never returned to tell it.
+			if i >= int64(n) || it.failure.failed.Load() {
 				return
 			}
 			w.b.chunk = int(i)
@@ -501,6 +520,9 @@ func (it *Iter) run(newFn func() func(*Block) error) error {
 		}
 	}
 	var wg sync.WaitGroup
+	// Deferred, so that even a caller ended by runtime.Goexit in its own
+	// chunk waits for the others before the Iter is unlocked (and closed).
+	defer wg.Wait()
 	for g := 1; g < min(it.workers, n); g++ {
 		wg.Add(1)
 		go func() {
@@ -542,8 +564,8 @@ func (it *Iter) RunChunk(i int, f func(b *Block) error) error {
 	w := it.worker(f)
 	w.b.chunk = i
 	wh := cgo.NewHandle(w)
+	defer wh.Delete()
 	st := C.gobc_iter_run_chunk(h, C.size_t(i), C.uintptr_t(wh))
-	wh.Delete()
 	runtime.KeepAlive(it)
 	switch {
 	case st == C.BC_OK:

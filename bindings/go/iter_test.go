@@ -22,21 +22,49 @@ var iterCoef = [3]float64{3, 1, -1}
 type iterLayout struct {
 	name   string
 	shapes [][]int64
+	// Non-nil: the last input is an Expand view of a tensor of this shape
+	// to the last shape (strides 0 on the expanded dims).
+	expandFrom []int64
 }
 
 var iterLayouts = []iterLayout{
-	{"same", [][]int64{{37, 53}, {37, 53}}},
-	{"row", [][]int64{{37, 53}, {53}}},
-	{"column", [][]int64{{37, 53}, {37, 1}}},
-	{"outer", [][]int64{{37, 1}, {1, 53}}},
-	{"0-dim", [][]int64{{37, 53}, {}}},
-	{"all 0-dim", [][]int64{{}, {}}},
-	{"one input", [][]int64{{6, 7}}},
-	{"middle", [][]int64{{5, 1, 7}, {5, 6, 1}, {6, 7}}},
-	{"short rows", [][]int64{{64, 3}, {64, 1}, {3}}},
-	{"empty", [][]int64{{0, 5}, {5}}},
-	{"large row", [][]int64{{300, 1000}, {1000}}},
-	{"large column", [][]int64{{1000, 300}, {1000, 1}, {300}}},
+	{"same", [][]int64{{37, 53}, {37, 53}}, nil},
+	{"row", [][]int64{{37, 53}, {53}}, nil},
+	{"column", [][]int64{{37, 53}, {37, 1}}, nil},
+	{"outer", [][]int64{{37, 1}, {1, 53}}, nil},
+	{"0-dim", [][]int64{{37, 53}, {}}, nil},
+	{"all 0-dim", [][]int64{{}, {}}, nil},
+	{"one input", [][]int64{{6, 7}}, nil},
+	{"middle", [][]int64{{5, 1, 7}, {5, 6, 1}, {6, 7}}, nil},
+	{"short rows", [][]int64{{64, 3}, {64, 1}, {3}}, nil},
+	{"empty", [][]int64{{0, 5}, {5}}, nil},
+	{"large row", [][]int64{{300, 1000}, {1000}}, nil},
+	{"large column", [][]int64{{1000, 300}, {1000, 1}, {300}}, nil},
+	{"expanded column", [][]int64{{37, 53}, {37, 53}}, []int64{37, 1}},
+	{"expanded middle", [][]int64{{4, 5, 6}, {4, 5, 6}}, []int64{1, 5, 1}},
+}
+
+// layoutInputs makes l's inputs with mk from small integers, and returns
+// their values in row-major order over their shapes.
+func layoutInputs(t testing.TB, rng *rand.Rand, l iterLayout, mk func(vals []float64, shape []int64) *Tensor) ([][]float64, []*Tensor) {
+	t.Helper()
+	vals := make([][]float64, len(l.shapes))
+	ins := make([]*Tensor, len(l.shapes))
+	for k, s := range l.shapes {
+		if k == len(l.shapes)-1 && l.expandFrom != nil {
+			src := smallInts(rng, numel(l.expandFrom), false)
+			ins[k] = must(mk(src, l.expandFrom).Expand(s...))(t)
+			closeAll(t, ins[k])
+			vals[k] = make([]float64, numel(s))
+			for i := range vals[k] {
+				vals[k][i] = src[refIndex(i, s, l.expandFrom)]
+			}
+			continue
+		}
+		vals[k] = smallInts(rng, numel(s), false)
+		ins[k] = mk(vals[k], s)
+	}
+	return vals, ins
 }
 
 // smallInts returns n integers in -40..40 (0..80 when unsigned).
@@ -162,16 +190,12 @@ func TestForEachEveryLayout(t *testing.T) {
 	for _, l := range iterLayouts {
 		for _, strided := range []bool{false, true} {
 			what := fmt.Sprintf("%s strided=%v", l.name, strided)
-			vals := make([][]float64, len(l.shapes))
-			ins := make([]*Tensor, len(l.shapes))
-			for k, s := range l.shapes {
-				vals[k] = smallInts(rng, numel(s), false)
+			vals, ins := layoutInputs(t, rng, l, func(v []float64, s []int64) *Tensor {
 				if strided {
-					ins[k] = stridedTensor[float64](t, p, vals[k], s)
-				} else {
-					ins[k] = typedTensor(t, Float64, vals[k], s)
+					return stridedTensor[float64](t, p, v, s)
 				}
-			}
+				return typedTensor(t, Float64, v, s)
+			})
 			want, shape := iterReference(vals, l.shapes)
 			got := must(forEachAny[float64](defaultContext, ins, nil))(t)
 			wantShape(t, got, shape...)
@@ -299,12 +323,9 @@ func TestForEachInPlaceAndRefusals(t *testing.T) {
 func TestIterRows(t *testing.T) {
 	rng := rand.New(rand.NewSource(4))
 	for _, l := range iterLayouts {
-		vals := make([][]float64, len(l.shapes))
-		ins := make([]*Tensor, len(l.shapes))
-		for k, s := range l.shapes {
-			vals[k] = smallInts(rng, numel(s), false)
-			ins[k] = typedTensor(t, Int32, vals[k], s)
-		}
+		vals, ins := layoutInputs(t, rng, l, func(v []float64, s []int64) *Tensor {
+			return typedTensor(t, Int32, v, s)
+		})
 		want, shape := iterReference(vals, l.shapes)
 		it := must(NewIter(ins, nil, nil))(t) // each operand in its own dtype: Int32
 		if it.Numel() != int64(len(want)) {
@@ -315,7 +336,7 @@ func TestIterRows(t *testing.T) {
 		}
 		var elems atomic.Int64
 		err := it.Run(func(b *Block) error {
-			if b.NumOperands() != len(ins)+1 || b.N0 < 1 || b.N1 < 1 || b.Repeated(0) {
+			if b.NumOperands() != len(ins)+1 || b.RowLen() < 1 || b.NumRows() < 1 || b.Repeated(0) {
 				return fmt.Errorf("block %+v", *b)
 			}
 			for k := 0; k < b.NumOperands(); k++ {
@@ -324,8 +345,8 @@ func TestIterRows(t *testing.T) {
 					return fmt.Errorf("operand %d: %v, inner stride %d", k, b.DType(k), inner)
 				}
 			}
-			elems.Add(int64(b.N0 * b.N1))
-			for i := 0; i < b.N1; i++ {
+			elems.Add(int64(b.RowLen() * b.NumRows()))
+			for i := 0; i < b.NumRows(); i++ {
 				out := Row[int32](b, 0, i)
 				for j := range out {
 					var v int32
@@ -520,6 +541,38 @@ func TestIterPanics(t *testing.T) {
 	}
 }
 
+// TestIterGoexit: a func calling runtime.Goexit ends its goroutine; the
+// run stops, Run (when its own goroutine lives on) says so, and the
+// iterator is left usable: unlocked, no goroutine still in it.
+func TestIterGoexit(t *testing.T) {
+	a, b := bigPair(t)
+	it := must(NewIter([]*Tensor{a, b}, nil, nil))(t)
+	defer it.Close()
+	for rep := 0; rep < 4; rep++ {
+		ended := errors.New("Run's goroutine ended")
+		done := make(chan error, 1)
+		go func() {
+			err := ended
+			defer func() { done <- err }()
+			err = it.Run(func(*Block) error { runtime.Goexit(); return nil })
+		}()
+		if err := <-done; err != ended {
+			wantErr(t, err, ErrCallback, errGoexit.Error(), nil)
+		}
+		ok(t, it.Run(func(*Block) error { return nil }))
+	}
+	// ForEach closes its iterator only once every goroutine has left it.
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = ForEach2(a, b, func(o, x, y []float32) { runtime.Goexit() })
+	}()
+	<-done
+	r := must(ForEach2(a, b, func(o, x, y []float32) { copy(o, x) }))(t)
+	closeAll(t, r)
+	wantFloats(t, must(r.Float32s())(t), must(a.Float32s())(t))
+}
+
 // TestIterPullModeOnGoroutines: Run spreads the chunks over goroutines (at
 // least two when GOMAXPROCS allows), every element once; RunChunk from the
 // test's own goroutines, in reverse order, gives the same output; a
@@ -529,7 +582,7 @@ func TestIterPullModeOnGoroutines(t *testing.T) {
 	av, bv := must(a.Float32s())(t), must(b.Float32s())(t)
 	want, _ := refBinary(av, []int64{300, 1000}, bv, []int64{1000}, func(x, y float32) float32 { return x + y })
 	add := func(blk *Block) error {
-		for i := 0; i < blk.N1; i++ {
+		for i := 0; i < blk.NumRows(); i++ {
 			o, x, y := Row[float32](blk, 0, i), Row[float32](blk, 1, i), Row[float32](blk, 2, i)
 			for j := range o {
 				o[j] = x[j] + y[j]
@@ -549,7 +602,7 @@ func TestIterPullModeOnGoroutines(t *testing.T) {
 	ok(t, it.Run(func(blk *Block) error {
 		mu.Lock()
 		workers[blk] = true
-		perChunk[blk.Chunk()] += int64(blk.N0 * blk.N1)
+		perChunk[blk.Chunk()] += int64(blk.RowLen() * blk.NumRows())
 		if len(workers) == 2 {
 			once.Do(func() { close(second) })
 		}
@@ -561,7 +614,7 @@ func TestIterPullModeOnGoroutines(t *testing.T) {
 			case <-time.After(5 * time.Second):
 			}
 		}
-		elems.Add(int64(blk.N0 * blk.N1))
+		elems.Add(int64(blk.RowLen() * blk.NumRows()))
 		return add(blk)
 	}))
 	if runtime.GOMAXPROCS(0) > 1 && len(workers) < 2 {
@@ -631,7 +684,7 @@ func TestIterReset(t *testing.T) {
 	it := must(NewIter([]*Tensor{a1, b1}, nil, loop))(t)
 	defer it.Close()
 	sum := func(blk *Block) error {
-		for i := 0; i < blk.N1; i++ {
+		for i := 0; i < blk.NumRows(); i++ {
 			o, x, y := Row[float64](blk, 0, i), Row[float64](blk, 1, i), Row[float64](blk, 2, i)
 			for j := range o {
 				yy := y[0]
@@ -749,7 +802,7 @@ func TestIterOutputOutlivesTheIterator(t *testing.T) {
 	closeAll(t, a)
 	it := must(NewIter([]*Tensor{a}, nil, nil))(t)
 	ok(t, it.Run(func(b *Block) error {
-		for i := 0; i < b.N1; i++ {
+		for i := 0; i < b.NumRows(); i++ {
 			o, x := Row[float64](b, 0, i), Row[float64](b, 1, i)
 			for j := range o {
 				o[j] = -x[j]

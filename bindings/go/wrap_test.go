@@ -68,7 +68,7 @@ func TestWrapSliceZeroCopy(t *testing.T) {
 	// An Iter whose output is a wrapped slice, and its output handle.
 	it := must(NewIter([]*Tensor{ex}, to, nil))(t)
 	ok(t, it.Run(func(blk *Block) error {
-		for i := 0; i < blk.N1; i++ {
+		for i := 0; i < blk.NumRows(); i++ {
 			o, x := Row[float32](blk, 0, i), Row[float32](blk, 1, i)
 			for j := range o {
 				o[j] = 2 * x[min(j, len(x)-1)]
