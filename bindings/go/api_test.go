@@ -21,11 +21,13 @@ var contextFree = map[string]bool{
 	"Version": true, "VersionString": true, "HeaderVersion": true,
 	"SIMDTarget": true, "SetSIMDCap": true,
 	"Param": true, "WithDType": true, "WithCorrection": true,
+	"DTypeOf": true, "Row": true,
 }
 
 // TestEveryFunctionIsAContextMethod checks doc.go's promise, read from the
 // package's source: each package-level function that runs on Default() is
-// also a method of Context.
+// also a method of Context. Go has no generic methods, so a generic
+// function X has instead a generic function XOn taking the Context first.
 func TestEveryFunctionIsAContextMethod(t *testing.T) {
 	t.Parallel()
 	fset := token.NewFileSet()
@@ -34,11 +36,22 @@ func TestEveryFunctionIsAContextMethod(t *testing.T) {
 	}, 0)
 	ok(t, err)
 	funcs, methods := map[string]bool{}, map[string]bool{}
+	generic, onForms := map[string]bool{}, map[string]bool{}
 	for _, p := range pkgs {
 		for _, f := range p.Files {
 			for _, d := range f.Decls {
 				fd, isFunc := d.(*ast.FuncDecl)
 				if !isFunc || !fd.Name.IsExported() {
+					continue
+				}
+				if fd.Recv == nil && fd.Type.TypeParams != nil {
+					name := fd.Name.Name
+					if strings.HasSuffix(name, "On") && takesContextFirst(fd) {
+						onForms[strings.TrimSuffix(name, "On")] = true
+					} else if !contextFree[name] {
+						generic[name] = true
+					}
+					funcs[name] = true
 					continue
 				}
 				if fd.Recv == nil {
@@ -54,21 +67,46 @@ func TestEveryFunctionIsAContextMethod(t *testing.T) {
 	if len(funcs) < 100 || !methods["Add"] {
 		t.Fatalf("read %d functions and %d Context methods: is the test in the package directory?", len(funcs), len(methods))
 	}
-	var missing []string
+	var missing, missingOn []string
 	for f := range funcs {
-		if !methods[f] && !contextFree[f] {
+		if generic[f] {
+			if !onForms[f] {
+				missingOn = append(missingOn, f)
+			}
+		} else if !methods[f] && !contextFree[f] && !onForms[strings.TrimSuffix(f, "On")] {
 			missing = append(missing, f)
 		}
 	}
 	sort.Strings(missing)
+	sort.Strings(missingOn)
 	if len(missing) > 0 {
 		t.Errorf("package-level functions without a Context method: %s", strings.Join(missing, ", "))
+	}
+	if len(missingOn) > 0 {
+		t.Errorf("generic functions without an On form taking the Context first: %s", strings.Join(missingOn, ", "))
+	}
+	if len(generic) == 0 {
+		t.Error("found no generic function: is the check reading them?")
 	}
 	for f := range contextFree {
 		if !funcs[f] {
 			t.Errorf("contextFree names %s, which is not a package-level function", f)
 		}
 	}
+}
+
+// takesContextFirst reports whether fd's first parameter is a *Context.
+func takesContextFirst(fd *ast.FuncDecl) bool {
+	params := fd.Type.Params.List
+	if len(params) == 0 {
+		return false
+	}
+	star, isPtr := params[0].Type.(*ast.StarExpr)
+	if !isPtr {
+		return false
+	}
+	id, isIdent := star.X.(*ast.Ident)
+	return isIdent && id.Name == "Context"
 }
 
 // TestContextScalarShortcuts runs the number shortcuts on a Context, against

@@ -239,15 +239,18 @@ func (c *Context) makeTensor(f func(l *C.bc_ctx, out **C.bc_tensor) C.bc_status)
 	if err != nil {
 		return nil, err
 	}
+	t, err := l.makeTensor(f)
+	c.release(l)
+	return t, err
+}
+
+// makeTensor runs f on l, which the caller holds, and wraps the result.
+func (l *lane) makeTensor(f func(l *C.bc_ctx, out **C.bc_tensor) C.bc_status) (*Tensor, error) {
 	l.meta.t = nil
 	if st := f(l.c, &l.meta.t); st != C.BC_OK {
-		err = l.err(st)
-		c.release(l)
-		return nil, err
+		return nil, l.err(st)
 	}
-	t := l.wrap()
-	c.release(l)
-	return t, nil
+	return l.wrap(), nil
 }
 
 // wrap makes a Tensor of the handle in the lane's tensor slot.

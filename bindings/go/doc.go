@@ -18,11 +18,44 @@
 //
 // # Go memory and C
 //
-// The library never keeps a pointer to Go memory: slices passed to
-// constructors and accessors are copied during the call, and the C side
-// holds only C memory. That is why there is no zero-copy wrapping of Go
-// slices; a view on a tensor's storage is taken with View, Expand or
-// BroadcastTensors instead.
+// Slices passed to the constructors and accessors are copied during the
+// call. The one exception is WrapSlice (and WrapSliceStrided), which views a
+// Go slice without copying for as long as the caller keeps it pinned with a
+// runtime.Pinner, the only way C may keep a pointer to Go memory:
+//
+//	var p runtime.Pinner
+//	defer p.Unpin() // runs last, after every Close
+//	x, err := bcast.WrapSlice(&p, data, 2, 3) // data: a []float32 of 6
+//	defer x.Close()
+//	err = bcast.AddInPlace(x, bias) // writes data itself
+//
+// The tensor, and every tensor or Iter sharing its memory, must be closed
+// before Unpin, and never used after it; Go code must not write the slice
+// while an op reads or writes it. WrapSliceOn states the rules in full.
+// With GOEXPERIMENT=cgocheck2 the runtime checks that what the binding
+// hands C is pinned (test.sh runs the tests so).
+//
+// # Host loops
+//
+// ForEach1, ForEach2 and ForEach3 run a Go func elementwise over broadcast
+// operands, on bcast's checks, broadcasting, layouts and dtype conversion,
+// with every operand seen as rows of one Go type:
+//
+//	out, err := bcast.ForEach2(a, b, func(out, a, b []float32) {
+//		for j := range out {
+//			out[j] = a[j]*a[j] + b[j]
+//		}
+//	})
+//
+// Iter is the lower-level form (NewIter, Run, RunChunk, Reset), over 2-D
+// Blocks with the strides bcast planned. Go pulls the chunks of the
+// iteration from goroutines (up to GOMAXPROCS, or the Context's
+// SetNumThreads) and each chunk calls the func on the goroutine that runs
+// it: C never calls Go from a thread of its own. A func's error stops the
+// run and comes back as an *Error with ErrCallback; a panic is raised again
+// on the caller. The ForEach and WrapSlice functions are generic, and Go has
+// no generic methods: their Context forms take the Context first
+// (ForEach2On(ctx, a, b, f), WrapSliceOn(ctx, &p, data, 3)).
 //
 // # Operations
 //

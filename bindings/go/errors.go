@@ -1,6 +1,9 @@
 package bcast
 
-import "strconv"
+import (
+	"errors"
+	"strconv"
+)
 
 // Code is a bcast status code (the C bc_status). The non-zero codes are also
 // the sentinel errors of this package: every error returned here is an
@@ -73,10 +76,16 @@ type Detail struct {
 // errors found on the Go side before calling C (a closed tensor, a data
 // slice of the wrong length); neither has a prefix, as in the Rust binding.
 // Tell them apart, where it matters, by Code.
+//
+// A Go func run by an iterator (Iter.Run, ForEach1, ...) that returns an
+// error fails the run with ErrCallback; the *Error then holds the func's
+// error in Err, its text as Message, and errors.Is and errors.As look into
+// Err as well as at the code.
 type Error struct {
 	Code    Code
 	Message string
 	Detail  Detail
+	Err     error // the error of the Go func that failed (ErrCallback); else nil
 }
 
 // Error returns the message alone, so that it reads like PyTorch's.
@@ -90,6 +99,13 @@ func (e *Error) Error() string {
 // Unwrap returns the code, which is what errors.Is compares with the
 // sentinels.
 func (e *Error) Unwrap() error { return e.Code }
+
+// Is reports whether the Go func's error (Err) matches target, so that
+// errors.Is finds a func's own sentinel as well as ErrCallback.
+func (e *Error) Is(target error) bool { return e.Err != nil && errors.Is(e.Err, target) }
+
+// As finds target in the Go func's error (Err), for errors.As.
+func (e *Error) As(target any) bool { return e.Err != nil && errors.As(e.Err, target) }
 
 // goError is an error found on the Go side, before any C call.
 func goError(code Code, msg string) *Error {
@@ -106,4 +122,12 @@ func formatShape(shape []int64) string {
 		b = strconv.AppendInt(b, d, 10)
 	}
 	return string(append(b, ']'))
+}
+
+// callbackError is the error of a run stopped by err, which a Go loop
+// returned.
+func callbackError(err error) *Error {
+	e := goError(ErrCallback, err.Error())
+	e.Err = err
+	return e
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 
 	bcast "github.com/bcast-lib/bcast/bindings/go"
 )
@@ -438,4 +439,109 @@ func ExampleBinaryScalar() {
 	// Float32 [0.5 1 2]
 	// Int32 [1 0 -2]
 	// Uint8 [45]
+}
+
+// A host-defined op, out = a*x + y, over operands of three layouts and
+// three dtypes: an Int32 column, a Float32 row and a Float64 0-dim tensor.
+// The func sees every operand as a []float64 row (converted by bcast, the
+// column's and the 0-dim tensor's one value repeated along the row), and
+// the result is converted into a Float32 output.
+func ExampleForEach3Out() {
+	a, _ := bcast.FromInt32s([]int32{1, 2, 3}, 3, 1)            // column
+	x, _ := bcast.FromFloat32s([]float32{0.5, 1, 1.5, 2}, 1, 4) // row
+	y, _ := bcast.FromFloat64s([]float64{10})                   // 0-dim
+	out, _ := bcast.Zeros(bcast.Float32, 3, 4)
+	defer a.Close()
+	defer x.Close()
+	defer y.Close()
+	defer out.Close()
+
+	err := bcast.ForEach3Out(a, x, y, out, func(o, a, x, y []float64) {
+		for j := range o {
+			o[j] = a[j]*x[j] + y[j]
+		}
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	v, _ := out.Float32s()
+	fmt.Println(out, v)
+	// Output: Tensor(Float32, [3, 4]) [10.5 11 11.5 12 11 12 13 14 11.5 13 14.5 16]
+}
+
+// Go slices as tensors without copying: ops and iterators read and write
+// the slices themselves while they are pinned.
+func ExampleWrapSlice() {
+	var p runtime.Pinner
+	defer p.Unpin() // after the tensors' deferred Closes below
+
+	m := []float32{1, 2, 3, 4, 5, 6} // (2, 3)
+	bias := []float32{10, 20, 30}    // (3,)
+	mt, _ := bcast.WrapSlice(&p, m, 2, 3)
+	bt, _ := bcast.WrapSlice(&p, bias, 3)
+	defer mt.Close()
+	defer bt.Close()
+
+	_ = bcast.AddInPlace(mt, bt) // m += bias, in m itself
+	fmt.Println(m)
+
+	// A transposed view of the same (2, 3) slice, as a (3, 2) tensor.
+	tr, _ := bcast.WrapSliceStrided(&p, m, []int64{3, 2}, []int64{1, 3})
+	defer tr.Close()
+	v, _ := tr.Float32s()
+	fmt.Println(v)
+
+	// A Go func writing the slice through an iterator: m = max(m, 24).
+	_ = bcast.ForEach1Out(mt, mt, func(o, x []float32) {
+		for j := range o {
+			o[j] = max(x[j], 24)
+		}
+	})
+	fmt.Println(m)
+	// Output:
+	// [11 22 33 14 25 36]
+	// [11 14 22 25 33 36]
+	// [24 24 33 24 25 36]
+}
+
+// The lower-level form: Row gives an input repeated along a row (here the
+// 0-dim limit) as its single value, for a loop that specialises on it; an
+// error stops the run and comes back with ErrCallback.
+func ExampleIter_Run() {
+	x, _ := bcast.FromFloat64s([]float64{-2, 0.5, 3, 7}, 4)
+	limit, _ := bcast.FromFloat64s([]float64{2.5})
+	defer x.Close()
+	defer limit.Close()
+
+	it, err := bcast.NewIter([]*bcast.Tensor{x, limit}, nil, nil) // Float64 output
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer it.Close()
+	clip := func(b *bcast.Block) error {
+		for i := 0; i < b.NumRows(); i++ {
+			o, v, l := bcast.Row[float64](b, 0, i), bcast.Row[float64](b, 1, i), bcast.Row[float64](b, 2, i)
+			if !b.Repeated(2) {
+				return errors.New("limit must be one value")
+			}
+			for j := range o {
+				o[j] = min(v[j], l[0])
+			}
+		}
+		return nil
+	}
+	fmt.Println(it.Run(clip))
+	out, _ := it.Output()
+	defer out.Close()
+	v, _ := out.Float64s()
+	fmt.Println(v)
+
+	err = it.Run(func(*bcast.Block) error { return errors.New("no") })
+	fmt.Println(err, errors.Is(err, bcast.ErrCallback))
+	// Output:
+	// <nil>
+	// [-2 0.5 2.5 2.5]
+	// no true
 }
