@@ -133,7 +133,7 @@ inline size_t ElemSize(int d) {
 }
 
 inline bool IsKnownStatus(bc_status s) {
-  return s >= BC_OK && s <= BC_ERR_POLICY && s != BC_ERR_INTERNAL;
+  return s >= BC_OK && s <= BC_ERR_CALLBACK && s != BC_ERR_INTERNAL;
 }
 
 // What every failed call owes its caller: a known status that is also the

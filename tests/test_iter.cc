@@ -470,13 +470,15 @@ TEST(Iter, OutputOutlivesTheIterator) {
   ExpectSame(Reference({a}, BC_FLOAT64), FromTensor(out.get()), "after free");
 }
 
-bc_status NewIter(const std::vector<const bc_tensor*>& ins, bc_tensor* out, bc_dtype out_dtype = BC_FLOAT32,
+// (Dtypes as ints: C callers may pass any value, which C++ may not hold in
+// the enum; they reach the spec through its bytes.)
+bc_status NewIter(const std::vector<const bc_tensor*>& ins, bc_tensor* out, int out_dtype = BC_FLOAT32,
                   const bc_dtype* loop = nullptr, unsigned flags = 0, bc_ctx* ctx = nullptr) {
   bc_iter_spec spec{};
   spec.inputs = ins.data();
   spec.nin = ins.size();
   spec.out = out;
-  spec.out_dtype = out_dtype;
+  std::memcpy(&spec.out_dtype, &out_dtype, sizeof out_dtype);
   spec.loop_dtypes = loop;
   spec.flags = flags;
   bc_iter* it = reinterpret_cast<bc_iter*>(0x10);
@@ -527,8 +529,10 @@ TEST(Iter, RefusesWhatOpsRefuse) {
   EXPECT_EQ(NewIter({a3.get(), a3.get(), a3.get(), a3.get()}, nullptr), BC_ERR_INVALID_ARGUMENT);
   EXPECT_EQ(NewIter({a3.get(), nullptr}, nullptr), BC_ERR_INVALID_ARGUMENT);
   EXPECT_STREQ(bc_last_error(), "input 1 is NULL");
-  EXPECT_EQ(NewIter({a3.get()}, nullptr, static_cast<bc_dtype>(99)), BC_ERR_INVALID_ARGUMENT);
-  const bc_dtype bad_loop[2] = {BC_FLOAT32, static_cast<bc_dtype>(-1)};
+  EXPECT_EQ(NewIter({a3.get()}, nullptr, 99), BC_ERR_INVALID_ARGUMENT);
+  bc_dtype bad_loop[2] = {BC_FLOAT32, BC_FLOAT32};
+  const int minus_one = -1;
+  std::memcpy(&bad_loop[1], &minus_one, sizeof minus_one);
   EXPECT_EQ(NewIter({a3.get()}, nullptr, BC_FLOAT32, bad_loop), BC_ERR_INVALID_ARGUMENT);
   EXPECT_EQ(NewIter({a3.get()}, nullptr, BC_FLOAT32, nullptr, 2), BC_ERR_INVALID_ARGUMENT);
   EXPECT_EQ(bc_iter_new(nullptr, nullptr), BC_ERR_INVALID_ARGUMENT);

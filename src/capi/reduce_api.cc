@@ -5,6 +5,7 @@
 #include "bcast/bcast.h"
 #include "capi/guard.h"
 #include "core/context.h"
+#include "core/dtype.h"
 #include "core/reduce.h"
 
 namespace {
@@ -35,7 +36,9 @@ bc_status Reduce(bc_ctx* ctx, const bc_reduce_op& op_enum, const bc_tensor* x, c
       if ((params->given & ~(BC_REDUCE_DTYPE | BC_REDUCE_CORRECTION)) != 0)
         Fail(BC_ERR_INVALID_ARGUMENT, "bc_reduce_params.given has unknown bits: " + std::to_string(params->given));
       a.has_dtype = (params->given & BC_REDUCE_DTYPE) != 0;
-      a.dtype = a.has_dtype ? static_cast<bc_dtype>(RawEnum(params->dtype)) : BC_FLOAT32;
+      // (an int outside the enum may not be held in it: C++ UB)
+      a.dtype_raw = a.has_dtype ? RawEnum(params->dtype) : BC_FLOAT32;
+      a.dtype = bcast::ValidDtype(a.dtype_raw) ? static_cast<bc_dtype>(a.dtype_raw) : BC_FLOAT32;
       a.has_correction = (params->given & BC_REDUCE_CORRECTION) != 0;
       a.correction = params->correction;
     }

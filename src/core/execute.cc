@@ -182,6 +182,12 @@ __attribute__((noinline)) void CallHost(const Plan& p, int64_t n, int64_t rows, 
   }
 }
 
+// Whether a host's loop has failed: its output tiles are then not written
+// back (they may hold anything).
+inline bool HostStopped(const Plan& p) {
+  return p.host != nullptr && p.host->code->load(std::memory_order_relaxed) != 0;
+}
+
 // The plan's row kernel, or its host's loop.
 inline void CallKernel(const Plan& p, int64_t n, int64_t rows, char* const* ptr, const int64_t* step,
                        unsigned bcast, StoreMode stores) {
@@ -247,6 +253,7 @@ __attribute__((noinline)) void RunRowChunked(const Plan& p, int64_t n, char* con
       }
     }
     CallKernel(p, m, 1, q, nullptr, bcast, s[0] == 1 ? stores : kPlainStores);
+    if (HostStopped(p)) return;
     if (s[0] != 1) Scatter(ptr[0] + off * s[0] * static_cast<int64_t>(Size(p, 0)), s[0], buf[0], m, Size(p, 0));
   }
 }
@@ -260,6 +267,7 @@ void RunRow(const Plan& p, int64_t n, char* const* ptr, const int64_t* s, StoreM
     char* q[4] = {one};
     for (int k = 1; k < p.nops; ++k) q[k] = ptr[k];
     CallKernel(p, 1, 1, q, nullptr, 0, kPlainStores);
+    if (HostStopped(p)) return;
     Fill(ptr[0], s[0], one, n, Size(p, 0));
     return;
   }
@@ -780,7 +788,10 @@ void RunConverted(const Plan& p, const Block& b) {
     }
     // A converted output's tile is read back at once: keep it in L1.
     RunRow(p, len, q, s, Stores(p, out == nullptr));
-    if (out == nullptr) return;
+    if (out == nullptr || HostStopped(p)) return;
+    // A host may write any byte into a bool tile: 0 or 1 before converting.
+    if (p.host != nullptr && p.ktype[0] == BC_BOOL)
+      for (int64_t i = 0; i < len; ++i) scratch[0][i] = scratch[0][i] != 0;
     const bool direct = p.via[0] == p.dtype[0] || p.via[0] == p.ktype[0];
     if (!(direct && b.s0[0] == 1 &&
           RunConvertKernel(p.dtype[0], out, p.ktype[0], scratch[0], len, p.stream)))

@@ -21,7 +21,8 @@ struct ReduceArgs {
   size_t ndims = 0;
   bool keepdim = false;
   bool has_dtype = false;
-  bc_dtype dtype = BC_FLOAT32;
+  bc_dtype dtype = BC_FLOAT32;  // valid: an unknown value stays in dtype_raw
+  int dtype_raw = BC_FLOAT32;   // the caller's value, checked in PyTorch's order
   bool has_correction = false;
   double correction = 1;
 };

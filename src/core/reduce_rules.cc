@@ -274,8 +274,8 @@ void ReducePreCheck(const ReduceArgs& a, const bc_tensor* out) {
   const bool takes_dtype = kReduceInfo[a.op].result == kReduceSum || a.op == BC_MEAN || a.op == BC_NANMEAN;
   if (a.has_dtype && !takes_dtype)
     Fail(BC_ERR_INVALID_ARGUMENT, name + "() takes no dtype argument");
-  if (a.has_dtype && !ValidDtype(a.dtype))
-    Fail(BC_ERR_INVALID_ARGUMENT, "unknown dtype " + std::to_string(static_cast<int>(a.dtype)));
+  if (a.has_dtype && !ValidDtype(a.dtype_raw))
+    Fail(BC_ERR_INVALID_ARGUMENT, "unknown dtype " + std::to_string(a.dtype_raw));
   if (a.has_correction && a.op != BC_VAR && a.op != BC_STD)
     Fail(BC_ERR_INVALID_ARGUMENT, name + "() takes no correction argument");
   FloatInputCheck(a, out);
