@@ -412,7 +412,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const bool iter_loop_given = kind == 12 && p.ConsumeBool();
   for (int k = 0; iter_loop_given && k < 4; ++k) iter_loop[k] = bcfuzz::PickDtype(p, true);
   const int iter_out_dtype = kind == 12 ? bcfuzz::PickDtype(p, true) : 0;
-  const unsigned iter_flags = kind == 12 ? p.ConsumeIntegralInRange<unsigned>(0, 2) : 0;
+  const unsigned iter_flags = kind == 12 ? p.ConsumeIntegralInRange<unsigned>(0, 4) : 0;
   const bool iter_pull = kind == 12 && p.ConsumeBool();
   const int iter_fail_at = kind == 12 ? p.ConsumeIntegralInRange<int>(-1, 3) : -1;
   const int nin = kind == 12 ? iter_nin : kind <= 1 || kind == 7 ? 2 : kind >= 8 ? 1 : 3;
@@ -580,7 +580,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       bcfuzz::CheckFailure(s, "bc_iter_new");
       if (s != BC_OK) {
         FUZZ_CHECK(it == nullptr, "iterator not NULL on failure");
-        bool bad_dtype = (iter_flags & ~1u) != 0 || (written == nullptr && !bcfuzz::ValidDtype(iter_out_dtype));
+        bool bad_dtype = (iter_flags & ~3u) != 0 || (written == nullptr && !bcfuzz::ValidDtype(iter_out_dtype));
         for (int k = 0; iter_loop_given && k <= nin; ++k) bad_dtype |= !bcfuzz::ValidDtype(iter_loop[k]);
         if (bad_dtype) FUZZ_CHECK(s == BC_ERR_INVALID_ARGUMENT, "bad dtype or flags gave %s", bc_status_string(s));
         if (form == 0) result = nullptr;

@@ -259,11 +259,11 @@ TEST(Iter, LargeOutputsThatStream) {
     for (int transposed = 0; transposed < 2; ++transposed) {
       Tensor ta = transposed ? bct::ToStridedTensor(a, rng, true, 1) : bct::ToTensor(a);
       Tensor tb = bct::ToTensor(b);
-      for (int serial = 0; serial < 2; ++serial) {
+      for (unsigned flags : {0u, BC_ITER_SERIAL, BC_ITER_DIRECT_OUTPUT}) {
         Seen seen;
         seen.nops = 3;
         seen.es = 4;
-        Iter it = MakeIter({ta.get(), tb.get()}, nullptr, BC_FLOAT32, nullptr, serial ? BC_ITER_SERIAL : 0);
+        Iter it = MakeIter({ta.get(), tb.get()}, nullptr, BC_FLOAT32, nullptr, flags);
         ASSERT_EQ(bc_iter_run(it.get(), LoopAddF32, &seen), BC_OK);
         Tensor out = Output(it.get());
         ExpectSame(want, FromTensor(out.get()), "b " + bct::ShapeStr(bs) + (transposed ? " transposed" : ""));
@@ -534,7 +534,8 @@ TEST(Iter, RefusesWhatOpsRefuse) {
   const int minus_one = -1;
   std::memcpy(&bad_loop[1], &minus_one, sizeof minus_one);
   EXPECT_EQ(NewIter({a3.get()}, nullptr, BC_FLOAT32, bad_loop), BC_ERR_INVALID_ARGUMENT);
-  EXPECT_EQ(NewIter({a3.get()}, nullptr, BC_FLOAT32, nullptr, 2), BC_ERR_INVALID_ARGUMENT);
+  EXPECT_EQ(NewIter({a3.get()}, nullptr, BC_FLOAT32, nullptr, 4), BC_ERR_INVALID_ARGUMENT);
+  EXPECT_STREQ(bc_last_error(), "unknown iterator flags 4");
   EXPECT_EQ(bc_iter_new(nullptr, nullptr), BC_ERR_INVALID_ARGUMENT);
   bc_iter_spec spec{};
   bc_iter* it = reinterpret_cast<bc_iter*>(0x10);

@@ -93,6 +93,9 @@ static inline bc_status gobc_iter_new(bc_ctx* ctx, const bc_tensor* const* input
 	spec.out = out;
 	spec.out_dtype = out_dtype;
 	spec.loop_dtypes = loop_dtypes;
+	// Each block is a cgo callback: take the output in place rather than
+	// in more, smaller L1 tiles.
+	spec.flags = BC_ITER_DIRECT_OUTPUT;
 	return bc_ctx_iter_new(ctx, &spec, it);
 }
 

@@ -1875,6 +1875,12 @@ typedef int (*bc_loop2d_fn)(void* user, char* const* data, const int64_t* stride
 /** bc_iter_spec::flags: run the loop on the calling thread only (for a
  *  loop that is not thread-safe). bc_iter_run_chunk() is unaffected. */
 #define BC_ITER_SERIAL 1u
+/** bc_iter_spec::flags: always give the loop the output's own memory.
+ *  Without it, a large output that bcast would write with streaming stores
+ *  reaches the loop as an L1 tile of up to 8 KiB, which bcast then streams
+ *  out (the output is never read for ownership): more, smaller calls. For
+ *  hosts whose calls cost more than that saves (Go's cgo callbacks). */
+#define BC_ITER_DIRECT_OUTPUT 2u
 
 /** What an iterator runs on. */
 typedef struct bc_iter_spec {
@@ -1895,7 +1901,7 @@ typedef struct bc_iter_spec {
    *  operand in, converted from (to) the tensor's in buffers, as
    *  bc_copy_() converts. */
   const bc_dtype* loop_dtypes;
-  /** 0, or BC_ITER_SERIAL. */
+  /** 0, or BC_ITER_SERIAL and BC_ITER_DIRECT_OUTPUT or'ed. */
   unsigned flags;
 } bc_iter_spec;
 

@@ -54,7 +54,7 @@ std::unique_ptr<bc_iter> Prepare(const bc_ctx& ctx, const bc_iter_spec& spec) {
     Fail(BC_ERR_INVALID_ARGUMENT, "an iterator takes 1 to " + std::to_string(BC_ITER_MAX_OPERANDS - 1) +
                                       " inputs, not " + std::to_string(spec.nin));
   if (spec.inputs == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "inputs is NULL");
-  if ((spec.flags & ~BC_ITER_SERIAL) != 0)
+  if ((spec.flags & ~(BC_ITER_SERIAL | BC_ITER_DIRECT_OUTPUT)) != 0)
     Fail(BC_ERR_INVALID_ARGUMENT, "unknown iterator flags " + std::to_string(spec.flags));
   OpArgs a;
   a.ctx = &ctx;
@@ -125,9 +125,10 @@ std::unique_ptr<bc_iter> Prepare(const bc_ctx& ctx, const bc_iter_spec& spec) {
     aliased |= it->in[i]->storage == it->out->storage;
     moved += Numel(*it->in[i]) * static_cast<int64_t>(DtypeSize(it->in[i]->dtype));
   }
-  p.stream = !aliased;
+  const bool direct = (spec.flags & BC_ITER_DIRECT_OUTPUT) != 0;
+  p.stream = !aliased && !direct;
   p.moved = moved;
-  it->pull_stream = !aliased && moved >= StreamingBytes(1);
+  it->pull_stream = p.stream && moved >= StreamingBytes(1);
   p.max_threads = (spec.flags & BC_ITER_SERIAL) != 0 ? 1 : 0;
   int64_t chunk = std::max(kGrain, (it->numel + kMaxChunks - 1) / kMaxChunks);
   chunk = (chunk + 63) / 64 * 64;

@@ -341,6 +341,9 @@ pub type bc_loop2d_fn = Option<
 /// `BC_ITER_SERIAL`: `bc_iter_spec.flags` bit: run the loop on the calling
 /// thread only (`bc_iter_run_chunk` is unaffected).
 pub const BC_ITER_SERIAL: core::ffi::c_uint = 1;
+/// `BC_ITER_DIRECT_OUTPUT`: `bc_iter_spec.flags` bit: always give the loop
+/// the output's own memory (never an L1 tile that bcast streams out).
+pub const BC_ITER_DIRECT_OUTPUT: core::ffi::c_uint = 2;
 
 /// `struct bc_iter_spec`: what an iterator runs on (read during
 /// `bc_iter_new`).
@@ -357,7 +360,7 @@ pub struct bc_iter_spec {
     pub out_dtype: bc_dtype,
     /// NULL, or `nin + 1` dtypes (the output's first) the loop sees the operands in.
     pub loop_dtypes: *const bc_dtype,
-    /// 0 or `BC_ITER_SERIAL`.
+    /// 0, or `BC_ITER_SERIAL` and `BC_ITER_DIRECT_OUTPUT` or'ed.
     pub flags: core::ffi::c_uint,
 }
 
