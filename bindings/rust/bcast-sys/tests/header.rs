@@ -320,7 +320,10 @@ fn every_constant_matches() {
     assert_eq!((BC_REDUCE_DTYPE, BC_REDUCE_CORRECTION), (1, 2));
     assert_eq!(BC_FLOAT64, 9);
     assert_eq!(BC_ERR_POLICY, 11);
-    assert_eq!((BC_ITER_MAX_OPERANDS, BC_ITER_SERIAL, BC_ITER_DIRECT_OUTPUT), (4, 1, 2));
+    assert_eq!(
+        (BC_ITER_MAX_OPERANDS, BC_ITER_SERIAL, BC_ITER_DIRECT_OUTPUT),
+        (4, 1, 2)
+    );
 }
 
 /// Compiles a C program against the header and returns what it prints, or

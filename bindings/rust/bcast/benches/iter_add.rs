@@ -23,8 +23,16 @@ fn median_ns(mut f: impl FnMut(), reps: usize) -> f64 {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    println!("bcast {} ({})", bcast::version_string(), bcast::simd_target());
-    for &(rows, cols, row_bcast) in &[(16usize, 4096usize, false), (1024, 4096, false), (1024, 4096, true)] {
+    println!(
+        "bcast {} ({})",
+        bcast::version_string(),
+        bcast::simd_target()
+    );
+    for &(rows, cols, row_bcast) in &[
+        (16usize, 4096usize, false),
+        (1024, 4096, false),
+        (1024, 4096, true),
+    ] {
         let n = rows * cols;
         let a_data: Vec<f32> = (0..n).map(|i| (i % 97) as f32 * 0.5).collect();
         let b_len = if row_bcast { cols } else { n };
@@ -40,7 +48,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let reps = if n < 100_000 { 2001 } else { 51 };
         let (mut tc, mut tr) = (Vec::new(), Vec::new());
         for _ in 0..5 {
-            tc.push(median_ns(|| a.binary_out(BinaryOp::Add, &b, &mut out_c).unwrap(), reps));
+            tc.push(median_ns(
+                || a.binary_out(BinaryOp::Add, &b, &mut out_c).unwrap(),
+                reps,
+            ));
             tr.push(median_ns(
                 || {
                     iter::zip_map_out(&a, &b, &mut out_r, |x: &[f32], y: &[f32], o: &mut [f32]| {
