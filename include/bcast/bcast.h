@@ -1884,10 +1884,11 @@ typedef int (*bc_loop2d_fn)(void* user, char* const* data, const int64_t* stride
 
 /** What an iterator runs on. */
 typedef struct bc_iter_spec {
-  /** The inputs, borrowed: `nin` (1 to #BC_ITER_MAX_OPERANDS - 1) tensors
-   *  that broadcast together. They must stay alive, and their data
-   *  unchanged by others, while the iterator runs. */
+  /** The inputs, borrowed: `nin` tensors that broadcast together. The
+   *  iterator keeps their storage alive; their data must not be changed by
+   *  others while it runs. */
   const bc_tensor* const* inputs;
+  /** The number of inputs: 1 to #BC_ITER_MAX_OPERANDS - 1. */
   size_t nin;
   /** The output, borrowed, of the broadcast shape; written by the loop.
    *  It may be an input itself (in place) but may share no other byte
@@ -1936,8 +1937,9 @@ BC_API void bc_iter_free(bc_iter* it);
  *  Not while the iterator runs. */
 BC_API bc_status bc_iter_output(const bc_iter* it, bc_tensor** out);
 
-/** The number of elements of the broadcast shape (0 when empty).
- *  @param[in] it  The iterator; borrowed. NULL gives 0. */
+/** The number of elements of the broadcast shape.
+ *  @param[in] it  The iterator; borrowed.
+ *  @return The count (0 when empty, or for NULL). */
 BC_API int64_t bc_iter_numel(const bc_iter* it);
 
 /** Runs `loop` over every element: on the calling thread and the
@@ -1954,10 +1956,11 @@ BC_API int64_t bc_iter_numel(const bc_iter* it);
  *  One run (bc_iter_run() or a set of bc_iter_run_chunk()) at a time. */
 BC_API bc_status bc_iter_run(bc_iter* it, bc_loop2d_fn loop, void* user);
 
-/** Pull mode: the number of chunks the iteration splits into (0 for an
- *  empty shape). Fixed when the iterator is planned: about 32768 elements
- *  or more each, at most 1024 chunks.
- *  @param[in] it  The iterator; borrowed. NULL gives 0. */
+/** Pull mode: the number of chunks the iteration splits into. Fixed when
+ *  the iterator is planned: 32768 elements or more each, at most 1024
+ *  chunks.
+ *  @param[in] it  The iterator; borrowed.
+ *  @return The count (0 for an empty shape, or for NULL). */
 BC_API size_t bc_iter_num_chunks(const bc_iter* it);
 
 /** Pull mode: runs chunk `i` on the calling thread. The host runs every
@@ -1976,9 +1979,11 @@ BC_API size_t bc_iter_num_chunks(const bc_iter* it);
  *  Distinct chunks of one iterator may run at the same time. */
 BC_API bc_status bc_iter_run_chunk(bc_iter* it, size_t i, bc_loop2d_fn loop, void* user);
 
-/** The first nonzero value a loop returned since the iterator was made or
- *  last reset (bc_iter_reset(), bc_iter_clear_failure()); 0 if none.
- *  @param[in] it  The iterator; borrowed. NULL gives 0. */
+/** The first nonzero value a loop returned since the iterator was made,
+ *  last reset (bc_iter_reset(), bc_iter_clear_failure()) or last run with
+ *  bc_iter_run(), which starts afresh.
+ *  @param[in] it  The iterator; borrowed.
+ *  @return The value; 0 if none, or for NULL. */
 BC_API int bc_iter_callback_code(const bc_iter* it);
 
 /** Forgets a loop's failure, so that chunks run again.

@@ -30,7 +30,7 @@ int main(void) {
   static const int bad_dtypes[] = {-1, 10, 11, 16, 255, 1 << 20, INT_MAX, INT_MIN};
   static const int bad_ops[] = {-1, BC_OP_COUNT, BC_OP_COUNT + 1, 64, 1000, INT_MAX, INT_MIN};
   static const int bad_policies[] = {-1, 3, 4, 100, INT_MAX, INT_MIN};
-  static const int bad_statuses[] = {-1, 12, 16, 99, INT_MAX, INT_MIN};
+  static const int bad_statuses[] = {-1, 13, 16, 99, INT_MAX, INT_MIN};
   static const int bad_kinds[] = {-1, 3, 4, 99, INT_MAX, INT_MIN};
   int64_t shape[] = {2};
   float a_data[2] = {1, 2}, b_data[2] = {3, 4}, o_data[2] = {5, 6};
