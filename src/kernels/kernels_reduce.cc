@@ -87,12 +87,21 @@ HWY_INLINE double FoldLanes(double* lane) {
   return lane[0];
 }
 
+// A float32 or float64 as the signed integer of its bits.
+template <typename T>
+using BitsOf = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
+template <typename T>
+HWY_INLINE BitsOf<T> Bits(T v) {
+  BitsOf<T> b;
+  std::memcpy(&b, &v, sizeof b);
+  return b;
+}
+
 // Whether a float is NaN, from its bits (integer operations vectorise).
 template <typename T>
 HWY_INLINE bool IsNan(T v) {
-  using I = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
-  I b;
-  std::memcpy(&b, &v, sizeof b);
+  using I = BitsOf<T>;
+  const I b = Bits(v);
   constexpr I kInf = static_cast<I>(sizeof(T) == 4 ? 0x7f800000LL : 0x7ff0000000000000LL);
   return (b & std::numeric_limits<I>::max()) > kInf;
 }
@@ -101,9 +110,8 @@ HWY_INLINE bool IsNan(T v) {
 // compiler vectorises it across a block's lanes (a select it does not).
 template <typename T>
 HWY_INLINE T ZeroNan(T v) {
-  using I = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
-  I b;
-  std::memcpy(&b, &v, sizeof b);
+  using I = BitsOf<T>;
+  I b = Bits(v);
   constexpr I kNan = static_cast<I>(sizeof(T) == 4 ? 0x7f800001LL : 0x7ff0000000000001LL);
   const I keep = ((b & std::numeric_limits<I>::max()) - kNan) >> (8 * sizeof(I) - 1);  // -1 unless NaN
   b &= keep;
