@@ -25,6 +25,7 @@
 using bcast::Error;
 using bcast::Fail;
 using bcast::Guarded;
+using bcast::NewView;
 using bcast::NotNull;
 using bcast::RawEnum;
 
@@ -46,13 +47,6 @@ void WriteShape(const bcast::Shape& r, int64_t* out, size_t capacity, size_t* no
                                       std::to_string(r.ndim) + " dimensions");
   for (int i = 0; i < r.ndim; ++i) out[i] = r.d[i];
   *nout = static_cast<size_t>(r.ndim);
-}
-
-// A new handle over t's storage; throws when out of memory.
-bc_tensor* NewView(const bc_tensor& t, const int64_t* shape, const int64_t* strides, int ndim) {
-  bc_tensor* v = bcast::MakeView(t, shape, strides, ndim);
-  if (v == nullptr) Fail(BC_ERR_OUT_OF_MEMORY, "out of memory");
-  return v;
 }
 
 bc_status Binary(bc_ctx* ctx, int op, const bc_tensor* a, const bc_tensor* b, bool has_alpha, double alpha,
@@ -331,7 +325,7 @@ static bc_status Do_tensor_view(bc_ctx* ctx, const bc_tensor* t, bc_tensor** out
   return Guarded(ctx, [&] {
     NotNull(t, "tensor");
     NotNull(out, "out");
-    *out = NewView(*t, t->shape, t->strides, t->ndim);
+    *out = NewView(*t);
   });
 }
 
@@ -525,7 +519,7 @@ static bc_status Do_to(bc_ctx* ctx, const bc_tensor* x, const bc_dtype& dtype, b
     CheckDtype(dtype);
     const bc_dtype d = static_cast<bc_dtype>(RawEnum(dtype));
     if (d == x->dtype) {
-      *out = NewView(*x, x->shape, x->strides, x->ndim);
+      *out = NewView(*x);
       return;
     }
     bcast::TensorGuard r(bcast::NewTensor(d, bcast::ShapeOf(*x)));

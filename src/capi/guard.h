@@ -41,17 +41,6 @@ inline void NotNull(const void* p, const char* what) {
   if (p == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, std::string(what) + " is NULL");
 }
 
-// The integer a caller passed for an enum. C callers may pass any int; in
-// C++ reading an enum object outside its range is undefined, so parameters
-// are looked at through their bytes until validated.
-template <typename E>
-int RawEnum(const E& e) {
-  static_assert(sizeof(E) == sizeof(int), "bcast's enums are int-sized");
-  int v;
-  std::memcpy(&v, &e, sizeof v);
-  return v;
-}
-
 }  // namespace bcast
 
 // The plain and context forms of an entry point, from its `Do_<name>(ctx,

@@ -33,9 +33,7 @@ BC_API bc_status bc_iter_output(const bc_iter* it, bc_tensor** out) {
   return bcast::Guarded(ReportTo(it), [&] {
     NotNull(it, "it");
     NotNull(out, "out");
-    const bc_tensor& t = *it->out;
-    *out = bcast::MakeView(t, t.shape, t.strides, t.ndim);
-    if (*out == nullptr) bcast::Fail(BC_ERR_OUT_OF_MEMORY, "out of memory");
+    *out = bcast::NewView(*it->out);
   });
 }
 

@@ -5,6 +5,7 @@
 #define BCAST_CORE_ERROR_H_
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "bcast/bcast.h"
@@ -34,6 +35,17 @@ struct ErrorSlot {
 
 // This thread's slot, the default context's last error.
 ErrorSlot& ThreadErrorSlot();
+
+// The integer a caller passed for an enum. C callers may pass any int; in
+// C++ reading an enum object outside its range is undefined, so parameters
+// are looked at through their bytes until validated.
+template <typename E>
+int RawEnum(const E& e) {
+  static_assert(sizeof(E) == sizeof(int), "bcast's enums are int-sized");
+  int v;
+  std::memcpy(&v, &e, sizeof v);
+  return v;
+}
 
 }  // namespace bcast
 

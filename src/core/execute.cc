@@ -143,6 +143,12 @@ size_t Size(const Plan& p, int k) { return DtypeSize(p.ktype[k]); }
 constexpr int64_t kStreamTileBytes = 8192;
 constexpr int64_t kStreamMinRowBytes = 256;
 
+// Whether a host's loop has failed: its output tiles are then not written
+// back (they may hold anything).
+inline bool HostStopped(const Plan& p) {
+  return p.host != nullptr && p.host->code->load(std::memory_order_relaxed) != 0;
+}
+
 bool HostFailed(const HostLoop& h, int rc) {
   if (rc != 0) {
     int none = 0;
@@ -153,8 +159,8 @@ bool HostFailed(const HostLoop& h, int rc) {
 
 __attribute__((noinline)) void CallHost(const Plan& p, int64_t n, int64_t rows, char* const* ptr,
                                         const int64_t* step, unsigned bcast, StoreMode stores) {
+  if (HostStopped(p)) return;
   const HostLoop& h = *p.host;
-  if (h.code->load(std::memory_order_relaxed) != 0) return;
   int64_t strides[8] = {};
   for (int k = 0; k < p.nops; ++k) {
     const bool one = k > 0 && ((bcast >> (k - 1)) & 1u) != 0;
@@ -180,12 +186,6 @@ __attribute__((noinline)) void CallHost(const Plan& p, int64_t n, int64_t rows, 
       RunConvertKernel(p.ktype[0], o, p.ktype[0], tile, len, true);
     }
   }
-}
-
-// Whether a host's loop has failed: its output tiles are then not written
-// back (they may hold anything).
-inline bool HostStopped(const Plan& p) {
-  return p.host != nullptr && p.host->code->load(std::memory_order_relaxed) != 0;
 }
 
 // The plan's row kernel, or its host's loop.

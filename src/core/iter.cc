@@ -29,19 +29,6 @@ namespace {
 constexpr int64_t kGrain = 32768;
 constexpr int64_t kMaxChunks = 1024;
 
-bc_tensor* ViewOf(const bc_tensor& t) {
-  bc_tensor* v = MakeView(t, t.shape, t.strides, t.ndim);
-  if (v == nullptr) Fail(BC_ERR_OUT_OF_MEMORY, "out of memory");
-  return v;
-}
-
-// A dtype as the caller passed it (C may pass any int: read as bytes).
-int RawDtype(const bc_dtype& d) {
-  int v;
-  std::memcpy(&v, &d, sizeof v);
-  return v;
-}
-
 void CheckDtype(int d, const char* what) {
   if (!ValidDtype(d)) Fail(BC_ERR_INVALID_ARGUMENT, std::string("unknown dtype ") + std::to_string(d) + " for " + what);
 }
@@ -66,7 +53,7 @@ std::unique_ptr<bc_iter> Prepare(const bc_ctx& ctx, const bc_iter_spec& spec) {
   }
   bc_tensor* out = spec.out;
   if (out == nullptr) {
-    CheckDtype(RawDtype(spec.out_dtype), "the output");
+    CheckDtype(RawEnum(spec.out_dtype), "the output");
   } else {
     CheckWritable(*out, "out");
   }
@@ -75,7 +62,7 @@ std::unique_ptr<bc_iter> Prepare(const bc_ctx& ctx, const bc_iter_spec& spec) {
   it->nin = a.nin;
   it->flags = spec.flags;
   for (int k = 0; k <= a.nin; ++k) {
-    if (spec.loop_dtypes != nullptr) CheckDtype(RawDtype(spec.loop_dtypes[k]), k == 0 ? "the output" : "an input");
+    if (spec.loop_dtypes != nullptr) CheckDtype(RawEnum(spec.loop_dtypes[k]), k == 0 ? "the output" : "an input");
   }
   if (out != nullptr) {
     if (HasInternalOverlap(*out)) FailInternalOverlap();
@@ -94,7 +81,7 @@ std::unique_ptr<bc_iter> Prepare(const bc_ctx& ctx, const bc_iter_spec& spec) {
       CopyElements(ctx, *it->in[i], *a.in[i]);
       RowMajorStrides(result.d, result.ndim, strides[i + 1]);
     } else {
-      it->in[i] = ViewOf(*a.in[i]);
+      it->in[i] = NewView(*a.in[i]);
       BroadcastStrides(*a.in[i], result, strides[i + 1]);
     }
   }
@@ -103,7 +90,7 @@ std::unique_ptr<bc_iter> Prepare(const bc_ctx& ctx, const bc_iter_spec& spec) {
   }
   it->numel = ShapeNumel(result);
   for (const std::string& w : b.warnings) Warn(ctx, w);
-  it->out = out != nullptr ? ViewOf(*out) : NewTensor(spec.out_dtype, result);
+  it->out = out != nullptr ? NewView(*out) : NewTensor(spec.out_dtype, result);
   it->out_dtype = it->out->dtype;
   for (int k = 0; k <= a.nin; ++k) {
     const bc_dtype own = k == 0 ? it->out->dtype : a.in[k - 1]->dtype;
@@ -117,8 +104,8 @@ std::unique_ptr<bc_iter> Prepare(const bc_ctx& ctx, const bc_iter_spec& spec) {
   for (int k = 0; k <= a.nin; ++k) p.ktype[k] = p.via[k] = it->loop_dtype[k];
   // Large outputs leave through L1 tiles with streaming stores (see
   // Converted in core/execute.cc), unless the output shares memory with an
-  // input. Execute settles it for its thread count; pull mode decides here
-  // for one thread per chunk.
+  // input. Execute settles it for its thread count, RunIterChunk for one
+  // thread per chunk.
   bool aliased = false;
   int64_t moved = it->numel * static_cast<int64_t>(DtypeSize(it->out->dtype));
   for (int i = 0; i < a.nin; ++i) {
@@ -128,7 +115,6 @@ std::unique_ptr<bc_iter> Prepare(const bc_ctx& ctx, const bc_iter_spec& spec) {
   const bool direct = (spec.flags & BC_ITER_DIRECT_OUTPUT) != 0;
   p.stream = !aliased && !direct;
   p.moved = moved;
-  it->pull_stream = p.stream && moved >= StreamingBytes(1);
   p.max_threads = (spec.flags & BC_ITER_SERIAL) != 0 ? 1 : 0;
   int64_t chunk = std::max(kGrain, (it->numel + kMaxChunks - 1) / kMaxChunks);
   chunk = (chunk + 63) / 64 * 64;
@@ -170,7 +156,6 @@ void ResetIter(bc_iter& it, const bc_tensor* const* inputs, bc_tensor* out) {
   it.plan = fresh->plan;
   it.chunk = fresh->chunk;
   it.nchunks = fresh->nchunks;
-  it.pull_stream = fresh->pull_stream;
   it.numel = fresh->numel;
   it.code.store(0);
 }
@@ -192,7 +177,7 @@ bc_status RunIterChunk(bc_iter& it, size_t i, bc_loop2d_fn loop, void* user) {
   Plan p = it.plan;
   HostLoop host{loop, user, &it.code};
   p.host = &host;
-  p.stream = it.pull_stream;
+  p.stream = p.stream && p.moved >= StreamingBytes(1);  // one thread per chunk
   const int64_t begin = static_cast<int64_t>(i) * it.chunk;
   ExecuteRange(p, begin, std::min(it.numel, begin + it.chunk));
   return it.code.load(std::memory_order_relaxed) != 0 ? BC_ERR_CALLBACK : BC_OK;

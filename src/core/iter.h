@@ -29,7 +29,6 @@ struct bc_iter {
   int64_t numel = 0;
   int64_t chunk = 0;  // elements per pull-mode chunk
   size_t nchunks = 0;
-  bool pull_stream = false;  // pull-mode chunks stream the output (core/iter.cc)
   bcast::Plan plan;   // host unset: each run sets its own loop
   std::atomic<int> code{0};  // the first nonzero value a loop returned
   ~bc_iter();

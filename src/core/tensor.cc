@@ -27,6 +27,12 @@ void CheckWritable(const bc_tensor& t, const char* what) {
                            "cannot be written; write into a copy made with bc_tensor_clone()");
 }
 
+bc_tensor* NewView(const bc_tensor& t, const int64_t* shape, const int64_t* strides, int ndim) {
+  bc_tensor* v = MakeView(t, shape, strides, ndim);
+  if (v == nullptr) Fail(BC_ERR_OUT_OF_MEMORY, "out of memory");
+  return v;
+}
+
 bc_tensor* MakeView(const bc_tensor& t, const int64_t* shape, const int64_t* strides, int ndim) {
   bc_tensor* v = new (std::nothrow) bc_tensor;
   if (v == nullptr) return nullptr;

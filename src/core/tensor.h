@@ -106,6 +106,9 @@ void CheckWritable(const bc_tensor& t, const char* what);
 
 // New handle over t's storage with the given geometry; null on allocation failure.
 bc_tensor* MakeView(const bc_tensor& t, const int64_t* shape, const int64_t* strides, int ndim);
+// The same, throwing BC_ERR_OUT_OF_MEMORY instead; without a geometry, t's own.
+bc_tensor* NewView(const bc_tensor& t, const int64_t* shape, const int64_t* strides, int ndim);
+inline bc_tensor* NewView(const bc_tensor& t) { return NewView(t, t.shape, t.strides, t.ndim); }
 
 // bc_tensor_wrap()'s tensor over a caller's buffer, for the library's own
 // callers (DLPack import): checks the shape, strides and bounds, throws with
