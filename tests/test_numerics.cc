@@ -42,7 +42,6 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 #include "torch_numerics.inc"
 
-const char* const kTargets[] = {"EMU128", "SSE2", "SSSE3", "SSE4", "AVX2", "AVX3"};
 
 // A 1-D tensor of `n` elements of `d` from `bits`, starting at element `off`
 // and repeated `times` times.
@@ -269,7 +268,7 @@ TEST(HalfScalarOperand, ExpandedScalarCounts) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Targets, TorchNumerics, ::testing::ValuesIn(kTargets),
+INSTANTIATE_TEST_SUITE_P(Targets, TorchNumerics, ::testing::ValuesIn(kSimdTargets),
                          [](const ::testing::TestParamInfo<const char*>& i) { return std::string(i.param); });
 
 }  // namespace

@@ -619,7 +619,6 @@ TEST(ScalarOps, OnlyTheOperandIsAWrappedNumber) {
 // repeated) for a few scalar cases, including half ones with the number
 // unrounded.
 TEST(ScalarOps, EverySimdTargetAgrees) {
-  const char* const kTargets[] = {"EMU128", "SSE2", "SSSE3", "SSE4", "AVX2", "AVX3"};
   const std::vector<std::string> wanted = {
       "b mul float16 L f:0x1.999999999999ap-4", "b mul bfloat16 L f:0x1.999999999999ap-4",
       "b div float16 L i:3",   "b add uint8 L i:300",   "b div int32 L i:3",
@@ -632,7 +631,7 @@ TEST(ScalarOps, EverySimdTargetAgrees) {
       if (r.line.rfind(w + " ", 0) == 0) rows.push_back(&r);
   ASSERT_EQ(rows.size(), wanted.size());
   int targets = 0;
-  for (const char* target : kTargets) {
+  for (const char* target : bct::kSimdTargets) {
     if (bc_set_simd_cap(target) != BC_OK) continue;
     ++targets;
     for (const Row* r : rows) {

@@ -668,7 +668,6 @@ INSTANTIATE_TEST_SUITE_P(All, UnaryMath, ::testing::ValuesIn(Pairs(Family::kMath
 
 // Every op on every dtype it takes, once per SIMD target this CPU runs
 // (bc_set_simd_cap): vector bodies and tails of each target's kernels.
-const char* const kTargets[] = {"EMU128", "SSE2", "SSSE3", "SSE4", "AVX2", "AVX3"};
 
 class UnaryTarget : public ::testing::TestWithParam<const char*> {
  protected:
@@ -697,7 +696,7 @@ TEST_P(UnaryTarget, EveryOpEveryDtypeMatchesReference) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Targets, UnaryTarget, ::testing::ValuesIn(kTargets),
+INSTANTIATE_TEST_SUITE_P(Targets, UnaryTarget, ::testing::ValuesIn(kSimdTargets),
                          [](const ::testing::TestParamInfo<const char*>& i) { return std::string(i.param); });
 
 // Domain edges and special points, float32 and float64, every function.

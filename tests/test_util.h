@@ -26,6 +26,13 @@
 
 namespace bct {
 
+// Every x86-64 SIMD target name Highway may compile, worst first; a test runs
+// those that bc_set_simd_cap accepts on this CPU and build. SCALAR (Highway
+// 1.0) or EMU128/SSE2 (later) is the baseline that CPUs without SSE4 run;
+// the library does not compile SSSE3 (CMakeLists.txt).
+inline const char* const kSimdTargets[] = {"SCALAR", "EMU128",  "SSE2",      "SSE4",     "AVX2",
+                                           "AVX3",   "AVX3_DL", "AVX3_ZEN4", "AVX3_SPR"};
+
 // ---------------------------------------------------------------------------
 // Handles and shapes
 
