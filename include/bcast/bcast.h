@@ -2006,6 +2006,114 @@ BC_API bc_status bc_iter_reset(bc_iter* it, const bc_tensor* const* inputs, bc_t
 /** @} */
 
 /**
+ * @defgroup expr Fused expressions
+ * A chain of elementwise ops over broadcast inputs, run in one pass:
+ * `where(x > 0, x, 0.1 * x)` reads x once and writes its result once, its
+ * intermediates staying in cache. The result is bit for bit the result of
+ * the same ops run one by one (and so PyTorch eager's): every node has the
+ * dtype, the rounding and the errors its eager op has, numbers are wrapped
+ * numbers as in Python, and nothing is fused into a multiply-add that the
+ * eager chain would not do. See docs/expressions.md.
+ *
+ * An expression is a list of nodes: inputs, numbers and ops of the op table
+ * called by name, each on nodes made before it. Its value is its last node.
+ * Build one with bc_expr_new() and the bc_expr_input(), bc_expr_number()
+ * and bc_expr_call() builders, or parse one with bc_expr_parse().
+ * Builders and bc_expr_parse() record failures in the calling thread's
+ * slot, like the ops without a context.
+ * @{
+ */
+
+/** An expression over a fixed number of inputs. */
+typedef struct bc_expr bc_expr;
+
+/** The most nodes an expression may have. */
+#define BC_EXPR_MAX_NODES 65536
+
+/** A new expression with no nodes over `ninputs` inputs.
+ *  @param[in]  ninputs  The inputs evaluation takes (0 to
+ *                       #BC_EXPR_MAX_NODES).
+ *  @param[out] e        Receives the expression, to be released with
+ *                       bc_expr_free(); NULL on failure.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT; BC_ERR_OUT_OF_MEMORY. */
+BC_API bc_status bc_expr_new(size_t ninputs, bc_expr** e);
+
+/** Frees an expression (NULL does nothing). */
+BC_API void bc_expr_free(bc_expr* e);
+
+/** Adds a node that is input `index`.
+ *  @param[out] node  Receives the node's number (may be NULL).
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (NULL, index out of range, too
+ *          many nodes); BC_ERR_OUT_OF_MEMORY.
+ *  @par Thread safety
+ *  Not while another thread builds or evaluates `e`. */
+BC_API bc_status bc_expr_input(bc_expr* e, int64_t index, int32_t* node);
+
+/** Adds a number node: a wrapped number, as PyTorch wraps a Python number
+ *  (the weakest tier of type promotion).
+ *  @param[in]  value  The number; read during the call.
+ *  @param[out] node   Receives the node's number (may be NULL).
+ *  @return As bc_expr_input(). */
+BC_API bc_status bc_expr_number(bc_expr* e, const bc_scalar* value, int32_t* node);
+
+/** Adds an op node: an op of the table by its name (bc_op_name(),
+ *  bc_unary_op_name(), or where, clamp, lerp, addcmul, addcdiv) on earlier
+ *  nodes. A unary op with parameters takes them as trailing number nodes
+ *  (`hardtanh(x, -2, 2)`); addcmul and addcdiv take `value` as an optional
+ *  fourth number node; clamp's bounds may be numbers (PyTorch's
+ *  clamp(Tensor, Scalar, Scalar)) or nodes. add and sub take no alpha.
+ *  @param[in]  op     The op's name; read during the call.
+ *  @param[in]  args   nargs node numbers; read during the call.
+ *  @param[out] node   Receives the node's number (may be NULL).
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (an unknown op, a wrong number
+ *          of operands, a node that does not exist yet, a parameter that is
+ *          not a number node); BC_ERR_OUT_OF_MEMORY. Dtype errors come at
+ *          evaluation, with the eager op's text. */
+BC_API bc_status bc_expr_call(bc_expr* e, const char* op, const int32_t* args, size_t nargs,
+                              int32_t* node);
+
+/** Parses an expression in Python's syntax: numbers (`2`, `0.1`, `1e-3`,
+ *  `True`, `False`), the input names, parentheses, calls of the op table's
+ *  names, and the operators, by Python's precedence: `|`, `^`, `&`,
+ *  comparisons (`<` `<=` `>` `>=` `==` `!=`, not chained), `<<` `>>`,
+ *  `+` `-`, `*` `/` `//` `%`, unary `-` `+` `~`, `**`. `/` is true
+ *  division, `//` floor_divide, `%` remainder, `~` bitwise_not.
+ *  @param[in]  text    The expression, NUL-terminated; read during the call.
+ *  @param[in]  names   nnames input names (input i is names[i]); read
+ *                      during the call.
+ *  @param[out] e       Receives the expression; NULL on failure.
+ *  @return BC_OK; BC_ERR_INVALID_ARGUMENT, with the position in the
+ *          message ("at column 7: expected ')'"); BC_ERR_OUT_OF_MEMORY. */
+BC_API bc_status bc_expr_parse(const char* text, const char* const* names, size_t nnames, bc_expr** e);
+
+/** The number of nodes of `e` (0 for NULL). */
+BC_API size_t bc_expr_num_nodes(const bc_expr* e);
+
+/** Evaluates the expression on `inputs` into a new tensor of the last
+ *  node's shape and dtype.
+ *  @param[in]  e        The expression; borrowed.
+ *  @param[in]  inputs   ninputs tensors (as many as the expression has
+ *                       inputs; inputs no node uses are not read).
+ *  @param[out] out      Receives the result; NULL on failure.
+ *  @return BC_OK, or what the first failing op of the eager chain returns,
+ *          with its text; BC_ERR_INVALID_ARGUMENT for NULL pointers, a
+ *          wrong input count, an empty expression, or legacy pointwise
+ *          mode (expressions broadcast only).
+ *  @par Thread safety
+ *  Several threads may evaluate one expression at once. */
+BC_API bc_status bc_expr_eval(bc_expr* e, const bc_tensor* const* inputs, size_t ninputs, bc_tensor** out);
+
+/** Evaluates the expression into `out`, which must have the result's shape.
+ *  Its dtype may differ where the last op's out= form allows it. `out` may
+ *  be an input itself (the same view), but may share no other memory with
+ *  an input. On failure `out` is unchanged.
+ *  @return As bc_expr_eval(); BC_ERR_SHAPE_MISMATCH, BC_ERR_OVERLAP and
+ *          BC_ERR_DTYPE as the last op's out= form. */
+BC_API bc_status bc_expr_eval_out(bc_expr* e, const bc_tensor* const* inputs, size_t ninputs, bc_tensor* out);
+
+/** @} */
+
+/**
  * @defgroup ctxforms Context forms
  * `bc_ctx_x(ctx, ...)` is `bc_x(...)` run on a context: the context's
  * settings, warning handler and thread budget apply, and a failure is
@@ -2188,6 +2296,14 @@ BC_API bc_status bc_ctx_reduce_out(bc_ctx* ctx, bc_reduce_op op, const bc_tensor
  *                  The iterator keeps it: it must outlive the iterator, and
  *                  runs of the iterator count as calls on it. */
 BC_API bc_status bc_ctx_iter_new(bc_ctx* ctx, const bc_iter_spec* spec, bc_iter** it);
+/** @copydoc bc_expr_eval
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_expr_eval(bc_ctx* ctx, bc_expr* e, const bc_tensor* const* inputs, size_t ninputs,
+                                  bc_tensor** out);
+/** @copydoc bc_expr_eval_out
+ *  @param[in] ctx  The context it runs on; NULL for the default context. */
+BC_API bc_status bc_ctx_expr_eval_out(bc_ctx* ctx, bc_expr* e, const bc_tensor* const* inputs,
+                                      size_t ninputs, bc_tensor* out);
 /** @copydoc bc_reduce_ex
  *  @param[in] ctx  The context it runs on; NULL for the default context. */
 BC_API bc_status bc_ctx_reduce_ex(bc_ctx* ctx, bc_reduce_op op, const bc_tensor* x,
