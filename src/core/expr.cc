@@ -1,15 +1,28 @@
 #include "core/expr.h"
 
+#include <algorithm>
+#include <array>
+#include <atomic>
 #include <cstring>
+#include <new>
 #include <string>
 
+#include "core/compat.h"
+#include "core/dtype.h"
 #include "core/error.h"
 #include "core/op_info.h"
+#include "core/ops.h"
+#include "core/overlap.h"
+#include "core/parallel.h"
 #include "core/scalar.h"
+#include "core/shape.h"
+#include "core/tensor.h"
+#include "core/types.h"
 #include "kernels/kernels.h"
 
 namespace bcast {
 
+// Shapes and dtypes of the last evaluation (not used yet).
 struct ExprCache {};
 
 Expr::Expr(size_t ninputs) : ninputs_(ninputs) {
@@ -101,12 +114,540 @@ int32_t Expr::Call(const char* name, const int32_t* args, size_t nargs) {
 
 }  // namespace bcast
 
+
+// ---- evaluation ----
+
 namespace bcast {
+
+namespace {
+
+// Tiles: up to this many elements of each intermediate, so that the live
+// ones stay in L2 (16384 float64 values are 128 KiB).
+constexpr int64_t kTileElems = 16384;
+// From this many output elements an evaluation may take several threads
+// (the executor's two grains).
+constexpr int64_t kParallelElems = 65536;
+
+// The context each tile's ops run on: one thread (the evaluation's threads
+// are its tiles), no warning or policy (they applied once, to the whole
+// shapes), and failures thrown, not recorded.
+const bc_ctx& TileContext() {
+  static bc_ctx* c = [] {
+    auto* p = new bc_ctx;
+    p->threads.store(1);
+    return p;
+  }();
+  return *c;
+}
+
+// One op node on its operands, as the C API calls the engine: clamp with
+// two number bounds is PyTorch's clamp(Tensor, Scalar, Scalar).
+bc_tensor* RunNode(const bc_ctx& ctx, const ExprNode& n, const bc_tensor* const* in, bc_tensor* out) {
+  if (n.op == kClamp && in[1]->wrapped_number && in[2]->wrapped_number)
+    return RunClampScalar(ctx, in[0], in[1], in[2], out, false);
+  OpArgs a;
+  a.ctx = &ctx;
+  a.op = n.op;
+  a.nin = n.nargs;
+  for (int i = 0; i < n.nargs; ++i) a.in[i] = in[i];
+  a.scalar = n.value;
+  for (int k = 0; k < 3; ++k) a.params[k] = n.params[k];
+  a.given = n.given;
+  return RunElementwise(a, out, false);
+}
+
+// A 1-element stand-in of dtype d (0-dim, or of shape (1,)) holding 1.
+bc_tensor* Probe(bc_dtype d, bool zero_dim, bool wrapped) {
+  Shape s{};
+  if (!zero_dim) {
+    s.ndim = 1;
+    s.d[0] = 1;
+  }
+  bc_tensor* t = NewTensor(d, s);
+  const double one = 1;
+  ConvertStrided(d, t->data, 0, BC_FLOAT64, &one, 0, 1);
+  t->wrapped_number = wrapped;
+  return t;
+}
+
+// A tensor-shaped stand-in for the broadcast checks: shape and dtype only.
+void SetPhantom(bc_tensor* t, bc_dtype d, const Shape& s) {
+  t->dtype = d;
+  t->ndim = s.ndim;
+  for (int i = 0; i < s.ndim; ++i) t->shape[i] = s.d[i];
+  RowMajorStrides(t->shape, t->ndim, t->strides);
+}
+
+bool SharesMemory(const bc_tensor& a, const bc_tensor& b) {
+  if (Numel(a) == 0 || Numel(b) == 0) return false;
+  uintptr_t alo, ahi, blo, bhi;
+  ByteRange(a, &alo, &ahi);
+  ByteRange(b, &blo, &bhi);
+  return alo < bhi && blo < ahi;
+}
+
+}  // namespace
+
+// What an evaluation learns from the shapes and dtypes before it computes.
+struct ExprPlan {
+  std::vector<Shape> shape;     // each node's eager shape
+  std::vector<bc_dtype> dtype;  // each node's eager dtype
+  std::vector<char> live;       // the last node depends on it
+};
 
 Expr::~Expr() = default;
 
-bc_tensor* Expr::Eval(const bc_ctx&, const bc_tensor* const*, size_t, bc_tensor*) {
-  Fail(BC_ERR_INTERNAL, "not built yet");
+namespace {
+
+// The nodes the last one depends on.
+std::vector<char> LiveNodes(const std::vector<ExprNode>& nodes) {
+  std::vector<char> live(nodes.size(), 0);
+  live.back() = 1;
+  for (size_t k = nodes.size(); k-- > 0;) {
+    if (!live[k] || nodes[k].kind != ExprNode::kOp) continue;
+    for (int i = 0; i < nodes[k].nargs; ++i) live[static_cast<size_t>(nodes[k].arg[i])] = 1;
+  }
+  return live;
+}
+
+// The operands of the eager chain: inputs, numbers, and the results so far.
+struct Values {
+  std::vector<const bc_tensor*> of;
+  std::vector<std::unique_ptr<TensorGuard>> owned;
+  const bc_tensor* Keep(bc_tensor* t) {
+    owned.push_back(std::make_unique<TensorGuard>(t));
+    return t;
+  }
+};
+
+}  // namespace
+
+namespace {
+
+// Checks the chain as eager would, node by node: the broadcast (errors,
+// warnings and policy of ctx) on the whole shapes, then the op's dtype
+// rules and own checks on 1-element stand-ins, in the eager op's order;
+// for the last node with `out`, out='s overlap, shape and dtype. Fills
+// `plan`; `numbers` receives the number nodes' tensors, `warnings` the
+// broadcast warnings in the eager order, not yet sent.
+void CheckChain(const bc_ctx& ctx, const std::vector<ExprNode>& nodes, const bc_tensor* const* inputs,
+                bc_tensor* out, ExprPlan* plan, Values* numbers, std::vector<std::string>* warnings) {
+  const size_t n = nodes.size();
+  plan->live = LiveNodes(nodes);
+  plan->shape.assign(n, Shape{});
+  plan->dtype.assign(n, BC_FLOAT32);
+  numbers->of.assign(n, nullptr);
+  std::vector<bc_tensor> phantom(n);
+  std::vector<const bc_tensor*> whole(n, nullptr);  // what the broadcast checks see
+  Values probe;
+  probe.of.assign(n, nullptr);
+  for (size_t k = 0; k < n; ++k) {
+    if (!plan->live[k]) continue;
+    const ExprNode& node = nodes[k];
+    if (node.kind == ExprNode::kInput) {
+      const bc_tensor* t = inputs[node.index];
+      if (t == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "input " + std::to_string(node.index) + " is NULL");
+      whole[k] = t;
+      plan->shape[k] = ShapeOf(*t);
+      plan->dtype[k] = t->dtype;
+      probe.of[k] = probe.Keep(Probe(t->dtype, t->ndim == 0, t->wrapped_number));
+      continue;
+    }
+    if (node.kind == ExprNode::kNumber) {
+      whole[k] = probe.of[k] = numbers->of[k] = numbers->Keep(NewWrappedScalar(node.number));
+      plan->dtype[k] = whole[k]->dtype;
+      continue;
+    }
+    const bool root = k + 1 == n && out != nullptr;
+    OpArgs a;
+    a.ctx = &ctx;
+    a.op = node.op;
+    a.nin = node.nargs;
+    const bc_tensor* pin[3] = {};
+    for (int i = 0; i < node.nargs; ++i) {
+      a.in[i] = whole[static_cast<size_t>(node.arg[i])];
+      pin[i] = probe.of[static_cast<size_t>(node.arg[i])];
+    }
+    if (root) {  // the written tensor's overlaps come first
+      if (HasInternalOverlap(*out)) FailInternalOverlap();
+      for (int i = 0; i < node.nargs; ++i)
+        if (nodes[static_cast<size_t>(node.arg[i])].kind == ExprNode::kInput) CheckOverlap(*out, *a.in[i]);
+    }
+    OperandBroadcast b = BroadcastOperands(a, root ? out : nullptr);
+    if (root) CheckOutShape(a, *out, false, b);
+    if (root) {
+      TensorGuard pout(Probe(out->dtype, b.result.ndim == 0, false));
+      RunNode(TileContext(), node, pin, pout.t);
+      plan->dtype[k] = out->dtype;
+    } else {
+      probe.of[k] = probe.Keep(RunNode(TileContext(), node, pin, nullptr));
+      plan->dtype[k] = probe.of[k]->dtype;
+    }
+    for (std::string& w : b.warnings) warnings->push_back(std::move(w));
+    plan->shape[k] = b.result;
+    SetPhantom(&phantom[k], plan->dtype[k], b.result);
+    whole[k] = &phantom[k];
+  }
+}
+
+// The chain run op by op on whole tensors (legacy pointwise mode, 0-dim and
+// empty results): the eager ops themselves.
+bc_tensor* EvalEager(const bc_ctx& ctx, const std::vector<ExprNode>& nodes, const std::vector<char>& live,
+                     const bc_tensor* const* inputs, bc_tensor* out) {
+  Values v;
+  v.of.assign(nodes.size(), nullptr);
+  for (size_t k = 0; k < nodes.size(); ++k) {
+    if (!live[k]) continue;
+    const ExprNode& node = nodes[k];
+    if (node.kind == ExprNode::kInput) {
+      v.of[k] = inputs[node.index];
+      if (v.of[k] == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "input " + std::to_string(node.index) + " is NULL");
+      continue;
+    }
+    if (node.kind == ExprNode::kNumber) {
+      v.of[k] = v.Keep(NewWrappedScalar(node.number));
+      continue;
+    }
+    const bc_tensor* in[3] = {};
+    for (int i = 0; i < node.nargs; ++i) in[i] = v.of[static_cast<size_t>(node.arg[i])];
+    if (k + 1 == nodes.size()) return RunNode(ctx, node, in, out);
+    v.of[k] = v.Keep(RunNode(ctx, node, in, nullptr));
+  }
+  return nullptr;  // (the last node is an op: returned above)
+}
+
+// The tile walk: the result's dims with size-1 dims dropped and dims merged
+// where every operand allows it; each tile is a block of the last two.
+struct Walk {
+  int nd = 0;
+  int64_t size[BC_MAX_DIMS];
+  // Per operand (the result, then the live input nodes in order): element
+  // strides, and whether the operand is broadcast along the dim (its tile
+  // view then has size 1 there).
+  std::vector<std::array<int64_t, BC_MAX_DIMS>> st;
+  std::vector<std::array<char, BC_MAX_DIMS>> bc;
+  int64_t rows = 1, cols = 1;  // R and C: the last two dims (R = 1 for one dim)
+  int64_t r = 1, c = 1;        // a tile's extent in them
+  int64_t nrt = 1, nct = 1, ntiles = 1;
+};
+
+Walk PlanWalk(const Shape& s, const bc_tensor& result, const std::vector<const bc_tensor*>& ins) {
+  const int nops = 1 + static_cast<int>(ins.size());
+  std::vector<std::array<int64_t, BC_MAX_DIMS>> st(nops);
+  std::vector<std::array<char, BC_MAX_DIMS>> bc(nops);
+  for (int d = 0; d < s.ndim; ++d) {
+    st[0][d] = result.strides[d];
+    bc[0][d] = 0;
+  }
+  for (int k = 1; k < nops; ++k) {
+    const bc_tensor& t = *ins[static_cast<size_t>(k - 1)];
+    const int lead = s.ndim - t.ndim;
+    for (int d = 0; d < s.ndim; ++d) {
+      const bool b = d < lead || t.shape[d - lead] == 1;
+      bc[k][d] = b;
+      st[k][d] = b ? 0 : t.strides[d - lead];
+    }
+  }
+  Walk w;
+  w.st.resize(nops);
+  w.bc.resize(nops);
+  for (int d = 0; d < s.ndim; ++d) {
+    if (s.d[d] == 1) continue;
+    bool merge = w.nd > 0;
+    for (int k = 0; k < nops && merge; ++k)
+      merge = w.st[k][w.nd - 1] == st[k][d] * s.d[d] && w.bc[k][w.nd - 1] == bc[k][d];
+    if (merge) {
+      w.size[w.nd - 1] *= s.d[d];
+      for (int k = 0; k < nops; ++k) w.st[k][w.nd - 1] = st[k][d];
+      continue;
+    }
+    w.size[w.nd] = s.d[d];
+    for (int k = 0; k < nops; ++k) {
+      w.st[k][w.nd] = st[k][d];
+      w.bc[k][w.nd] = bc[k][d];
+    }
+    ++w.nd;
+  }
+  if (w.nd == 0) {  // one element
+    w.size[0] = 1;
+    for (int k = 0; k < nops; ++k) {
+      w.st[k][0] = 0;
+      w.bc[k][0] = k > 0;
+    }
+    w.nd = 1;
+  }
+  w.cols = w.size[w.nd - 1];
+  w.rows = w.nd >= 2 ? w.size[w.nd - 2] : 1;
+  w.c = std::min(w.cols, kTileElems);
+  w.r = w.cols >= kTileElems ? 1 : std::min(w.rows, std::max<int64_t>(1, kTileElems / w.cols));
+  w.nct = (w.cols + w.c - 1) / w.c;
+  w.nrt = (w.rows + w.r - 1) / w.r;
+  int64_t outer = 1;
+  for (int d = 0; d + 2 < w.nd; ++d) outer *= w.size[d];
+  w.ntiles = outer * w.nrt * w.nct;
+  return w;
+}
+
+// What one thread needs for its tiles: views of the operands and a buffer
+// per intermediate.
+struct Scratch {
+  std::vector<bc_tensor> views;  // the result, then the live inputs
+  std::vector<std::unique_ptr<TensorGuard>> bufs;  // per node (null: none)
+};
+
+struct TileRun {
+  const std::vector<ExprNode>* nodes;
+  const ExprPlan* plan;
+  const Walk* walk;
+  const bc_tensor* result;
+  std::vector<const bc_tensor*> ins;   // the live input nodes' tensors
+  std::vector<int> view_of;            // node -> its view (1 + index in ins), or -1
+  std::vector<const bc_tensor*> fixed;  // numbers and 0-dim results, per node
+  std::mutex mu;
+  std::vector<std::unique_ptr<Scratch>> free;
+  std::atomic<bool> failed{false};
+  Error error;
+  int64_t per_chunk = 0;
+};
+
+std::unique_ptr<Scratch> NewScratch(const TileRun& run) {
+  auto s = std::make_unique<Scratch>();
+  const size_t nviews = 1 + run.ins.size();
+  s->views.resize(nviews);
+  const int td = std::min(run.walk->nd, 2);
+  for (size_t k = 0; k < nviews; ++k) {
+    const bc_tensor& src = k == 0 ? *run.result : *run.ins[k - 1];
+    bc_tensor& v = s->views[k];
+    v.storage = src.storage;
+    v.dtype = src.dtype;
+    v.ndim = td;
+  }
+  const std::vector<ExprNode>& nodes = *run.nodes;
+  s->bufs.resize(nodes.size());
+  Shape tile{};
+  tile.ndim = td;
+  tile.d[td - 1] = run.walk->c;
+  if (td == 2) tile.d[0] = run.walk->r;
+  for (size_t k = 0; k + 1 < nodes.size(); ++k) {
+    if (!run.plan->live[k] || nodes[k].kind != ExprNode::kOp || run.fixed[k] != nullptr) continue;
+    s->bufs[k] = std::make_unique<TensorGuard>(NewTensor(run.plan->dtype[k], tile));
+  }
+  return s;
+}
+
+// Tile t: points each view at it and runs the live op nodes in order.
+void RunTile(TileRun& run, Scratch& s, int64_t t, std::vector<const bc_tensor*>& cur) {
+  const Walk& w = *run.walk;
+  const int nd = w.nd, td = std::min(nd, 2);
+  const int64_t per_plane = w.nrt * w.nct;
+  int64_t o = t / per_plane;
+  const int64_t rem = t % per_plane;
+  const int64_t r0 = (rem / w.nct) * w.r, c0 = (rem % w.nct) * w.c;
+  const int64_t er = std::min(w.r, w.rows - r0), ec = std::min(w.c, w.cols - c0);
+  int64_t idx[BC_MAX_DIMS];
+  for (int d = nd - 3; d >= 0; --d) {
+    idx[d] = o % w.size[d];
+    o /= w.size[d];
+  }
+  for (size_t k = 0; k < s.views.size(); ++k) {
+    const bc_tensor& src = k == 0 ? *run.result : *run.ins[k - 1];
+    bc_tensor& v = s.views[k];
+    int64_t off = 0;
+    for (int d = 0; d + 2 < nd; ++d) off += idx[d] * w.st[k][d];
+    off += c0 * w.st[k][nd - 1];
+    if (td == 2) off += r0 * w.st[k][nd - 2];
+    v.data = src.data + off * static_cast<int64_t>(DtypeSize(src.dtype));
+    v.shape[td - 1] = w.bc[k][nd - 1] ? 1 : ec;
+    v.strides[td - 1] = w.st[k][nd - 1];
+    if (td == 2) {
+      v.shape[0] = w.bc[k][nd - 2] ? 1 : er;
+      v.strides[0] = w.st[k][nd - 2];
+    }
+  }
+  const std::vector<ExprNode>& nodes = *run.nodes;
+  for (size_t k = 0; k < nodes.size(); ++k) {
+    if (!run.plan->live[k]) continue;
+    if (run.fixed[k] != nullptr) {
+      cur[k] = run.fixed[k];
+      continue;
+    }
+    const ExprNode& node = nodes[k];
+    if (node.kind == ExprNode::kInput) {
+      const int v = run.view_of[k];
+      cur[k] = run.ins[static_cast<size_t>(v - 1)]->ndim == 0 ? run.ins[static_cast<size_t>(v - 1)]
+                                                               : &s.views[static_cast<size_t>(v)];
+      continue;
+    }
+    const bc_tensor* in[3] = {};
+    for (int i = 0; i < node.nargs; ++i) in[i] = cur[static_cast<size_t>(node.arg[i])];
+    if (k + 1 == nodes.size()) {
+      RunNode(TileContext(), node, in, &s.views[0]);
+      break;
+    }
+    // The intermediate's tile: its operands' tiles broadcast.
+    bc_tensor& b = *s.bufs[k]->t;
+    for (int d = 0; d < td; ++d) {
+      int64_t size = 1;
+      for (int i = 0; i < node.nargs; ++i) {
+        const bc_tensor& x = *in[i];
+        const int j = d - (td - x.ndim);
+        if (j >= 0 && x.shape[j] != 1) size = x.shape[j];
+      }
+      b.shape[d] = size;
+    }
+    RowMajorStrides(b.shape, td, b.strides);
+    RunNode(TileContext(), node, in, &b);
+    cur[k] = &b;
+  }
+}
+
+void RunChunk(void* task, size_t chunk) {
+  TileRun& run = *static_cast<TileRun*>(task);
+  if (run.failed.load(std::memory_order_relaxed)) return;
+  std::unique_ptr<Scratch> s;
+  try {
+    {
+      std::lock_guard<std::mutex> lock(run.mu);
+      if (!run.free.empty()) {
+        s = std::move(run.free.back());
+        run.free.pop_back();
+      }
+    }
+    if (!s) s = NewScratch(run);
+    std::vector<const bc_tensor*> cur(run.nodes->size(), nullptr);
+    const int64_t t0 = static_cast<int64_t>(chunk) * run.per_chunk;
+    const int64_t t1 = std::min(run.walk->ntiles, t0 + run.per_chunk);
+    for (int64_t t = t0; t < t1 && !run.failed.load(std::memory_order_relaxed); ++t) RunTile(run, *s, t, cur);
+  } catch (const Error& e) {
+    std::lock_guard<std::mutex> lock(run.mu);
+    if (!run.failed.exchange(true)) run.error = e;
+  } catch (const std::bad_alloc&) {
+    std::lock_guard<std::mutex> lock(run.mu);
+    if (!run.failed.exchange(true)) run.error = Error{BC_ERR_OUT_OF_MEMORY, "out of memory"};
+  } catch (...) {
+    std::lock_guard<std::mutex> lock(run.mu);
+    if (!run.failed.exchange(true)) run.error = Error{BC_ERR_INTERNAL, "unexpected exception"};
+  }
+  if (s) {
+    std::lock_guard<std::mutex> lock(run.mu);
+    run.free.push_back(std::move(s));
+  }
+}
+
+}  // namespace
+
+bc_tensor* Expr::Eval(const bc_ctx& ctx, const bc_tensor* const* inputs, size_t ninputs, bc_tensor* out) {
+  if (ninputs != ninputs_)
+    Fail(BC_ERR_INVALID_ARGUMENT, "the expression takes " + std::to_string(ninputs_) + " inputs, not " +
+                                      std::to_string(ninputs));
+  if (ninputs > 0 && inputs == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "inputs is NULL");
+  if (nodes_.empty()) Fail(BC_ERR_INVALID_ARGUMENT, "the expression has no nodes");
+  const ExprNode& last = nodes_.back();
+  if (last.kind != ExprNode::kOp) {
+    // An input or a number: a copy, with copy_'s rules for out=.
+    TensorGuard number;
+    const bc_tensor* x = last.kind == ExprNode::kInput ? inputs[last.index] : (number.t = NewWrappedScalar(last.number));
+    if (x == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "input " + std::to_string(last.index) + " is NULL");
+    OpArgs a;
+    a.ctx = &ctx;
+    a.op = kCopy;
+    a.nin = 1;
+    a.in[0] = x;
+    if (out != nullptr) return RunElementwise(a, out, true);
+    TensorGuard r(NewTensor(x->dtype, ShapeOf(*x)));
+    RunElementwise(a, r.t, true);
+    return r.release();
+  }
+  if (LegacyPointwiseOn(ctx)) return EvalEager(ctx, nodes_, LiveNodes(nodes_), inputs, out);
+
+  // Checks that depend on values (an integer division by zero) come, in
+  // the eager chain, before the checks of the ops after them, and before
+  // the broadcast warnings of their own op, which may be errors. A chain
+  // with such an op that fails a check, or warns, runs op by op instead,
+  // so that the first failure is the eager one.
+  bool value_checks = false;
+  for (const ExprNode& node : nodes_) value_checks |= node.kind == ExprNode::kOp && IsIntDivision(node.op);
+  ExprPlan plan;
+  Values numbers;
+  std::vector<std::string> warnings;
+  try {
+    CheckChain(ctx, nodes_, inputs, out, &plan, &numbers, &warnings);
+  } catch (const Error&) {
+    if (!value_checks) throw;
+    return EvalEager(ctx, nodes_, LiveNodes(nodes_), inputs, out);
+  }
+  if (!warnings.empty() && value_checks) return EvalEager(ctx, nodes_, plan.live, inputs, out);
+  for (const std::string& w : warnings) Warn(ctx, w);
+  const Shape& s = plan.shape.back();
+  if (s.ndim == 0 || ShapeNumel(s) == 0)  // checked and warned already: the ops alone
+    return EvalEager(TileContext(), nodes_, plan.live, inputs, out);
+
+  // Where the result goes: out, or a new tensor, or a temporary copied into
+  // out at the end when out shares memory with an input other than as the
+  // same view, or when an integer division may fail part way.
+  bool via_temp = false;
+  std::vector<const bc_tensor*> ins;
+  TileRun run;
+  run.view_of.assign(nodes_.size(), -1);
+  run.fixed.assign(nodes_.size(), nullptr);
+  for (size_t k = 0; k < nodes_.size(); ++k) {
+    if (!plan.live[k]) continue;
+    const ExprNode& node = nodes_[k];
+    if (node.kind == ExprNode::kInput) {
+      const bc_tensor* t = inputs[node.index];
+      ins.push_back(t);
+      run.view_of[k] = static_cast<int>(ins.size());
+      if (out != nullptr && !SameView(*out, *t) && SharesMemory(*out, *t)) via_temp = true;
+    } else if (node.kind == ExprNode::kOp && IsIntDivision(node.op) && !IsFloating(plan.dtype[k])) {
+      via_temp |= out != nullptr;
+    }
+  }
+  TensorGuard fresh;
+  bc_tensor* result = out;
+  if (out == nullptr || via_temp) result = fresh.t = NewTensor(out != nullptr ? out->dtype : plan.dtype.back(), s);
+
+  // Nodes of 0-dim results (every operand 0-dim) are computed once.
+  Values fixed;
+  fixed.of.assign(nodes_.size(), nullptr);
+  for (size_t k = 0; k + 1 < nodes_.size(); ++k) {
+    if (!plan.live[k]) continue;
+    const ExprNode& node = nodes_[k];
+    if (node.kind == ExprNode::kNumber) {
+      run.fixed[k] = numbers.of[k];
+    } else if (node.kind == ExprNode::kOp && plan.shape[k].ndim == 0) {
+      const bc_tensor* in[3] = {};
+      for (int i = 0; i < node.nargs; ++i) {
+        const ExprNode& p = nodes_[static_cast<size_t>(node.arg[i])];
+        in[i] = p.kind == ExprNode::kInput ? inputs[p.index] : run.fixed[static_cast<size_t>(node.arg[i])];
+      }
+      run.fixed[k] = fixed.Keep(RunNode(TileContext(), node, in, nullptr));
+    }
+  }
+
+  const Walk w = PlanWalk(s, *result, ins);
+  run.nodes = &nodes_;
+  run.plan = &plan;
+  run.walk = &w;
+  run.result = result;
+  run.ins = ins;
+  const int64_t numel = ShapeNumel(s);
+  int threads = numel >= kParallelElems ? NumThreads(ctx) : 1;
+  if (threads > w.ntiles) threads = static_cast<int>(w.ntiles);
+  const size_t nchunks = std::min<size_t>(static_cast<size_t>(w.ntiles), ChunkCount(threads));
+  run.per_chunk = (w.ntiles + static_cast<int64_t>(nchunks) - 1) / static_cast<int64_t>(nchunks);
+  // Every thread's buffers before the first write: running out of memory
+  // part way would leave out half written.
+  for (int i = 0; i < threads; ++i) run.free.push_back(NewScratch(run));
+  const size_t used = static_cast<size_t>((w.ntiles + run.per_chunk - 1) / run.per_chunk);
+  if (threads <= 1) {
+    for (size_t i = 0; i < used; ++i) RunChunk(&run, i);
+  } else {
+    ParallelChunks(ctx, threads, used, RunChunk, &run);
+  }
+  if (run.failed.load()) throw run.error;
+  if (out != nullptr && result != out) CopyElements(ctx, *out, *result);
+  if (out != nullptr) return out;
+  return fresh.release();
 }
 
 }  // namespace bcast

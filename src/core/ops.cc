@@ -237,8 +237,6 @@ RowKernel KernelOf(const OpArgs& a, bc_dtype d) {
   return k;
 }
 
-bool SameView(const bc_tensor& x, const bc_tensor& y);
-
 // Small ops (under kSmallOp elements) whose checks can only pass skip them:
 // the shapes broadcast, the broadcast warning is off and the policy allows
 // broadcasting (else those apply in the general path); out= has the broadcast shape, is contiguous and shares no
@@ -429,6 +427,8 @@ bc_tensor* RunSmallContiguous(const OpArgs& a, bc_tensor* out) {
   return out;
 }
 
+}  // namespace
+
 // copy_ of a view onto itself (same data, dtype, shape and strides) does
 // nothing, before any check: PyTorch returns early, even for an expanded view.
 bool SameView(const bc_tensor& x, const bc_tensor& y) {
@@ -437,6 +437,8 @@ bool SameView(const bc_tensor& x, const bc_tensor& y) {
     if (x.shape[d] != y.shape[d] || x.strides[d] != y.strides[d]) return false;
   return true;
 }
+
+namespace {
 
 // Everything but the small-op fast path: kept out of line so that a small op
 // does not pay for this frame (several KiB of shapes, strides and plan).

@@ -49,6 +49,9 @@ struct TensorGuard {
   }
 };
 
+// Whether x and y are the same view: data, dtype, shape and strides.
+bool SameView(const bc_tensor& x, const bc_tensor& y);
+
 // New contiguous tensor (uninitialised); throws on bad shape or no memory.
 bc_tensor* NewTensor(bc_dtype dtype, const Shape& shape);
 
