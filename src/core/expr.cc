@@ -22,9 +22,6 @@
 
 namespace bcast {
 
-// Shapes and dtypes of the last evaluation (not used yet).
-struct ExprCache {};
-
 Expr::Expr(size_t ninputs) : ninputs_(ninputs) {
   if (ninputs > kMaxExprNodes)
     Fail(BC_ERR_INVALID_ARGUMENT, "an expression takes at most " + std::to_string(kMaxExprNodes) + " inputs");
@@ -222,7 +219,44 @@ struct Values {
 
 }  // namespace
 
+// The checks' findings for operands of given shapes and dtypes (key).
+struct ExprCache {
+  std::vector<int64_t> key;
+  ExprPlan plan;
+  Values numbers;
+};
+
 namespace {
+
+// What the checks depend on: the context's settings, the operands' dtypes,
+// shapes and kinds (not their data or strides: only out='s overlaps depend
+// on those, and they are checked on every evaluation).
+std::vector<int64_t> CacheKey(const bc_ctx& ctx, const bc_tensor* const* inputs, size_t n, const bc_tensor* out) {
+  std::vector<int64_t> k;
+  k.push_back(BroadcastWarningOn(ctx) | (Policy(ctx) << 1) |
+              (ctx.warnings_as_errors.load(std::memory_order_relaxed) << 8));
+  for (size_t i = 0; i <= n; ++i) {
+    const bc_tensor* t = i < n ? inputs[i] : out;
+    if (t == nullptr) {
+      k.push_back(-1);
+      continue;
+    }
+    k.push_back(t->dtype | (t->wrapped_number << 8) | (int64_t{t->ndim} << 16));
+    k.insert(k.end(), t->shape, t->shape + t->ndim);
+  }
+  return k;
+}
+
+// out='s own overlaps and those with the last node's inputs: the written
+// tensor's checks, which come first in the last op.
+void CheckOutOverlaps(const std::vector<ExprNode>& nodes, const bc_tensor* const* inputs, const bc_tensor& out) {
+  if (HasInternalOverlap(out)) FailInternalOverlap();
+  const ExprNode& last = nodes.back();
+  for (int i = 0; i < last.nargs; ++i) {
+    const ExprNode& p = nodes[static_cast<size_t>(last.arg[i])];
+    if (p.kind == ExprNode::kInput) CheckOverlap(out, *inputs[p.index]);
+  }
+}
 
 // Checks the chain as eager would, node by node: the broadcast (errors,
 // warnings and policy of ctx) on the whole shapes, then the op's dtype
@@ -268,11 +302,7 @@ void CheckChain(const bc_ctx& ctx, const std::vector<ExprNode>& nodes, const bc_
       a.in[i] = whole[static_cast<size_t>(node.arg[i])];
       pin[i] = probe.of[static_cast<size_t>(node.arg[i])];
     }
-    if (root) {  // the written tensor's overlaps come first
-      if (HasInternalOverlap(*out)) FailInternalOverlap();
-      for (int i = 0; i < node.nargs; ++i)
-        if (nodes[static_cast<size_t>(node.arg[i])].kind == ExprNode::kInput) CheckOverlap(*out, *a.in[i]);
-    }
+    if (root) CheckOutOverlaps(nodes, inputs, *out);
     OperandBroadcast b = BroadcastOperands(a, root ? out : nullptr);
     if (root) CheckOutShape(a, *out, false, b);
     if (root) {
@@ -567,17 +597,36 @@ bc_tensor* Expr::Eval(const bc_ctx& ctx, const bc_tensor* const* inputs, size_t 
   // so that the first failure is the eager one.
   bool value_checks = false;
   for (const ExprNode& node : nodes_) value_checks |= node.kind == ExprNode::kOp && IsIntDivision(node.op);
-  ExprPlan plan;
-  Values numbers;
-  std::vector<std::string> warnings;
-  try {
-    CheckChain(ctx, nodes_, inputs, out, &plan, &numbers, &warnings);
-  } catch (const Error&) {
-    if (!value_checks) throw;
-    return EvalEager(ctx, nodes_, LiveNodes(nodes_), inputs, out);
+  for (size_t i = 0; i < ninputs; ++i)
+    if (inputs[i] == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "input " + std::to_string(i) + " is NULL");
+  std::vector<int64_t> key = CacheKey(ctx, inputs, ninputs, out);
+  std::shared_ptr<const ExprCache> known;
+  {
+    std::lock_guard<std::mutex> lock(cache_mu_);
+    if (cache_ != nullptr && cache_->key == key) known = cache_;
   }
-  if (!warnings.empty() && value_checks) return EvalEager(ctx, nodes_, plan.live, inputs, out);
-  for (const std::string& w : warnings) Warn(ctx, w);
+  if (known != nullptr) {
+    if (out != nullptr) CheckOutOverlaps(nodes_, inputs, *out);
+  } else {
+    auto found = std::make_shared<ExprCache>();
+    std::vector<std::string> warnings;
+    try {
+      CheckChain(ctx, nodes_, inputs, out, &found->plan, &found->numbers, &warnings);
+    } catch (const Error&) {
+      if (!value_checks) throw;
+      return EvalEager(ctx, nodes_, LiveNodes(nodes_), inputs, out);
+    }
+    if (!warnings.empty() && value_checks) return EvalEager(ctx, nodes_, found->plan.live, inputs, out);
+    for (const std::string& w : warnings) Warn(ctx, w);
+    known = found;
+    if (warnings.empty()) {  // (warnings are sent on every evaluation)
+      found->key = std::move(key);
+      std::lock_guard<std::mutex> lock(cache_mu_);
+      cache_ = known;
+    }
+  }
+  const ExprPlan& plan = known->plan;
+  const Values& numbers = known->numbers;
   const Shape& s = plan.shape.back();
   if (s.ndim == 0 || ShapeNumel(s) == 0)  // checked and warned already: the ops alone
     return EvalEager(TileContext(), nodes_, plan.live, inputs, out);

@@ -60,8 +60,10 @@ class Expr {
   int32_t Add(const ExprNode& n);
   size_t ninputs_;
   std::vector<ExprNode> nodes_;
+  // What the last evaluation's checks found, for evaluations on the same
+  // shapes and dtypes.
   std::mutex cache_mu_;
-  std::unique_ptr<ExprCache> cache_;
+  std::shared_ptr<const ExprCache> cache_;
 };
 
 // The most nodes an expression may have.
