@@ -18,6 +18,8 @@
 #include "core/shape.h"
 #include "core/tensor.h"
 #include "core/types.h"
+#include "core/plan.h"
+#include "hwy/cache_control.h"
 #include "kernels/kernels.h"
 
 namespace bcast {
@@ -423,6 +425,7 @@ Walk PlanWalk(const Shape& s, const bc_tensor& result, const std::vector<const b
 struct Scratch {
   std::vector<bc_tensor> views;  // the result, then the live inputs
   std::vector<std::unique_ptr<TensorGuard>> bufs;  // per node (null: none)
+  TensorGuard root;  // the last node's tile, when it is streamed out
 };
 
 struct TileRun {
@@ -438,6 +441,9 @@ struct TileRun {
   std::atomic<bool> failed{false};
   Error error;
   int64_t per_chunk = 0;
+  // Large results are computed into a tile in cache and leave it with
+  // streaming stores: never read for ownership, as bcast's own ops write.
+  bool stream = false;
 };
 
 std::unique_ptr<Scratch> NewScratch(const TileRun& run) {
@@ -462,6 +468,7 @@ std::unique_ptr<Scratch> NewScratch(const TileRun& run) {
     if (!run.plan->live[k] || nodes[k].kind != ExprNode::kOp || run.fixed[k] != nullptr) continue;
     s->bufs[k] = std::make_unique<TensorGuard>(NewTensor(run.plan->dtype[k], tile));
   }
+  if (run.stream) s->root.t = NewTensor(run.result->dtype, tile);
   return s;
 }
 
@@ -511,7 +518,16 @@ void RunTile(TileRun& run, Scratch& s, int64_t t, std::vector<const bc_tensor*>&
     const bc_tensor* in[3] = {};
     for (int i = 0; i < node.nargs; ++i) in[i] = cur[static_cast<size_t>(node.arg[i])];
     if (k + 1 == nodes.size()) {
-      RunNode(TileContext(), node, in, &s.views[0]);
+      bc_tensor& o = s.views[0];
+      if (run.stream && IsContiguous(o)) {
+        bc_tensor& b = *s.root.t;
+        for (int d = 0; d < td; ++d) b.shape[d] = o.shape[d];
+        RowMajorStrides(b.shape, td, b.strides);
+        RunNode(TileContext(), node, in, &b);
+        RunConvertKernel(b.dtype, o.data, b.dtype, b.data, Numel(b), true);
+      } else {
+        RunNode(TileContext(), node, in, &o);
+      }
       break;
     }
     // The intermediate's tile: its operands' tiles broadcast.
@@ -548,6 +564,7 @@ void RunChunk(void* task, size_t chunk) {
     const int64_t t0 = static_cast<int64_t>(chunk) * run.per_chunk;
     const int64_t t1 = std::min(run.walk->ntiles, t0 + run.per_chunk);
     for (int64_t t = t0; t < t1 && !run.failed.load(std::memory_order_relaxed); ++t) RunTile(run, *s, t, cur);
+    if (run.stream) hwy::FlushStream();
   } catch (const Error& e) {
     std::lock_guard<std::mutex> lock(run.mu);
     if (!run.failed.exchange(true)) run.error = e;
@@ -682,6 +699,13 @@ bc_tensor* Expr::Eval(const bc_ctx& ctx, const bc_tensor* const* inputs, size_t 
   const int64_t numel = ShapeNumel(s);
   int threads = numel >= kParallelElems ? NumThreads(ctx) : 1;
   if (threads > w.ntiles) threads = static_cast<int>(w.ntiles);
+  int64_t moved = numel * static_cast<int64_t>(DtypeSize(result->dtype));
+  bool aliased = false;
+  for (const bc_tensor* t : ins) {
+    moved += Numel(*t) * static_cast<int64_t>(DtypeSize(t->dtype));
+    aliased |= t->storage == result->storage;
+  }
+  run.stream = !aliased && moved >= StreamingBytes(threads);
   const size_t nchunks = std::min<size_t>(static_cast<size_t>(w.ntiles), ChunkCount(threads));
   run.per_chunk = (w.ntiles + static_cast<int64_t>(nchunks) - 1) / static_cast<int64_t>(nchunks);
   // Every thread's buffers before the first write: running out of memory
