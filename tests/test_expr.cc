@@ -151,14 +151,22 @@ struct Outcome {
   bc_status st = BC_OK;
   std::string error;
   Tensor result;
+  std::vector<std::string> warnings;
 };
+
+// The warnings the default context sends, caught.
+std::vector<std::string>* g_warnings = nullptr;
+void CatchWarning(const char* m, void*) {
+  if (g_warnings) g_warnings->push_back(m);
+}
 
 // The chain op by op: the reference.
 Outcome RunEager(const Case& c, const std::vector<OpRef>& ops, bc_tensor* out) {
   const std::vector<bool> live = Live(c);
+  Outcome o;
+  g_warnings = &o.warnings;
   std::vector<Tensor> vals(c.nodes.size());
   std::vector<const bc_tensor*> of(c.nodes.size(), nullptr);
-  Outcome o;
   for (size_t k = 0; k < c.nodes.size(); ++k) {
     if (!live[k]) continue;
     const Node& n = c.nodes[k];
@@ -213,6 +221,7 @@ Outcome RunFused(bc_expr* e, const Case& c, bc_tensor* out) {
   std::vector<const bc_tensor*> in;
   for (const Tensor& t : c.inputs) in.push_back(t.get());
   Outcome o;
+  g_warnings = &o.warnings;
   bc_tensor* r = nullptr;
   o.st = out ? bc_expr_eval_out(e, in.data(), in.size(), out) : bc_expr_eval(e, in.data(), in.size(), &r);
   if (o.st != BC_OK) o.error = bc_last_error();
@@ -222,6 +231,7 @@ Outcome RunFused(bc_expr* e, const Case& c, bc_tensor* out) {
 
 void ExpectSame(const Outcome& want, const Outcome& got, const std::string& what) {
   ASSERT_EQ(want.st, got.st) << what << "\n eager: " << want.error << "\n fused: " << got.error;
+  EXPECT_EQ(want.warnings, got.warnings) << what;
   if (want.st != BC_OK) {
     EXPECT_EQ(want.error, got.error) << what;
     return;
@@ -232,7 +242,16 @@ void ExpectSame(const Outcome& want, const Outcome& got, const std::string& what
   EXPECT_TRUE(RawBytes(want.result.get()) == RawBytes(got.result.get())) << what;
 }
 
-void CheckCases(uint32_t seed, int count, bool large) {
+void CheckCases(uint32_t seed, int count, bool large, bool warn = false) {
+  bc_set_warning_handler(CatchWarning, nullptr);
+  bc_set_broadcast_warning(warn);
+  struct Restore {
+    ~Restore() {
+      bc_set_broadcast_warning(0);
+      bc_set_warning_handler(nullptr, nullptr);
+      g_warnings = nullptr;
+    }
+  } restore;
   const std::vector<OpRef> ops = AllOps();
   std::mt19937 rng(seed);
   int computed = 0;
@@ -258,6 +277,7 @@ void CheckCases(uint32_t seed, int count, bool large) {
       if (w.st != BC_OK) {
         EXPECT_EQ(w.error, g.error) << what;
       }
+      EXPECT_EQ(w.warnings, g.warnings) << what;
       EXPECT_TRUE(RawBytes(o1.get()) == RawBytes(o2.get())) << what << " out=" << ShortName(d);
     }
     bc_expr_free(e);
@@ -270,6 +290,9 @@ void CheckCases(uint32_t seed, int count, bool large) {
 TEST(ExprRandom, SmallShapes) { CheckCases(1, 3000, false); }
 TEST(ExprRandom, SmallShapesSecondSeed) { CheckCases(2, 3000, false); }
 TEST(ExprRandom, ManyTiles) { CheckCases(3, 150, true); }
+// With the broadcast warning on: the same warnings, in the same order, and
+// each op's once per evaluation (a second evaluation, cached, sends them again).
+TEST(ExprRandom, BroadcastWarnings) { CheckCases(4, 1500, false, true); }
 
 }  // namespace
 }  // namespace bct

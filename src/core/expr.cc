@@ -11,6 +11,7 @@
 #include "core/dtype.h"
 #include "core/error.h"
 #include "core/op_info.h"
+#include "core/op_rules.h"
 #include "core/ops.h"
 #include "core/overlap.h"
 #include "core/parallel.h"
@@ -134,10 +135,24 @@ const bc_ctx& TileContext() {
   static bc_ctx* c = [] {
     auto* p = new bc_ctx;
     p->threads.store(1);
+    p->handler = [](const char*, void*) {};  // sent once per op, by the checks
     return p;
   }();
   return *c;
 }
+
+// The checks' stand-in ops run on this: one thread, and the ops' own
+// warnings (where's uint8 condition, ...) collected, to be sent on the
+// evaluation's context in the eager order.
+struct ProbeContext {
+  bc_ctx ctx;
+  std::vector<std::string> warnings;
+  ProbeContext() {
+    ctx.threads.store(1);
+    ctx.handler = [](const char* m, void* user) { static_cast<ProbeContext*>(user)->warnings.push_back(m); };
+    ctx.handler_user = this;
+  }
+};
 
 // One op node on its operands, as the C API calls the engine: clamp with
 // two number bounds is PyTorch's clamp(Tensor, Scalar, Scalar).
@@ -264,10 +279,14 @@ void CheckOutOverlaps(const std::vector<ExprNode>& nodes, const bc_tensor* const
 // warnings and policy of ctx) on the whole shapes, then the op's dtype
 // rules and own checks on 1-element stand-ins, in the eager op's order;
 // for the last node with `out`, out='s overlap, shape and dtype. Fills
-// `plan`; `numbers` receives the number nodes' tensors, `warnings` the
-// broadcast warnings in the eager order, not yet sent.
-void CheckChain(const bc_ctx& ctx, const std::vector<ExprNode>& nodes, const bc_tensor* const* inputs,
-                bc_tensor* out, ExprPlan* plan, Values* numbers, std::vector<std::string>* warnings) {
+// `plan`; `numbers` receives the number nodes' tensors. Each op's warnings
+// (its own, then the broadcast's) are sent on ctx after its checks, as the
+// eager op sends them; with `defer` they are kept in `warnings` instead.
+// Returns whether there were any.
+bool CheckChain(const bc_ctx& ctx, const std::vector<ExprNode>& nodes, const bc_tensor* const* inputs,
+                bc_tensor* out, ExprPlan* plan, Values* numbers, bool defer, std::vector<std::string>* warnings) {
+  ProbeContext pc;
+  bool warned = false;
   const size_t n = nodes.size();
   plan->live = LiveNodes(nodes);
   plan->shape.assign(n, Shape{});
@@ -307,19 +326,40 @@ void CheckChain(const bc_ctx& ctx, const std::vector<ExprNode>& nodes, const bc_
     if (root) CheckOutOverlaps(nodes, inputs, *out);
     OperandBroadcast b = BroadcastOperands(a, root ? out : nullptr);
     if (root) CheckOutShape(a, *out, false, b);
+    // pow with a number runs on its own path for some exponents, without
+    // broadcasting (no warning); the stand-ins, a (1,) tensor beside the
+    // 0-dim number, always warn on the general path: they tell which ran.
+    bool number_path = false;
+    for (int i = 0; i < node.nargs; ++i) number_path |= a.in[i]->wrapped_number;
+    number_path &= RulesOf(node.op).number_path != nullptr;
+    pc.ctx.broadcast_warning.store(number_path);
     if (root) {
       TensorGuard pout(Probe(out->dtype, b.result.ndim == 0, false));
-      RunNode(TileContext(), node, pin, pout.t);
+      RunNode(pc.ctx, node, pin, pout.t);
       plan->dtype[k] = out->dtype;
     } else {
-      probe.of[k] = probe.Keep(RunNode(TileContext(), node, pin, nullptr));
+      probe.of[k] = probe.Keep(RunNode(pc.ctx, node, pin, nullptr));
       plan->dtype[k] = probe.of[k]->dtype;
     }
-    for (std::string& w : b.warnings) warnings->push_back(std::move(w));
+    if (number_path) {
+      if (pc.warnings.empty()) b.warnings.clear();
+      pc.warnings.clear();
+      pc.ctx.broadcast_warning.store(false);
+    }
+    for (std::string& w : b.warnings) pc.warnings.push_back(std::move(w));
+    warned |= !pc.warnings.empty();
+    for (std::string& w : pc.warnings) {
+      if (defer) warnings->push_back(std::move(w));
+      else Warn(ctx, w);
+    }
+    pc.warnings.clear();
     plan->shape[k] = b.result;
     SetPhantom(&phantom[k], plan->dtype[k], b.result);
+    // (an op on numbers alone gives what eager gives: its stand-in says)
+    if (probe.of[k] != nullptr) phantom[k].wrapped_number = probe.of[k]->wrapped_number;
     whole[k] = &phantom[k];
   }
+  return warned;
 }
 
 // The chain run op by op on whole tensors (legacy pointwise mode, 0-dim and
@@ -436,6 +476,10 @@ struct TileRun {
   std::vector<const bc_tensor*> ins;   // the live input nodes' tensors
   std::vector<int> view_of;            // node -> its view (1 + index in ins), or -1
   std::vector<const bc_tensor*> fixed;  // numbers and 0-dim results, per node
+  // Per node: its op as one kernel call where its dtypes allow (the
+  // small-op path's binding), for tiles whose rows are contiguous.
+  std::vector<char> direct_ok;
+  std::vector<DirectCall> direct;
   std::mutex mu;
   std::vector<std::unique_ptr<Scratch>> free;
   std::atomic<bool> failed{false};
@@ -445,6 +489,53 @@ struct TileRun {
   // streaming stores: never read for ownership, as bcast's own ops write.
   bool stream = false;
 };
+
+// Which op nodes run straight through their kernels (RunDirect): those
+// whose operands' dtypes the small-op path takes, and not numbers' own
+// paths (pow and clamp with numbers).
+void BindNodes(const std::vector<ExprNode>& nodes, const ExprPlan& plan, const bc_tensor* const* inputs,
+               const bc_tensor* out, int td, TileRun* run) {
+  run->direct_ok.assign(nodes.size(), 0);
+  run->direct.resize(nodes.size());
+  std::vector<bc_tensor> phantom(nodes.size());
+  std::vector<const bc_tensor*> typed(nodes.size(), nullptr);  // dtype and ndim of each operand
+  for (size_t k = 0; k < nodes.size(); ++k) {
+    if (!plan.live[k]) continue;
+    const ExprNode& node = nodes[k];
+    if (run->fixed[k] != nullptr) {
+      typed[k] = run->fixed[k];
+      continue;
+    }
+    if (node.kind == ExprNode::kInput) {
+      typed[k] = inputs[node.index];
+      continue;
+    }
+    phantom[k].dtype = plan.dtype[k];
+    phantom[k].ndim = td;
+    typed[k] = &phantom[k];
+    OpArgs a;
+    a.op = node.op;
+    a.nin = node.nargs;
+    a.scalar = node.value;
+    for (int j = 0; j < 3; ++j) a.params[j] = node.params[j];
+    a.given = node.given;
+    unsigned one_value = 0;
+    bool wrapped = false;
+    for (int i = 0; i < node.nargs; ++i) {
+      a.in[i] = typed[static_cast<size_t>(node.arg[i])];
+      if (a.in[i]->ndim == 0) one_value |= 1u << i;
+      wrapped |= a.in[i]->wrapped_number;
+    }
+    if (wrapped && RulesOf(node.op).number_path != nullptr) continue;
+    if (node.op == kClamp && a.in[1]->wrapped_number && a.in[2]->wrapped_number) continue;
+    const bool root = k + 1 == nodes.size();
+    try {
+      run->direct_ok[k] = BindDirect(a, root ? out : nullptr, one_value, &run->direct[k]);
+    } catch (const Error&) {  // (the checks passed: cannot happen)
+      run->direct_ok[k] = 0;
+    }
+  }
+}
 
 std::unique_ptr<Scratch> NewScratch(const TileRun& run) {
   auto s = std::make_unique<Scratch>();
@@ -470,6 +561,49 @@ std::unique_ptr<Scratch> NewScratch(const TileRun& run) {
   }
   if (run.stream) s->root.t = NewTensor(run.result->dtype, tile);
   return s;
+}
+
+// Node k's op straight through its kernel on tile operands `in`, into `o`
+// (whose shape is the node's tile): false, nothing done, where a row is
+// not contiguous (a transposed input).
+bool RunDirect(const DirectCall& call, int nargs, const bc_tensor* const* in, const bc_tensor& o, int td) {
+  const int64_t n = o.shape[td - 1], rows = td == 2 ? o.shape[0] : 1;
+  if (n > 1 && o.strides[td - 1] != 1) return false;
+  char* ptr[4];
+  int64_t step[4];
+  unsigned bcast = 0;
+  ptr[0] = o.data;
+  step[0] = td == 2 ? o.strides[0] * static_cast<int64_t>(DtypeSize(o.dtype)) : 0;
+  for (int i = 0; i < nargs; ++i) {
+    const bc_tensor& x = *in[i];
+    if (x.ndim == 0) {
+      ptr[i + 1] = const_cast<char*>(call.values[i]);
+      step[i + 1] = 0;
+      if (n > 1) bcast |= 1u << i;
+      continue;
+    }
+    if (x.shape[td - 1] == 1) {
+      if (n > 1) bcast |= 1u << i;
+    } else if (x.strides[td - 1] != 1) {
+      return false;
+    }
+    ptr[i + 1] = x.data;
+    step[i + 1] = td == 2 && x.shape[0] != 1 ? x.strides[0] * static_cast<int64_t>(DtypeSize(x.dtype)) : 0;
+  }
+  if (call.swap) {
+    std::swap(ptr[1], ptr[2]);
+    std::swap(step[1], step[2]);
+    bcast = (bcast & ~3u) | ((bcast & 1u) << 1) | ((bcast >> 1) & 1u);
+  }
+  call.kernel(n, rows, ptr, step, bcast, call.scalar, kPlainStores);
+  return true;
+}
+
+// One op node on its tile.
+void RunTileNode(const TileRun& run, size_t k, const bc_tensor* const* in, bc_tensor* o, int td) {
+  const ExprNode& node = (*run.nodes)[k];
+  if (run.direct_ok[k] && RunDirect(run.direct[k], node.nargs, in, *o, td)) return;
+  RunNode(TileContext(), node, in, o);
 }
 
 // Tile t: points each view at it and runs the live op nodes in order.
@@ -523,10 +657,10 @@ void RunTile(TileRun& run, Scratch& s, int64_t t, std::vector<const bc_tensor*>&
         bc_tensor& b = *s.root.t;
         for (int d = 0; d < td; ++d) b.shape[d] = o.shape[d];
         RowMajorStrides(b.shape, td, b.strides);
-        RunNode(TileContext(), node, in, &b);
+        RunTileNode(run, k, in, &b, td);
         RunConvertKernel(b.dtype, o.data, b.dtype, b.data, Numel(b), true);
       } else {
-        RunNode(TileContext(), node, in, &o);
+        RunTileNode(run, k, in, &o, td);
       }
       break;
     }
@@ -542,7 +676,7 @@ void RunTile(TileRun& run, Scratch& s, int64_t t, std::vector<const bc_tensor*>&
       b.shape[d] = size;
     }
     RowMajorStrides(b.shape, td, b.strides);
-    RunNode(TileContext(), node, in, &b);
+    RunTileNode(run, k, in, &b, td);
     cur[k] = &b;
   }
 }
@@ -627,16 +761,16 @@ bc_tensor* Expr::Eval(const bc_ctx& ctx, const bc_tensor* const* inputs, size_t 
   } else {
     auto found = std::make_shared<ExprCache>();
     std::vector<std::string> warnings;
+    bool warned;
     try {
-      CheckChain(ctx, nodes_, inputs, out, &found->plan, &found->numbers, &warnings);
+      warned = CheckChain(ctx, nodes_, inputs, out, &found->plan, &found->numbers, value_checks, &warnings);
     } catch (const Error&) {
       if (!value_checks) throw;
       return EvalEager(ctx, nodes_, LiveNodes(nodes_), inputs, out);
     }
-    if (!warnings.empty() && value_checks) return EvalEager(ctx, nodes_, found->plan.live, inputs, out);
-    for (const std::string& w : warnings) Warn(ctx, w);
+    if (warned && value_checks) return EvalEager(ctx, nodes_, found->plan.live, inputs, out);
     known = found;
-    if (warnings.empty()) {  // (warnings are sent on every evaluation)
+    if (!warned) {  // (warnings are sent on every evaluation)
       found->key = std::move(key);
       std::lock_guard<std::mutex> lock(cache_mu_);
       cache_ = known;
@@ -691,6 +825,7 @@ bc_tensor* Expr::Eval(const bc_ctx& ctx, const bc_tensor* const* inputs, size_t 
   }
 
   const Walk w = PlanWalk(s, *result, ins);
+  BindNodes(nodes_, plan, inputs, out != nullptr ? result : nullptr, std::min(w.nd, 2), &run);
   run.nodes = &nodes_;
   run.plan = &plan;
   run.walk = &w;

@@ -348,6 +348,37 @@ __attribute__((noinline)) bc_tensor* RunSmallBroadcast(const OpArgs& a, bc_tenso
   return out;
 }
 
+}  // namespace
+
+bool BindDirect(const OpArgs& a, const bc_tensor* out, unsigned one_value, DirectCall* c) {
+  if (IsIntDivision(a.op) || RulesOf(a.op).copies) return false;
+  if (RulesOf(a.op).half_alpha_factor != nullptr && WantsAlpha(a) &&
+      (IsHalf(a.in[0]->dtype) || IsHalf(a.in[1]->dtype)))
+    return false;  // HalfAlphaScalarLoop decides on the plan
+  const Types types = ResolveTypes(a, out);
+  if (one_value != 0 && IsHalf(types.common)) return false;
+  const bc_dtype out_dtype = out != nullptr ? out->dtype : types.result;
+  const RowKernel fused = FusedHalfKernel(a, out_dtype, types);
+  const bc_dtype kd = fused != nullptr ? types.common : types.in;
+  if (out_dtype != (kd == types.in ? types.out : kd)) return false;
+  for (int i = 0; i < a.nin; ++i) {
+    const bool cond = RulesOf(a.op).bool_operand == i;
+    const bc_dtype want = OperandKernelDtype(a, i, kd);
+    if (one_value & (1u << i)) {
+      ConvertStridedVia(want, c->values[i], 1, cond ? BC_BOOL : types.common, a.in[i]->dtype, a.in[i]->data, 0, 1);
+      continue;
+    }
+    if (a.in[i]->dtype != want) return false;
+  }
+  c->swap = SwapsOperands(a, types);
+  c->kernel = fused != nullptr ? fused : KernelOf(a, kd);
+  KernelScalars(a, types, c->scalar);
+  c->result = types.result;
+  return true;
+}
+
+namespace {
+
 // Small ops on operands of one shape, contiguous and already in the kernel's
 // dtypes, need no plan: nothing broadcasts, so no warning or policy applies,
 // no overlap or shape error can arise, and the whole op is one row. A 0-dim
@@ -394,36 +425,17 @@ bc_tensor* RunSmallContiguous(const OpArgs& a, bc_tensor* out) {
     if (overlaps && (t.data != out->data || t.dtype != out->dtype)) return nullptr;
   }
   // Only dtype errors remain possible, and they come now, as in the general path.
-  const Types types = ResolveTypes(a, out);
-  if (one_value != 0 && IsHalf(types.common)) return nullptr;
-  const bc_dtype out_dtype = out != nullptr ? out->dtype : types.result;
-  const RowKernel fused = FusedHalfKernel(a, out_dtype, types);
-  const bc_dtype kd = fused != nullptr ? types.common : types.in;
-  if (out_dtype != (kd == types.in ? types.out : kd)) return nullptr;
+  DirectCall call;
+  if (!BindDirect(a, out, one_value, &call)) return nullptr;
   char* ptr[4];
-  alignas(8) char values[3][8];
-  for (int i = 0; i < a.nin; ++i) {
-    const bool cond = RulesOf(a.op).bool_operand == i;
-    const bc_dtype want = OperandKernelDtype(a, i, kd);
-    if (one_value & (1u << i)) {
-      ConvertStridedVia(want, values[i], 1, cond ? BC_BOOL : types.common, a.in[i]->dtype,
-                        a.in[i]->data, 0, 1);
-      ptr[i + 1] = values[i];
-      continue;
-    }
-    if (a.in[i]->dtype != want) return nullptr;
-    ptr[i + 1] = a.in[i]->data;
-  }
-  if (SwapsOperands(a, types)) {
+  for (int i = 0; i < a.nin; ++i) ptr[i + 1] = (one_value & (1u << i)) ? call.values[i] : a.in[i]->data;
+  if (call.swap) {
     std::swap(ptr[1], ptr[2]);
     one_value = (one_value & ~3u) | ((one_value & 1u) << 1) | ((one_value >> 1) & 1u);
   }
-  const RowKernel kernel = fused != nullptr ? fused : KernelOf(a, kd);
-  if (out == nullptr) out = NewTensor(types.result, ShapeOf(*shape));
+  if (out == nullptr) out = NewTensor(call.result, ShapeOf(*shape));
   ptr[0] = out->data;
-  double scalar[kMaxScalars];
-  KernelScalars(a, types, scalar);
-  kernel(numel, 1, ptr, nullptr, one_value, scalar, kPlainStores);
+  call.kernel(numel, 1, ptr, nullptr, one_value, call.scalar, kPlainStores);
   return out;
 }
 

@@ -5,6 +5,7 @@
 
 #include "core/context.h"
 #include "core/tensor.h"
+#include "kernels/kernels.h"
 
 namespace bcast {
 
@@ -25,6 +26,23 @@ struct OpArgs {
 // `out` (the in-place form passes out == in[0], inplace = true) and returns it.
 // Throws bcast::Error; nothing is written on failure.
 bc_tensor* RunElementwise(const OpArgs& args, bc_tensor* out, bool inplace);
+
+// An op run as one kernel call on operands already in its kernel dtypes,
+// without a plan (the small-op path): what to call. Operands that are one
+// value (0-dim) are converted into `values` as the executor converts them.
+struct DirectCall {
+  RowKernel kernel = nullptr;
+  double scalar[kMaxScalars] = {1, 0, 0};
+  bool swap = false;  // inputs 0 and 1 trade places for the kernel
+  bc_dtype result = BC_FLOAT32;  // an allocated result's dtype
+  alignas(8) char values[3][8];
+};
+
+// Binds op `a` (its inputs' dtypes read, and the values of those marked in
+// one_value) for writing into `out` (or a new result: null). Throws the
+// op's dtype errors; returns false where the general path must run
+// (conversions, integer division, halves with one-value operands, ...).
+bool BindDirect(const OpArgs& a, const bc_tensor* out, unsigned one_value, DirectCall* c);
 
 // Copies src's elements into dst: same dtype and shape, any strides.
 void CopyElements(const bc_ctx& ctx, const bc_tensor& dst, const bc_tensor& src);
