@@ -3,10 +3,12 @@
 // broadcast layout, compared bit for bit, errors and their texts included.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "test_util.h"
@@ -293,6 +295,69 @@ TEST(ExprRandom, ManyTiles) { CheckCases(3, 150, true); }
 // With the broadcast warning on: the same warnings, in the same order, and
 // each op's once per evaluation (a second evaluation, cached, sends them again).
 TEST(ExprRandom, BroadcastWarnings) { CheckCases(4, 1500, false, true); }
+
+}  // namespace
+}  // namespace bct
+
+namespace bct {
+namespace {
+
+// Several host threads evaluate one expression at once, on shapes that
+// alternate (the cached checks are replaced under them) and large enough
+// for the evaluation's own threads; every result equals the chain's.
+TEST(ExprThreads, OneExpressionFromManyThreads) {
+  const char* names[] = {"x", "m", "s"};
+  bc_expr* e = nullptr;
+  bc_expr_new(3, &e);
+  int32_t x, m, s, d, q;
+  ASSERT_EQ(bc_expr_input(e, 0, &x), BC_OK);
+  ASSERT_EQ(bc_expr_input(e, 1, &m), BC_OK);
+  ASSERT_EQ(bc_expr_input(e, 2, &s), BC_OK);
+  int32_t a1[2] = {x, m};
+  ASSERT_EQ(bc_expr_call(e, "sub", a1, 2, &d), BC_OK);
+  int32_t a2[2] = {d, s};
+  ASSERT_EQ(bc_expr_call(e, "div", a2, 2, &q), BC_OK);
+  (void)names;
+  std::mt19937 rng(9);
+  struct Shapes {
+    Shape x, m, s;
+  };
+  const Shapes shapes[] = {{{300, 257}, {300, 1}, {257}}, {{7, 33}, {1, 33}, {7, 1}}, {{2, 40000}, {2, 1}, {}}};
+  std::vector<std::vector<Tensor>> ins;
+  std::vector<Tensor> want;
+  for (const Shapes& sh : shapes) {
+    std::vector<Tensor> t;
+    t.push_back(ToTensor(RandomHost(BC_FLOAT32, sh.x, rng)));
+    t.push_back(ToTensor(RandomHost(BC_FLOAT64, sh.m, rng)));
+    t.push_back(ToTensor(RandomHost(BC_FLOAT32, sh.s, rng)));
+    bc_tensor *t1 = nullptr, *t2 = nullptr;
+    ASSERT_EQ(bc_binary(BC_SUB, t[0].get(), t[1].get(), &t1), BC_OK);
+    ASSERT_EQ(bc_binary(BC_DIV, t1, t[2].get(), &t2), BC_OK);
+    bc_tensor_free(t1);
+    want.push_back(Tensor(t2));
+    ins.push_back(std::move(t));
+  }
+  std::atomic<int> bad{0};
+  std::vector<std::thread> threads;
+  for (int th = 0; th < 4; ++th) {
+    threads.emplace_back([&, th] {
+      for (int i = 0; i < 30; ++i) {
+        const size_t k = static_cast<size_t>(th + i) % 3;
+        const bc_tensor* in[3] = {ins[k][0].get(), ins[k][1].get(), ins[k][2].get()};
+        bc_tensor* r = nullptr;
+        if (bc_expr_eval(e, in, 3, &r) != BC_OK) {
+          ++bad;
+          continue;
+        }
+        Tensor got(r);
+        if (RawBytes(got.get()) != RawBytes(want[k].get())) ++bad;
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(bad.load(), 0);
+  bc_expr_free(e);
+}
 
 }  // namespace
 }  // namespace bct
