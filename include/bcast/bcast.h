@@ -2074,10 +2074,12 @@ BC_API bc_status bc_expr_call(bc_expr* e, const char* op, const int32_t* args, s
 
 /** Parses an expression in Python's syntax: numbers (`2`, `0.1`, `1e-3`,
  *  `True`, `False`), the input names, parentheses, calls of the op table's
- *  names, and the operators, by Python's precedence: `|`, `^`, `&`,
- *  comparisons (`<` `<=` `>` `>=` `==` `!=`, not chained), `<<` `>>`,
- *  `+` `-`, `*` `/` `//` `%`, unary `-` `+` `~`, `**`. `/` is true
- *  division, `//` floor_divide, `%` remainder, `~` bitwise_not.
+ *  names, and the operators, by Python's precedence from the loosest:
+ *  comparisons (`<` `<=` `>` `>=` `==` `!=`, not chained), `|`, `^`, `&`,
+ *  `<<` `>>`, `+` `-`, `*` `/` `//` `%`, unary `-` `+` `~`, `**`. So
+ *  `x > 0 & y` is `x > (0 & y)`, as in Python: write `(x > 0) & y`. `/` is
+ *  true division, `//` div_floor, `%` remainder, `~` bitwise_not; `-2` is
+ *  the number -2. See docs/expressions.md.
  *  @param[in]  text    The expression, NUL-terminated; read during the call.
  *  @param[in]  names   nnames input names (input i is names[i]); read
  *                      during the call.
