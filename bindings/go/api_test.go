@@ -13,7 +13,9 @@ import (
 
 // contextFree are the package-level functions that have no Context form:
 // they make no C call on a context (constructors of Go values, conversions,
-// versions) or act on the C library's process-wide state (SetSIMDCap).
+// versions), act on the C library's process-wide state (SetSIMDCap), or
+// call C functions that have no context form (NewExpr, ParseExpr: C records
+// their errors in the thread's slot).
 var contextFree = map[string]bool{
 	"NewContext": true, "Default": true,
 	"BoolScalar": true, "IntScalar": true, "FloatScalar": true, "CanCast": true,
@@ -22,6 +24,7 @@ var contextFree = map[string]bool{
 	"SIMDTarget": true, "SetSIMDCap": true,
 	"Param": true, "WithDType": true, "WithCorrection": true,
 	"DTypeOf": true, "Row": true,
+	"NewExpr": true, "ParseExpr": true,
 }
 
 // TestEveryFunctionIsAContextMethod checks doc.go's promise, read from the

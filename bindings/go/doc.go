@@ -57,6 +57,18 @@
 // no generic methods: their Context forms take the Context first
 // (ForEach2On(ctx, a, b, f), WrapSliceOn(ctx, &p, data, 3)).
 //
+// # Fused expressions
+//
+// An Expr runs a chain of elementwise ops in one pass over cache-sized
+// blocks, bit for bit the result of the same ops run one by one:
+//
+//	e, err := bcast.ParseExpr("clamp((a - b) * c, 0, 1)", "a", "b", "c")
+//	y, err := e.Eval(a, b, c)
+//
+// NewExpr with Input, Number, Call (ops by their table names) builds one
+// node by node; Context.EvalExpr and Context.EvalExprOut evaluate on a
+// Context.
+//
 // # Operations
 //
 // Every operation has three forms, each returning an error:

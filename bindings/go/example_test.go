@@ -545,3 +545,45 @@ func ExampleIter_Run() {
 	// [-2 0.5 2.5 2.5]
 	// no true
 }
+
+// A fused leaky ReLU, where(x > 0, x, 0.1 * x), built node by node: one
+// pass over x, bit for bit the eager chain's result.
+func ExampleNewExpr() {
+	e, err := bcast.NewExpr(1)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer e.Close()
+	x, _ := e.Input(0)
+	zero, _ := e.Number(bcast.IntScalar(0))
+	pos, _ := e.Call("gt", x, zero)
+	slope, _ := e.Number(bcast.FloatScalar(0.5))
+	neg, _ := e.Binary(bcast.OpMul, slope, x)
+	if _, err := e.Call("where", pos, x, neg); err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	t, _ := bcast.FromFloat32s([]float32{-4, -1, 0, 2}, 4)
+	defer t.Close()
+	y, err := e.Eval(t)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer y.Close()
+	v, _ := y.Float32s()
+	fmt.Println(e.NumNodes(), y, v)
+
+	// A dtype error is the eager op's.
+	if _, err := e.Call("bitwise_not", x); err != nil {
+		fmt.Println(err)
+		return
+	}
+	_, err = e.Eval(t)
+	fmt.Println(errors.Is(err, bcast.ErrDtype))
+	// Output:
+	// 6 Tensor(Float32, [4]) [-2 -0.5 0 2]
+	// true
+}

@@ -364,6 +364,20 @@ pub struct bc_iter_spec {
     pub flags: core::ffi::c_uint,
 }
 
+// ---------------------------------------------------------------- expr
+
+/// `BC_EXPR_MAX_NODES`: the most nodes an expression may have.
+pub const BC_EXPR_MAX_NODES: usize = 65536;
+
+/// `struct bc_expr`: opaque fused-expression handle (nodes over a fixed
+/// number of inputs), only ever used behind a pointer.
+#[repr(C)]
+pub struct bc_expr {
+    _opaque: [u8; 0],
+    // Neither Send, Sync nor Unpin: what a handle allows is the wrapper's call.
+    _marker: core::marker::PhantomData<(*mut u8, core::marker::PhantomPinned)>,
+}
+
 // ---------------------------------------------------------------- compat
 
 /// `bc_warning_fn`: receives each warning; `message` is valid only during the call.
@@ -637,6 +651,26 @@ functions! {
     pub fn bc_iter_clear_failure(it: *mut bc_iter);
     /// Points the iterator at new operands of the same shapes and dtypes (`out` NULL: a new allocation).
     pub fn bc_iter_reset(it: *mut bc_iter, inputs: *const *const bc_tensor, out: *mut bc_tensor) -> bc_status;
+
+    // expr
+    /// A new expression with no nodes over `ninputs` inputs; free it with bc_expr_free().
+    pub fn bc_expr_new(ninputs: usize, e: *mut *mut bc_expr) -> bc_status;
+    /// Frees an expression; NULL is a no-op.
+    pub fn bc_expr_free(e: *mut bc_expr);
+    /// Adds a node that is input `index`; its number goes to `*node` (may be NULL).
+    pub fn bc_expr_input(e: *mut bc_expr, index: i64, node: *mut i32) -> bc_status;
+    /// Adds a wrapped-number node.
+    pub fn bc_expr_number(e: *mut bc_expr, value: *const bc_scalar, node: *mut i32) -> bc_status;
+    /// Adds a node calling the op `op` (by its table name) on earlier nodes.
+    pub fn bc_expr_call(e: *mut bc_expr, op: *const c_char, args: *const i32, nargs: usize, node: *mut i32) -> bc_status;
+    /// Parses an expression in Python's syntax over the inputs `names`.
+    pub fn bc_expr_parse(text: *const c_char, names: *const *const c_char, nnames: usize, e: *mut *mut bc_expr) -> bc_status;
+    /// The number of nodes (0 for NULL).
+    pub fn bc_expr_num_nodes(e: *const bc_expr) -> usize;
+    /// Evaluates the expression on `inputs` into a new tensor; thread-safe on one expression.
+    pub fn bc_expr_eval(e: *mut bc_expr, inputs: *const *const bc_tensor, ninputs: usize, out: *mut *mut bc_tensor) -> bc_status;
+    /// Evaluates the expression into `out`, which must have the result's shape.
+    pub fn bc_expr_eval_out(e: *mut bc_expr, inputs: *const *const bc_tensor, ninputs: usize, out: *mut bc_tensor) -> bc_status;
     // ctxforms: bc_x run on a context (NULL: the default context, exactly bc_x)
     /// bc_tensor_empty() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
     pub fn bc_ctx_tensor_empty(ctx: *mut bc_ctx, dtype: bc_dtype, shape: *const i64, ndim: usize, out: *mut *mut bc_tensor) -> bc_status;
@@ -726,6 +760,10 @@ functions! {
     pub fn bc_ctx_reduce_out(ctx: *mut bc_ctx, op: bc_reduce_op, x: *const bc_tensor, dims: *const i64, ndims: usize, keepdim: c_int, out: *mut bc_tensor) -> bc_status;
     /// bc_iter_new() on a context, which the iterator keeps: it must outlive the iterator, and runs count as calls on it.
     pub fn bc_ctx_iter_new(ctx: *mut bc_ctx, spec: *const bc_iter_spec, it: *mut *mut bc_iter) -> bc_status;
+    /// bc_expr_eval() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_expr_eval(ctx: *mut bc_ctx, e: *mut bc_expr, inputs: *const *const bc_tensor, ninputs: usize, out: *mut *mut bc_tensor) -> bc_status;
+    /// bc_expr_eval_out() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
+    pub fn bc_ctx_expr_eval_out(ctx: *mut bc_ctx, e: *mut bc_expr, inputs: *const *const bc_tensor, ninputs: usize, out: *mut bc_tensor) -> bc_status;
     /// bc_reduce_ex() on a context; the error is recorded in `ctx` (or, for NULL, the thread).
     pub fn bc_ctx_reduce_ex(ctx: *mut bc_ctx, op: bc_reduce_op, x: *const bc_tensor, dims: *const i64, ndims: usize, keepdim: c_int, params: *const bc_reduce_params, out: *mut *mut bc_tensor) -> bc_status;
     /// bc_reduce_ex_out() on a context; the error is recorded in `ctx` (or, for NULL, the thread).

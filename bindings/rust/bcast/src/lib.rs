@@ -48,6 +48,11 @@
 //! contiguous rows, and [`iter::Iter`] keeps the plan, with 2-D blocks,
 //! per-operand dtypes, serial runs and pull mode.
 //!
+//! A chain of ops runs fused, in one pass over cache-sized blocks, through
+//! [`expr`]: an [`expr::Expr`] built node by node or parsed from
+//! `"where(x > 0, x, 0.1 * x)"`, bit for bit the result of the same ops run
+//! one by one.
+//!
 //! # Threads
 //!
 //! The C library allows a `const` handle to be used from many threads at
@@ -103,6 +108,7 @@ mod dims;
 mod dlpack;
 mod dtype;
 mod error;
+pub mod expr;
 pub mod iter;
 #[cfg(feature = "ndarray")]
 mod ndarray_support;
