@@ -47,6 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(bc_tensor_copy_to(out, bytes.data(), bytes.size()) == BC_OK, "copy_to");
     bc_tensor_free(out);
   } else {
+    bcfuzz::CheckFailure(es, "bc_expr_eval");
     FUZZ_CHECK(out == nullptr, "out not NULL on failure");
     FUZZ_CHECK(bc_last_error()[0] != '\0', "eval failed without a message");
   }
