@@ -179,6 +179,9 @@ def torch_eager(tree, env, out, temps):
 
 def compiled(tree):
     try:
+        # One lambda's code object serves every chain: without a reset,
+        # Dynamo stops recompiling it after 8 and falls back to eager.
+        torch._dynamo.reset()
         fn = torch.compile(lambda a, b, c: torch_value(tree, {"a": a, "b": b, "c": c}))
         x = torch.ones(64)
         fn(x, x, x)
