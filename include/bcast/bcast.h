@@ -2038,11 +2038,14 @@ typedef struct bc_expr bc_expr;
  *  @return BC_OK; BC_ERR_INVALID_ARGUMENT; BC_ERR_OUT_OF_MEMORY. */
 BC_API bc_status bc_expr_new(size_t ninputs, bc_expr** e);
 
-/** Frees an expression (NULL does nothing). */
+/** Frees an expression (NULL does nothing).
+ *  @param[in] e  The expression; owned. */
 BC_API void bc_expr_free(bc_expr* e);
 
 /** Adds a node that is input `index`.
- *  @param[out] node  Receives the node's number (may be NULL).
+ *  @param[in]  e      The expression; borrowed.
+ *  @param[in]  index  Which input: 0 to the input count - 1.
+ *  @param[out] node   Receives the node's number (may be NULL).
  *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (NULL, index out of range, too
  *          many nodes); BC_ERR_OUT_OF_MEMORY.
  *  @par Thread safety
@@ -2051,6 +2054,7 @@ BC_API bc_status bc_expr_input(bc_expr* e, int64_t index, int32_t* node);
 
 /** Adds a number node: a wrapped number, as PyTorch wraps a Python number
  *  (the weakest tier of type promotion).
+ *  @param[in]  e      The expression; borrowed.
  *  @param[in]  value  The number; read during the call.
  *  @param[out] node   Receives the node's number (may be NULL).
  *  @return As bc_expr_input(). */
@@ -2062,8 +2066,10 @@ BC_API bc_status bc_expr_number(bc_expr* e, const bc_scalar* value, int32_t* nod
  *  (`hardtanh(x, -2, 2)`); addcmul and addcdiv take `value` as an optional
  *  fourth number node; clamp's bounds may be numbers (PyTorch's
  *  clamp(Tensor, Scalar, Scalar)) or nodes. add and sub take no alpha.
+ *  @param[in]  e      The expression; borrowed.
  *  @param[in]  op     The op's name; read during the call.
  *  @param[in]  args   nargs node numbers; read during the call.
+ *  @param[in]  nargs  The number of operands.
  *  @param[out] node   Receives the node's number (may be NULL).
  *  @return BC_OK; BC_ERR_INVALID_ARGUMENT (an unknown op, a wrong number
  *          of operands, a node that does not exist yet, a parameter that is
@@ -2083,12 +2089,15 @@ BC_API bc_status bc_expr_call(bc_expr* e, const char* op, const int32_t* args, s
  *  @param[in]  text    The expression, NUL-terminated; read during the call.
  *  @param[in]  names   nnames input names (input i is names[i]); read
  *                      during the call.
+ *  @param[in]  nnames  The number of inputs.
  *  @param[out] e       Receives the expression; NULL on failure.
  *  @return BC_OK; BC_ERR_INVALID_ARGUMENT, with the position in the
  *          message ("at column 7: expected ')'"); BC_ERR_OUT_OF_MEMORY. */
 BC_API bc_status bc_expr_parse(const char* text, const char* const* names, size_t nnames, bc_expr** e);
 
-/** The number of nodes of `e` (0 for NULL). */
+/** The number of nodes of an expression.
+ *  @param[in] e  The expression; borrowed.
+ *  @return Its nodes; 0 for NULL. */
 BC_API size_t bc_expr_num_nodes(const bc_expr* e);
 
 /** Evaluates the expression on `inputs` into a new tensor of the last
@@ -2096,6 +2105,7 @@ BC_API size_t bc_expr_num_nodes(const bc_expr* e);
  *  @param[in]  e        The expression; borrowed.
  *  @param[in]  inputs   ninputs tensors (as many as the expression has
  *                       inputs; inputs no node uses are not read).
+ *  @param[in]  ninputs  The number of inputs.
  *  @param[out] out      Receives the result; NULL on failure.
  *  @return BC_OK, or what the first failing op of the eager chain returns,
  *          with its text; BC_ERR_INVALID_ARGUMENT for NULL pointers, a
@@ -2109,6 +2119,10 @@ BC_API bc_status bc_expr_eval(bc_expr* e, const bc_tensor* const* inputs, size_t
  *  Its dtype may differ where the last op's out= form allows it. `out` may
  *  be an input itself (the same view), but may share no other memory with
  *  an input. On failure `out` is unchanged.
+ *  @param[in]  e        The expression; borrowed.
+ *  @param[in]  inputs   ninputs tensors, as for bc_expr_eval().
+ *  @param[in]  ninputs  The number of inputs.
+ *  @param[in]  out      The tensor written; borrowed.
  *  @return As bc_expr_eval(); BC_ERR_SHAPE_MISMATCH, BC_ERR_OVERLAP and
  *          BC_ERR_DTYPE as the last op's out= form. */
 BC_API bc_status bc_expr_eval_out(bc_expr* e, const bc_tensor* const* inputs, size_t ninputs, bc_tensor* out);
