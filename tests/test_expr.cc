@@ -361,3 +361,30 @@ TEST(ExprThreads, OneExpressionFromManyThreads) {
 
 }  // namespace
 }  // namespace bct
+
+namespace bct {
+namespace {
+
+// Inputs no node uses are not read (bc_expr_eval's contract): they may be
+// NULL; a used one may not.
+TEST(ExprInputs, UnusedInputMayBeNull) {
+  bc_expr* e = nullptr;
+  ASSERT_EQ(bc_expr_new(2, &e), BC_OK);
+  int32_t x, n;
+  ASSERT_EQ(bc_expr_input(e, 1, &x), BC_OK);
+  int32_t args[1] = {x};
+  ASSERT_EQ(bc_expr_call(e, "neg", args, 1, &n), BC_OK);
+  Tensor t = ToTensor(MakeHost(BC_FLOAT32, {3}, {1, -2, 3}));
+  const bc_tensor* in[2] = {nullptr, t.get()};
+  bc_tensor* r = nullptr;
+  ASSERT_EQ(bc_expr_eval(e, in, 2, &r), BC_OK) << bc_last_error();
+  Tensor got(r);
+  EXPECT_TRUE(SameHost(FromTensor(got.get()), MakeHost(BC_FLOAT32, {3}, {-1, 2, -3}), Cmp::kExact, 0));
+  const bc_tensor* bad[2] = {t.get(), nullptr};
+  EXPECT_EQ(bc_expr_eval(e, bad, 2, &r), BC_ERR_INVALID_ARGUMENT);
+  EXPECT_STREQ(bc_last_error(), "input 1 is NULL");
+  bc_expr_free(e);
+}
+
+}  // namespace
+}  // namespace bct

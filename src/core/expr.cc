@@ -158,11 +158,8 @@ struct ProbeContext {
   }
 };
 
-// One op node on its operands, as the C API calls the engine: clamp with
-// two number bounds is PyTorch's clamp(Tensor, Scalar, Scalar).
-bc_tensor* RunNode(const bc_ctx& ctx, const ExprNode& n, const bc_tensor* const* in, bc_tensor* out) {
-  if (n.op == kClamp && in[1]->wrapped_number && in[2]->wrapped_number)
-    return RunClampScalar(ctx, in[0], in[1], in[2], out, false);
+// Op node n's arguments for the engine, on operands `in`.
+OpArgs ArgsOf(const bc_ctx& ctx, const ExprNode& n, const bc_tensor* const* in) {
   OpArgs a;
   a.ctx = &ctx;
   a.op = n.op;
@@ -171,7 +168,26 @@ bc_tensor* RunNode(const bc_ctx& ctx, const ExprNode& n, const bc_tensor* const*
   a.scalar = n.value;
   for (int k = 0; k < 3; ++k) a.params[k] = n.params[k];
   a.given = n.given;
-  return RunElementwise(a, out, false);
+  return a;
+}
+
+// clamp with two number bounds: PyTorch's clamp(Tensor, Scalar, Scalar).
+bool ClampWithNumbers(const ExprNode& n, const bc_tensor* const* in) {
+  return n.op == kClamp && in[1]->wrapped_number && in[2]->wrapped_number;
+}
+
+// An op that PyTorch may run on its own path when an operand is a number
+// (pow): the general path's binding and broadcast warning may not apply.
+bool MayTakeNumberPath(const ExprNode& n, const bc_tensor* const* in) {
+  bool wrapped = false;
+  for (int i = 0; i < n.nargs; ++i) wrapped |= in[i]->wrapped_number;
+  return wrapped && RulesOf(n.op).number_path != nullptr;
+}
+
+// One op node on its operands, as the C API calls the engine.
+bc_tensor* RunNode(const bc_ctx& ctx, const ExprNode& n, const bc_tensor* const* in, bc_tensor* out) {
+  if (ClampWithNumbers(n, in)) return RunClampScalar(ctx, in[0], in[1], in[2], out, false);
+  return RunElementwise(ArgsOf(ctx, n, in), out, false);
 }
 
 // A 1-element stand-in of dtype d (0-dim, or of shape (1,)) holding 1.
@@ -318,24 +334,20 @@ bool CheckChain(const bc_ctx& ctx, const std::vector<ExprNode>& nodes, const bc_
       continue;
     }
     const bool root = k + 1 == n && out != nullptr;
-    OpArgs a;
-    a.ctx = &ctx;
-    a.op = node.op;
-    a.nin = node.nargs;
+    const bc_tensor* win[3] = {};
     const bc_tensor* pin[3] = {};
     for (int i = 0; i < node.nargs; ++i) {
-      a.in[i] = whole[static_cast<size_t>(node.arg[i])];
+      win[i] = whole[static_cast<size_t>(node.arg[i])];
       pin[i] = probe.of[static_cast<size_t>(node.arg[i])];
     }
+    const OpArgs a = ArgsOf(ctx, node, win);
     if (root) CheckOutOverlaps(nodes, inputs, *out);
     OperandBroadcast b = BroadcastOperands(a, root ? out : nullptr);
     if (root) CheckOutShape(a, *out, false, b);
     // pow with a number runs on its own path for some exponents, without
     // broadcasting (no warning); the stand-ins, a (1,) tensor beside the
     // 0-dim number, always warn on the general path: they tell which ran.
-    bool number_path = false;
-    for (int i = 0; i < node.nargs; ++i) number_path |= a.in[i]->wrapped_number;
-    number_path &= RulesOf(node.op).number_path != nullptr;
+    const bool number_path = MayTakeNumberPath(node, a.in);
     pc.ctx.broadcast_warning.store(number_path);
     if (root) {
       TensorGuard pout(Probe(out->dtype, b.result.ndim == 0, false));
@@ -518,21 +530,14 @@ void BindNodes(const std::vector<ExprNode>& nodes, const ExprPlan& plan, const b
     phantom[k].dtype = plan.dtype[k];
     phantom[k].ndim = td;
     typed[k] = &phantom[k];
-    OpArgs a;
-    a.op = node.op;
-    a.nin = node.nargs;
-    a.scalar = node.value;
-    for (int j = 0; j < 3; ++j) a.params[j] = node.params[j];
-    a.given = node.given;
+    const bc_tensor* in[3] = {};
     unsigned one_value = 0;
-    bool wrapped = false;
     for (int i = 0; i < node.nargs; ++i) {
-      a.in[i] = typed[static_cast<size_t>(node.arg[i])];
-      if (a.in[i]->ndim == 0) one_value |= 1u << i;
-      wrapped |= a.in[i]->wrapped_number;
+      in[i] = typed[static_cast<size_t>(node.arg[i])];
+      if (in[i]->ndim == 0) one_value |= 1u << i;
     }
-    if (wrapped && RulesOf(node.op).number_path != nullptr) continue;
-    if (node.op == kClamp && a.in[1]->wrapped_number && a.in[2]->wrapped_number) continue;
+    if (MayTakeNumberPath(node, in) || ClampWithNumbers(node, in)) continue;
+    const OpArgs a = ArgsOf(TileContext(), node, in);
     const bool root = k + 1 == nodes.size();
     try {
       run->direct_ok[k] = BindDirect(a, root ? out : nullptr, one_value, &run->direct[k]);
@@ -753,8 +758,6 @@ bc_tensor* Expr::Eval(const bc_ctx& ctx, const bc_tensor* const* inputs, size_t 
   // so that the first failure is the eager one.
   bool value_checks = false;
   for (const ExprNode& node : nodes_) value_checks |= node.kind == ExprNode::kOp && IsIntDivision(node.op);
-  for (size_t i = 0; i < ninputs; ++i)
-    if (inputs[i] == nullptr) Fail(BC_ERR_INVALID_ARGUMENT, "input " + std::to_string(i) + " is NULL");
   std::vector<int64_t> key = CacheKey(ctx, inputs, ninputs, out);
   std::shared_ptr<const ExprCache> known;
   {
