@@ -242,16 +242,21 @@ struct Outer {
 };
 
 // Row segments [s0, s1) of item (ko, chunk) into fresh accumulators `g`
-// (ncols of them).
+// (ncols of them); `seg`: room for ncols more (a segment's own, merged into
+// g after it; a lone segment adds into g directly, which is the same: a
+// merge into a fresh accumulator is exact).
 void OuterGroup(const Outer& ou, int64_t base, int64_t col0, int64_t ncols, const double* centers,
-                int64_t s0, int64_t s1, ReduceAcc* g, char* scratch) {
+                int64_t s0, int64_t s1, ReduceAcc* g, ReduceAcc* seg, char* scratch) {
   const Pass& ps = *ou.ps;
   const Plan& p = *ps.p;
-  for (int64_t c = 0; c < ncols; ++c) g[c] = Fresh(ps.kind);
-  std::vector<ReduceAcc> a(static_cast<size_t>(ncols));
+  const ReduceAcc fresh = Fresh(ps.kind);
+  for (int64_t c = 0; c < ncols; ++c) g[c] = fresh;
+  ReduceAcc* a = s1 - s0 == 1 ? g : seg;
   const char* rowp[kRowBlock];
   for (int64_t sg = s0; sg < s1; ++sg) {
-    for (auto& v : a) v = Fresh(ps.kind);
+    if (a != g) {
+      for (int64_t c = 0; c < ncols; ++c) a[c] = fresh;
+    }
     const int64_t r0 = sg * kRowSegment, r1 = std::min(ou.rows, r0 + kRowSegment);
     for (int64_t b = r0; b < r1; b += kRowBlock) {
       const int64_t nb = std::min(kRowBlock, r1 - b);
@@ -268,9 +273,11 @@ void OuterGroup(const Outer& ou, int64_t base, int64_t col0, int64_t ncols, cons
           rowp[r] = dst;
         }
       }
-      ps.kern.cols(rowp, nb, ncols, b, centers, a.data());
+      ps.kern.cols(rowp, nb, ncols, b, centers, a);
     }
-    for (int64_t c = 0; c < ncols; ++c) Merge(ps.kind, &g[c], a[static_cast<size_t>(c)]);
+    if (a != g) {
+      for (int64_t c = 0; c < ncols; ++c) Merge(ps.kind, &g[c], a[c]);
+    }
   }
 }
 
@@ -299,8 +306,10 @@ void ForChunks(const bc_ctx& ctx, int threads, int64_t n, F&& f) {
   }, &t);
 }
 
-// Runs one pass; sink(o, in_offset, acc) gets each output's accumulator,
-// o being the output's index in the plan's kept order.
+// Runs one pass; sink(o, count, in_offset, acc) gets the accumulators of
+// `count` outputs o, o + 1, ... (o being an index in the plan's kept
+// order): consecutive along the innermost kept dim, the first at input
+// offset in_offset, the next ones a step of that dim's stride further.
 template <class Sink>
 void RunPass(const Pass& ps, Sink&& sink) {
   const Plan& p = *ps.p;
@@ -308,10 +317,11 @@ void RunPass(const Pass& ps, Sink&& sink) {
   const int64_t total = p.nout * p.nred;
   if (p.nout == 0) return;
   if (p.nred == 0) {  // nothing to add: every output is its empty accumulator
+    const ReduceAcc fresh = Fresh(ps.kind);
     for (int64_t o = 0; o < p.nout; ++o) {
       int64_t in;
       OffsetOf(p.k, p.nk, o, &in, nullptr);
-      sink(o, in, Fresh(ps.kind));
+      sink(o, int64_t{1}, in, &fresh);
     }
     return;
   }
@@ -334,7 +344,7 @@ void RunPass(const Pass& ps, Sink&& sink) {
             Merge(ps.kind, &acc, InnerGroup(in, o, base, g * kGroup, std::min(in.units, (g + 1) * kGroup),
                                             scratch.get()));
           }
-          sink(o, base, acc);
+          sink(o, int64_t{1}, base, &acc);
         }
       });
     } else {  // few outputs: threads take groups
@@ -354,7 +364,7 @@ void RunPass(const Pass& ps, Sink&& sink) {
         OffsetOf(p.k, p.nk, o, &base, nullptr);
         ReduceAcc acc = Fresh(ps.kind);
         for (int64_t g = 0; g < in.groups; ++g) Merge(ps.kind, &acc, gacc[static_cast<size_t>(o * in.groups + g)]);
-        sink(o, base, acc);
+        sink(o, int64_t{1}, base, &acc);
       }
     }
     return;
@@ -374,24 +384,28 @@ void RunPass(const Pass& ps, Sink&& sink) {
     *ncols = std::min(kColChunk, ou.m - *col0);
     *o0 = ko * ou.m + *col0;  // the plan's output index of the first column
   };
-  auto finish_item = [&](int64_t base, int64_t col0, int64_t ncols, int64_t o0, const ReduceAcc* acc) {
-    for (int64_t c = 0; c < ncols; ++c) sink(o0 + c, base + (col0 + c) * ou.sm, acc[c]);
-  };
+  const ReduceAcc fresh = Fresh(ps.kind);
   if (items >= threads || ou.groups == 1) {
     ForChunks(ctx, threads, items, [&](int64_t i0, int64_t i1) {
       std::unique_ptr<char[]> scratch(new char[scratch_bytes + 64]);
-      std::vector<ReduceAcc> acc(static_cast<size_t>(kColChunk)), g(static_cast<size_t>(kColChunk));
+      std::vector<ReduceAcc> acc(static_cast<size_t>(3 * kColChunk));
+      ReduceAcc* g = acc.data() + kColChunk;
+      ReduceAcc* seg = g + kColChunk;
       for (int64_t it = i0; it < i1; ++it) {
         int64_t base, col0, ncols, o0;
         item_geometry(it, &base, &col0, &ncols, &o0);
-        for (int64_t c = 0; c < ncols; ++c) acc[static_cast<size_t>(c)] = Fresh(ps.kind);
         const double* centers = ps.centers ? ps.centers + o0 : nullptr;
-        for (int64_t gi = 0; gi < ou.groups; ++gi) {
-          OuterGroup(ou, base, col0, ncols, centers, gi * kGroup, std::min(ou.segs, (gi + 1) * kGroup), g.data(),
-                     scratch.get());
-          for (int64_t c = 0; c < ncols; ++c) Merge(ps.kind, &acc[static_cast<size_t>(c)], g[static_cast<size_t>(c)]);
+        if (ou.groups == 1) {  // (a merge into a fresh accumulator is exact)
+          OuterGroup(ou, base, col0, ncols, centers, 0, ou.segs, acc.data(), seg, scratch.get());
+        } else {
+          for (int64_t c = 0; c < ncols; ++c) acc[static_cast<size_t>(c)] = fresh;
+          for (int64_t gi = 0; gi < ou.groups; ++gi) {
+            OuterGroup(ou, base, col0, ncols, centers, gi * kGroup, std::min(ou.segs, (gi + 1) * kGroup), g, seg,
+                       scratch.get());
+            for (int64_t c = 0; c < ncols; ++c) Merge(ps.kind, &acc[static_cast<size_t>(c)], g[c]);
+          }
         }
-        finish_item(base, col0, ncols, o0, acc.data());
+        sink(o0, ncols, base + col0 * ou.sm, acc.data());
       }
     });
     return;
@@ -401,25 +415,26 @@ void RunPass(const Pass& ps, Sink&& sink) {
   std::vector<ReduceAcc> gacc(static_cast<size_t>(work * kColChunk));
   ForChunks(ctx, threads, work, [&](int64_t w0, int64_t w1) {
     std::unique_ptr<char[]> scratch(new char[scratch_bytes + 64]);
+    std::vector<ReduceAcc> seg(static_cast<size_t>(kColChunk));
     for (int64_t w = w0; w < w1; ++w) {
       const int64_t it = w / ou.groups, gi = w % ou.groups;
       int64_t base, col0, ncols, o0;
       item_geometry(it, &base, &col0, &ncols, &o0);
       const double* centers = ps.centers ? ps.centers + o0 : nullptr;
       OuterGroup(ou, base, col0, ncols, centers, gi * kGroup, std::min(ou.segs, (gi + 1) * kGroup),
-                 gacc.data() + w * kColChunk, scratch.get());
+                 gacc.data() + w * kColChunk, seg.data(), scratch.get());
     }
   });
   std::vector<ReduceAcc> acc(static_cast<size_t>(kColChunk));
   for (int64_t it = 0; it < items; ++it) {
     int64_t base, col0, ncols, o0;
     item_geometry(it, &base, &col0, &ncols, &o0);
-    for (int64_t c = 0; c < ncols; ++c) acc[static_cast<size_t>(c)] = Fresh(ps.kind);
+    for (int64_t c = 0; c < ncols; ++c) acc[static_cast<size_t>(c)] = fresh;
     for (int64_t gi = 0; gi < ou.groups; ++gi) {
       const ReduceAcc* g = gacc.data() + (it * ou.groups + gi) * kColChunk;
       for (int64_t c = 0; c < ncols; ++c) Merge(ps.kind, &acc[static_cast<size_t>(c)], g[c]);
     }
-    finish_item(base, col0, ncols, o0, acc.data());
+    sink(o0, ncols, base + col0 * ou.sm, acc.data());
   }
 }
 
@@ -438,23 +453,26 @@ float ToOddF32(double v) {
   return f;
 }
 
-void StoreValue(bc_dtype d, char* p, bool is_float, double f, int64_t i) {
+// Outputs k < n at p + k * step (bytes): f[k] where is_float[k], else i[k].
+void StoreValues(bc_dtype d, char* p, int64_t step, const char* is_float, const double* f, const int64_t* i,
+                 int64_t n) {
   switch (d) {
-    case BC_FLOAT16: {
-      const uint16_t h = is_float ? F32ToF16(ToOddF32(f)) : Convert<f16>(i).bits;
-      std::memcpy(p, &h, 2);
+    case BC_FLOAT16:
+    case BC_BFLOAT16:
+      for (int64_t k = 0; k < n; ++k) {
+        uint16_t h;
+        if (d == BC_FLOAT16) h = is_float[k] ? F32ToF16(ToOddF32(f[k])) : Convert<f16>(i[k]).bits;
+        else h = is_float[k] ? F32ToBF16(ToOddF32(f[k])) : Convert<bf16>(i[k]).bits;
+        std::memcpy(p + k * step, &h, 2);
+      }
       return;
-    }
-    case BC_BFLOAT16: {
-      const uint16_t h = is_float ? F32ToBF16(ToOddF32(f)) : Convert<bf16>(i).bits;
-      std::memcpy(p, &h, 2);
-      return;
-    }
     default:
       VisitDtype(d, [&](auto t) {
         using T = decltype(t);
-        const T v = is_float ? Convert<T>(f) : Convert<T>(i);
-        std::memcpy(p, &v, sizeof v);
+        for (int64_t k = 0; k < n; ++k) {
+          const T v = is_float[k] ? Convert<T>(f[k]) : Convert<T>(i[k]);
+          std::memcpy(p + k * step, &v, sizeof v);
+        }
       });
   }
 }
@@ -533,32 +551,41 @@ void Reduce(const ReduceArgs& a, const bc_tensor& x, uint64_t mask, const Reduce
   const int64_t n = plan.nred;
   char* od = out.data;
   const int64_t oes = static_cast<int64_t>(DtypeSize(out.dtype));
-  auto out_ptr = [&](int64_t o) {
-    int64_t off;
-    int64_t dummy;
-    OffsetOf(plan.k, plan.nk, o, &dummy, &off);
-    return od + off * oes;
-  };
-  auto write = [&](int64_t o, const ReduceAcc& first, const ReduceAcc& second) {
-    double f = 0;
-    int64_t i = 0;
-    const bool is_float = r.finish(a, first, second, n, t.compute, &f, &i);
-    StoreValue(out.dtype, out_ptr(o), is_float, f, i);
+  // The outputs of one sink call: consecutive along the innermost kept dim.
+  const int64_t ostep = plan.nk > 0 ? plan.k[plan.nk - 1].ostride * oes : 0;
+  auto write = [&](int64_t o0, int64_t count, const ReduceAcc* acc, bool second_pass, const double* values) {
+    double f[kColChunk];
+    int64_t i[kColChunk];
+    char is_float[kColChunk];
+    for (int64_t c = 0; c < count; ++c) {
+      f[c] = 0;
+      i[c] = 0;
+      if (second_pass) {
+        ReduceAcc first;
+        first.s = values[o0 + c];
+        is_float[c] = r.finish(a, first, acc[c], n, t.compute, &f[c], &i[c]);
+      } else {
+        is_float[c] = r.finish(a, acc[c], ReduceAcc{}, n, t.compute, &f[c], &i[c]);
+      }
+    }
+    int64_t off, dummy;
+    OffsetOf(plan.k, plan.nk, o0, &dummy, &off);
+    StoreValues(out.dtype, od + off * oes, ostep, is_float, f, i, count);
   };
   if (r.second == kRNumKinds) {
-    RunPass(ps, [&](int64_t o, int64_t, const ReduceAcc& acc) { write(o, acc, ReduceAcc{}); });
+    RunPass(ps, [&](int64_t o, int64_t count, int64_t, const ReduceAcc* acc) {
+      write(o, count, acc, false, nullptr);
+    });
     return;
   }
   std::vector<double> values(static_cast<size_t>(plan.nout));
-  RunPass(ps, [&](int64_t o, int64_t, const ReduceAcc& acc) {
-    values[static_cast<size_t>(o)] = r.center(acc, n, t.compute);
+  RunPass(ps, [&](int64_t o, int64_t count, int64_t, const ReduceAcc* acc) {
+    for (int64_t c = 0; c < count; ++c) values[static_cast<size_t>(o + c)] = r.center(acc[c], n, t.compute);
   });
   ps = MakePass(ctx, plan, x, t.compute, r.second);
   ps.centers = values.data();
-  RunPass(ps, [&](int64_t o, int64_t, const ReduceAcc& acc) {
-    ReduceAcc first;
-    first.s = values[static_cast<size_t>(o)];
-    write(o, first, acc);
+  RunPass(ps, [&](int64_t o, int64_t count, int64_t, const ReduceAcc* acc) {
+    write(o, count, acc, true, values.data());
   });
 }
 
@@ -639,12 +666,20 @@ void RunMaxMinDim(const bc_ctx& ctx, const bc_tensor& x, int64_t dim, bool keepd
     int64_t rstride = 0;
     for (int d = 0; d < x.ndim; ++d) rstride = (mask >> d & 1) ? x.strides[d] : rstride;
     const int64_t es = static_cast<int64_t>(ps.es);
-    RunPass(ps, [&](int64_t o, int64_t in_off, const ReduceAcc& acc) {
+    const Dim* inner = plan.nk > 0 ? &plan.k[plan.nk - 1] : nullptr;
+    RunPass(ps, [&](int64_t o, int64_t count, int64_t in_off, const ReduceAcc* acc) {
       int64_t dummy, io, vo;
       OffsetOf(plan.k, plan.nk, o, &dummy, &io, &vo);
-      const int64_t j = acc.j < 0 ? 0 : acc.j;
-      std::memcpy(ix->data + io * 8, &j, 8);
-      std::memcpy(v->data + vo * es, x.data + (in_off + j * rstride) * es, static_cast<size_t>(es));
+      for (int64_t c = 0; c < count; ++c) {
+        if (c > 0) {  // (count > 1: the plan has kept dims)
+          io += inner->ostride;
+          vo += inner->ostride2;
+          in_off += inner->stride;
+        }
+        const int64_t j = acc[c].j < 0 ? 0 : acc[c].j;
+        std::memcpy(ix->data + io * 8, &j, 8);
+        std::memcpy(v->data + vo * es, x.data + (in_off + j * rstride) * es, static_cast<size_t>(es));
+      }
     });
   } catch (...) {
     if (values_out == nullptr) FreeTensor(v);
