@@ -334,143 +334,175 @@ void Run(const void* xv, int64_t n, int64_t first, double center, ReduceAcc* acc
   }
 }
 
-// W columns (a fixed count, so that the compiler vectorises across them)
-// over all rows, from column k0: each column's partial result stays in a
-// register while the rows go by.
+// The state of W columns (a fixed count, so that the compiler vectorises
+// across them) over the rows of one call: each column's partial result.
+// Only the members of the kind's branch below are used.
+template <typename T, int W>
+struct ColState {
+  double s[W], err[W], c[W];  // sums (c: centers); products of floats
+  KeyT<T> b[W];               // best keys
+  uint64_t u[W];              // integer sums and products
+  uint8_t cnt[W];             // counts (rows <= kReduceRowBlock)
+};
+
+// Takes a block's columns from a (products) or centers, and row 0 where the
+// kind starts from it (max, min and the arg ops); returns the first row
+// that ColsStep takes.
 template <ReduceKind K, typename T, int W>
-HWY_INLINE void ColsBlock(const char* const* row, int64_t rows, int64_t k0, int64_t first,
-                          const double* centers, ReduceAcc* a) {
-  auto at = [&](int64_t r) { return reinterpret_cast<const T*>(row[r]) + k0; };
+HWY_INLINE int64_t ColsInit(ColState<T, W>& st, const T* HWY_RESTRICT x0, const double* centers,
+                            const ReduceAcc* a) {
+  if constexpr (K == kRSum || K == kRNanSum || K == kRSumSqDev || K == kRSumExp) {
+    if constexpr (kIsFloat<T>) {
+      for (int j = 0; j < W; ++j) st.s[j] = st.err[j] = 0;
+      if (centers != nullptr) {
+        for (int j = 0; j < W; ++j) st.c[j] = centers[j];
+      } else {
+        for (int j = 0; j < W; ++j) st.c[j] = 0;
+      }
+    } else {
+      for (int j = 0; j < W; ++j) st.u[j] = 0;
+    }
+  } else if constexpr (K == kRProd) {
+    if constexpr (kIsFloat<T>) {
+      for (int j = 0; j < W; ++j) st.s[j] = a[j].s;
+    } else {
+      for (int j = 0; j < W; ++j) st.u[j] = static_cast<uint64_t>(a[j].i);
+    }
+  } else if constexpr (K == kRMax || K == kRMin || K == kRArgMax || K == kRArgMin) {
+    constexpr bool kMax = K == kRMax || K == kRArgMax;
+    constexpr bool kArg = K == kRArgMax || K == kRArgMin;
+    for (int j = 0; j < W; ++j) st.b[j] = KeyOf<T, kMax, kArg>(x0[j]);
+    return 1;
+  } else if constexpr (K == kRCountNonzero || K == kRCountNotNan) {
+    for (int j = 0; j < W; ++j) st.cnt[j] = 0;
+  }
+  return 0;
+}
+
+// One row's W elements.
+template <ReduceKind K, typename T, int W>
+HWY_INLINE void ColsStep(ColState<T, W>& st, const T* HWY_RESTRICT x) {
   if constexpr (K == kRSum || K == kRNanSum || K == kRSumSqDev || K == kRSumExp) {
     if constexpr (kIsFloat<T>) {
       // float64 data keeps each column's rounding errors (as BlockSum).
       constexpr bool kErr = std::is_same_v<T, double>;
-      double s[W] = {}, err[W] = {}, c[W] = {};
-      if (centers != nullptr) {
-        for (int j = 0; j < W; ++j) c[j] = centers[k0 + j];
-      }
       auto add = [&](int j, double v) {
-        if (kErr) TwoSumInto(s[j], err[j], v);
-        else s[j] += v;
+        if (kErr) TwoSumInto(st.s[j], st.err[j], v);
+        else st.s[j] += v;
       };
-      for (int64_t r = 0; r < rows; ++r) {
-        const T* HWY_RESTRICT x = at(r);
-        if (K == kRSum) {
-          for (int j = 0; j < W; ++j) add(j, static_cast<double>(x[j]));
-        } else if (K == kRNanSum) {
-          for (int j = 0; j < W; ++j) add(j, static_cast<double>(ZeroNan(x[j])));
-        } else if (K == kRSumSqDev) {
-          for (int j = 0; j < W; ++j) {
-            const double dv = static_cast<double>(x[j]) - c[j];
-            add(j, dv * dv);
-          }
-        } else {
-          HWY_ALIGN double e[W];
-          ExpOf(x, W, c, true, e);
-          for (int j = 0; j < W; ++j) add(j, e[j]);
+      if (K == kRSum) {
+        for (int j = 0; j < W; ++j) add(j, static_cast<double>(x[j]));
+      } else if (K == kRNanSum) {
+        for (int j = 0; j < W; ++j) add(j, static_cast<double>(ZeroNan(x[j])));
+      } else if (K == kRSumSqDev) {
+        for (int j = 0; j < W; ++j) {
+          const double dv = static_cast<double>(x[j]) - st.c[j];
+          add(j, dv * dv);
         }
-      }
-      for (int j = 0; j < W; ++j) {
-        AddCompensated(&a[k0 + j], s[j]);
-        if (kErr && std::isfinite(a[k0 + j].s)) a[k0 + j].c += err[j];
+      } else {
+        HWY_ALIGN double e[W];
+        ExpOf(x, W, st.c, true, e);
+        for (int j = 0; j < W; ++j) add(j, e[j]);
       }
     } else {
-      uint64_t s[W] = {};
-      for (int64_t r = 0; r < rows; ++r) {
-        const T* HWY_RESTRICT x = at(r);
-        for (int j = 0; j < W; ++j) s[j] += static_cast<uint64_t>(static_cast<int64_t>(x[j]));
-      }
-      for (int j = 0; j < W; ++j) {
-        a[k0 + j].i = static_cast<int64_t>(static_cast<uint64_t>(a[k0 + j].i) + s[j]);
-      }
+      for (int j = 0; j < W; ++j) st.u[j] += static_cast<uint64_t>(static_cast<int64_t>(x[j]));
     }
   } else if constexpr (K == kRProd) {
     if constexpr (kIsFloat<T>) {
-      double p[W];
-      for (int j = 0; j < W; ++j) p[j] = a[k0 + j].s;
-      for (int64_t r = 0; r < rows; ++r) {
-        const T* HWY_RESTRICT x = at(r);
-        for (int j = 0; j < W; ++j) p[j] *= static_cast<double>(x[j]);
-      }
-      for (int j = 0; j < W; ++j) a[k0 + j].s = p[j];
+      for (int j = 0; j < W; ++j) st.s[j] *= static_cast<double>(x[j]);
     } else {
-      uint64_t p[W];
-      for (int j = 0; j < W; ++j) p[j] = static_cast<uint64_t>(a[k0 + j].i);
-      for (int64_t r = 0; r < rows; ++r) {
-        const T* HWY_RESTRICT x = at(r);
-        for (int j = 0; j < W; ++j) p[j] *= static_cast<uint64_t>(static_cast<int64_t>(x[j]));
+      for (int j = 0; j < W; ++j) st.u[j] *= static_cast<uint64_t>(static_cast<int64_t>(x[j]));
+    }
+  } else if constexpr (K == kRMax || K == kRMin || K == kRArgMax || K == kRArgMin) {
+    constexpr bool kMax = K == kRMax || K == kRArgMax;
+    constexpr bool kArg = K == kRArgMax || K == kRArgMin;
+    using I = KeyT<T>;
+    for (int j = 0; j < W; ++j) {
+      const I key = KeyOf<T, kMax, kArg>(x[j]);
+      st.b[j] = kMax ? (key > st.b[j] ? key : st.b[j]) : (key < st.b[j] ? key : st.b[j]);
+    }
+  } else if constexpr (K == kRCountNonzero || K == kRCountNotNan) {
+    for (int j = 0; j < W; ++j) st.cnt[j] += K == kRCountNonzero ? x[j] != T(0) : !IsNanOf(x[j]);
+  }
+}
+
+// Into the block's accumulators a; the arg ops find the first row of each
+// column's best key (at column k0 of the rows), only where it beats a.
+template <ReduceKind K, typename T, int W>
+HWY_INLINE void ColsFinish(const ColState<T, W>& st, const char* const* row, int64_t k0, int64_t first,
+                           ReduceAcc* a) {
+  if constexpr (K == kRSum || K == kRNanSum || K == kRSumSqDev || K == kRSumExp) {
+    if constexpr (kIsFloat<T>) {
+      constexpr bool kErr = std::is_same_v<T, double>;
+      for (int j = 0; j < W; ++j) {
+        AddCompensated(&a[j], st.s[j]);
+        if (kErr && std::isfinite(a[j].s)) a[j].c += st.err[j];
       }
-      for (int j = 0; j < W; ++j) a[k0 + j].i = static_cast<int64_t>(p[j]);
+    } else {
+      for (int j = 0; j < W; ++j) a[j].i = static_cast<int64_t>(static_cast<uint64_t>(a[j].i) + st.u[j]);
+    }
+  } else if constexpr (K == kRProd) {
+    if constexpr (kIsFloat<T>) {
+      for (int j = 0; j < W; ++j) a[j].s = st.s[j];
+    } else {
+      for (int j = 0; j < W; ++j) a[j].i = static_cast<int64_t>(st.u[j]);
     }
   } else if constexpr (K == kRMax || K == kRMin) {
     constexpr bool kMax = K == kRMax;
-    using I = KeyT<T>;
-    I b[W];
-    const T* HWY_RESTRICT x0 = at(0);
-    for (int j = 0; j < W; ++j) b[j] = KeyOf<T, kMax>(x0[j]);
-    for (int64_t r = 1; r < rows; ++r) {
-      const T* HWY_RESTRICT x = at(r);
-      for (int j = 0; j < W; ++j) {
-        const I key = KeyOf<T, kMax>(x[j]);
-        b[j] = kMax ? (key > b[j] ? key : b[j]) : (key < b[j] ? key : b[j]);
-      }
-    }
     for (int j = 0; j < W; ++j) {
-      const int64_t key = b[j];
-      ReduceAcc& d = a[k0 + j];
-      d.i = kMax ? (key > d.i ? key : d.i) : (key < d.i ? key : d.i);
+      const int64_t key = st.b[j];
+      a[j].i = kMax ? (key > a[j].i ? key : a[j].i) : (key < a[j].i ? key : a[j].i);
     }
   } else if constexpr (K == kRArgMax || K == kRArgMin) {
-    // The best key of each column first (vectorised), then the first row
-    // that has it, only where it beats what came before.
     constexpr bool kMax = K == kRArgMax;
-    using I = KeyT<T>;
-    I b[W];
-    const T* HWY_RESTRICT x0 = at(0);
-    for (int j = 0; j < W; ++j) b[j] = KeyOf<T, kMax, true>(x0[j]);
-    for (int64_t r = 1; r < rows; ++r) {
-      const T* HWY_RESTRICT x = at(r);
-      for (int j = 0; j < W; ++j) {
-        const I key = KeyOf<T, kMax, true>(x[j]);
-        b[j] = kMax ? (key > b[j] ? key : b[j]) : (key < b[j] ? key : b[j]);
-      }
-    }
     for (int j = 0; j < W; ++j) {
-      ReduceAcc& d = a[k0 + j];
-      const int64_t key = b[j];
+      ReduceAcc& d = a[j];
+      const int64_t key = st.b[j];
       if (d.j >= 0 && (kMax ? key <= d.i : key >= d.i)) continue;
       int64_t r = 0;
-      while (static_cast<int64_t>(KeyOf<T, kMax, true>(at(r)[j])) != key) ++r;
+      while (static_cast<int64_t>(KeyOf<T, kMax, true>(reinterpret_cast<const T*>(row[r])[k0 + j])) != key) ++r;
       d.i = key;
       d.j = first + r;
     }
   } else if constexpr (K == kRCountNonzero || K == kRCountNotNan) {
-    uint8_t cnt[W] = {};  // rows <= kReduceRowBlock
     static_assert(kReduceRowBlock < 256, "counts fit in a byte");
-    for (int64_t r = 0; r < rows; ++r) {
-      const T* HWY_RESTRICT x = at(r);
-      for (int j = 0; j < W; ++j) cnt[j] += K == kRCountNonzero ? x[j] != T(0) : !IsNanOf(x[j]);
-    }
-    for (int j = 0; j < W; ++j) a[k0 + j].i += cnt[j];
+    for (int j = 0; j < W; ++j) a[j].i += st.cnt[j];
   }
+}
+
+// Columns [k0, k0 + nb * W) over all rows, row by row: each row is read
+// from start to end (the rows are far apart, and a block of columns at a
+// time would read a piece of each, too many streams for the hardware
+// prefetcher), each column's state in st. The additions of a column are
+// those of the rows in order, whatever the block width.
+template <ReduceKind K, typename T, int W>
+HWY_INLINE void ColsBlocks(const char* const* row, int64_t rows, int64_t k0, int64_t nb, int64_t first,
+                           const double* centers, ReduceAcc* acc, ColState<T, W>* st) {
+  auto at = [&](int64_t r) { return reinterpret_cast<const T*>(row[r]) + k0; };
+  int64_t r0 = 0;
+  for (int64_t b = 0; b < nb; ++b) {
+    r0 = ColsInit<K, T, W>(st[b], at(0) + b * W, centers ? centers + k0 + b * W : nullptr, acc + k0 + b * W);
+  }
+  for (int64_t r = r0; r < rows; ++r) {
+    const T* HWY_RESTRICT x = at(r);
+    for (int64_t b = 0; b < nb; ++b) ColsStep<K, T, W>(st[b], x + b * W);
+  }
+  for (int64_t b = 0; b < nb; ++b) ColsFinish<K, T, W>(st[b], row, k0 + b * W, first, acc + k0 + b * W);
 }
 
 template <ReduceKind K, typename T>
 void Cols(const char* const* row, int64_t rows, int64_t ncols, int64_t first, const double* centers,
           ReduceAcc* acc) {
+  constexpr int64_t kBlocks = 16;  // blocks of kReduceLanes columns per pass
+  ColState<T, kReduceLanes> st[kBlocks];
   int64_t k0 = 0;
-  for (; k0 + kReduceLanes <= ncols; k0 += kReduceLanes) {
-    // The rows are far apart (a column block reads a piece of each), too
-    // many streams for the hardware prefetcher: ask for the next block's.
-    if (k0 + 2 * kReduceLanes <= ncols) {
-      for (int64_t r = 0; r < rows; ++r) {
-        const char* next = row[r] + (k0 + kReduceLanes) * static_cast<int64_t>(sizeof(T));
-        for (size_t b = 0; b < kReduceLanes * sizeof(T); b += 64) __builtin_prefetch(next + b);
-      }
-    }
-    ColsBlock<K, T, kReduceLanes>(row, rows, k0, first, centers, acc);
+  while (k0 + kReduceLanes <= ncols) {
+    const int64_t nb = std::min<int64_t>(kBlocks, (ncols - k0) / kReduceLanes);
+    ColsBlocks<K, T, kReduceLanes>(row, rows, k0, nb, first, centers, acc, st);
+    k0 += nb * kReduceLanes;
   }
-  for (; k0 < ncols; ++k0) ColsBlock<K, T, 1>(row, rows, k0, first, centers, acc);
+  ColState<T, 1> one;
+  for (; k0 < ncols; ++k0) ColsBlocks<K, T, 1>(row, rows, k0, 1, first, centers, acc, &one);
 }
 
 // ---- float16 and bfloat16 sums, read as they are ----------------------
