@@ -62,6 +62,7 @@ struct Node {
 
 struct Case {
   std::vector<Tensor> inputs;
+  std::vector<bool> strided;  // inputs[i] was made with other strides
   std::vector<Node> nodes;
   std::string text;  // for failure messages
 };
@@ -107,6 +108,7 @@ Case RandomCase(std::mt19937& rng, const std::vector<OpRef>& ops, bool large) {
     Host h = RandomHost(dt, s, rng);
     const bool strided = !s.empty() && std::uniform_int_distribution<int>(0, 2)(rng) == 0;
     c.inputs.push_back(strided ? ToStridedTensor(h, rng, true, 2) : ToTensor(h));
+    c.strided.push_back(strided);
     Node n;
     n.input = i;
     c.nodes.push_back(n);
@@ -244,6 +246,22 @@ void ExpectSame(const Outcome& want, const Outcome& got, const std::string& what
   EXPECT_TRUE(RawBytes(want.result.get()) == RawBytes(got.result.get())) << what;
 }
 
+// The same chain on new inputs of the same dtypes and shapes: new values,
+// contiguous or (`keep`) strided as c's were.
+Case Refill(const Case& c, std::mt19937& rng, bool keep) {
+  Case r;
+  r.nodes = c.nodes;
+  r.text = c.text;
+  for (size_t i = 0; i < c.inputs.size(); ++i) {
+    const bc_tensor* t = c.inputs[i].get();
+    Host h = RandomHost(bc_tensor_dtype(t), ShapeOf(t), rng);
+    const bool strided = keep && c.strided[i];
+    r.inputs.push_back(strided ? ToStridedTensor(h, rng, true, 2) : ToTensor(h));
+    r.strided.push_back(strided);
+  }
+  return r;
+}
+
 void CheckCases(uint32_t seed, int count, bool large, bool warn = false) {
   bc_set_warning_handler(CatchWarning, nullptr);
   bc_set_broadcast_warning(warn);
@@ -266,6 +284,18 @@ void CheckCases(uint32_t seed, int count, bool large, bool warn = false) {
     const Outcome got = RunFused(e, c, nullptr);
     ExpectSame(want, got, what);
     computed += want.st == BC_OK;
+    // Evaluated again (the checks and, for the same strides, the tile plan
+    // and bindings come from the expression's cache): new contiguous
+    // inputs twice (the second reuses the first's plan with new data), then
+    // strided ones as c's were.
+    if (want.st == BC_OK) {
+      const bool keep[] = {false, false, true};
+      for (bool k : keep) {
+        const Case again = Refill(c, rng, k);
+        ExpectSame(RunEager(again, ops, nullptr), RunFused(e, again, nullptr),
+                   what + (k ? " (again, strided)" : " (again)"));
+      }
+    }
     // out= into a tensor of the result's shape, of its dtype or another.
     if (want.st == BC_OK && std::uniform_int_distribution<int>(0, 2)(rng) == 0) {
       const bc_dtype d = std::uniform_int_distribution<int>(0, 3)(rng) == 0

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cmath>
 #include <cstring>
 #include <new>
 #include <string>
@@ -244,6 +245,8 @@ std::vector<char> LiveNodes(const std::vector<ExprNode>& nodes) {
   return live;
 }
 
+struct Bound;  // (below: the tile walk's binding for one layout)
+
 // The operands of the eager chain: inputs, numbers, and the results so far.
 struct Values {
   std::vector<const bc_tensor*> of;
@@ -261,6 +264,11 @@ struct ExprCache {
   std::vector<int64_t> key;
   ExprPlan plan;
   Values numbers;
+  bool int_division = false;   // a live node divides integers (may fail part way)
+  bool zero_dim_nodes = false;  // a live node before the last has a 0-dim result
+  // The tile walk and bindings of the last layout evaluated.
+  mutable std::mutex bound_mu;
+  mutable std::shared_ptr<Bound> bound;
 };
 
 namespace {
@@ -268,8 +276,10 @@ namespace {
 // What the checks depend on: the context's settings, the operands' dtypes,
 // shapes and kinds (not their data or strides: only out='s overlaps depend
 // on those, and they are checked on every evaluation).
-std::vector<int64_t> CacheKey(const bc_ctx& ctx, const bc_tensor* const* inputs, size_t n, const bc_tensor* out) {
-  std::vector<int64_t> k;
+void CacheKey(const bc_ctx& ctx, const bc_tensor* const* inputs, size_t n, const bc_tensor* out,
+              std::vector<int64_t>* key) {
+  std::vector<int64_t>& k = *key;
+  k.clear();
   k.push_back(BroadcastWarningOn(ctx) | (Policy(ctx) << 1) |
               (ctx.warnings_as_errors.load(std::memory_order_relaxed) << 8));
   for (size_t i = 0; i <= n; ++i) {
@@ -281,7 +291,28 @@ std::vector<int64_t> CacheKey(const bc_ctx& ctx, const bc_tensor* const* inputs,
     k.push_back(t->dtype | (t->wrapped_number << 8) | (int64_t{t->ndim} << 16));
     k.insert(k.end(), t->shape, t->shape + t->ndim);
   }
-  return k;
+}
+
+// Whether CacheKey would give `key` (without building it).
+bool KeyMatches(const std::vector<int64_t>& key, const bc_ctx& ctx, const bc_tensor* const* inputs, size_t n,
+                const bc_tensor* out) {
+  size_t j = 0;
+  if (key.empty() || key[j++] != (BroadcastWarningOn(ctx) | (Policy(ctx) << 1) |
+                                  (ctx.warnings_as_errors.load(std::memory_order_relaxed) << 8)))
+    return false;
+  for (size_t i = 0; i <= n; ++i) {
+    const bc_tensor* t = i < n ? inputs[i] : out;
+    if (j >= key.size()) return false;
+    if (t == nullptr) {
+      if (key[j++] != -1) return false;
+      continue;
+    }
+    if (key[j++] != (t->dtype | (t->wrapped_number << 8) | (int64_t{t->ndim} << 16))) return false;
+    if (j + static_cast<size_t>(t->ndim) > key.size()) return false;
+    for (int d = 0; d < t->ndim; ++d)
+      if (key[j++] != t->shape[d]) return false;
+  }
+  return j == key.size();
 }
 
 // out='s own overlaps and those with the last node's inputs: the written
@@ -358,7 +389,11 @@ bool CheckChain(const bc_ctx& ctx, const std::vector<ExprNode>& nodes, const bc_
       plan->dtype[k] = probe.of[k]->dtype;
     }
     if (number_path) {
+      // The stand-ins' warning says whether the broadcast warning applies
+      // and, where it does, its text: the path's own (pow(1, x) is a copy:
+      // "self and src ...").
       if (pc.warnings.empty()) b.warnings.clear();
+      else if (!b.warnings.empty()) b.warnings = pc.warnings;
       pc.warnings.clear();
       pc.ctx.broadcast_warning.store(false);
     }
@@ -483,20 +518,31 @@ struct Scratch {
   std::vector<bc_tensor> views;  // the result, then the live inputs
   std::vector<std::unique_ptr<TensorGuard>> bufs;  // per node (null: none)
   TensorGuard root;  // the last node's tile, when it is streamed out
+  std::vector<const bc_tensor*> cur;  // each node's tile operand
 };
 
-struct TileRun {
-  const std::vector<ExprNode>* nodes;
-  const ExprPlan* plan;
-  const Walk* walk;
-  const bc_tensor* result;
-  std::vector<const bc_tensor*> ins;   // the live input nodes' tensors
-  std::vector<int> view_of;            // node -> its view (1 + index in ins), or -1
+// The tile walk for one layout (the operands' strides) and what it binds:
+// made once per layout and kept in the cache with its threads' scratch,
+// unless it holds values of this evaluation (0-dim inputs or results).
+struct Bound {
+  std::vector<int64_t> layout;  // the strides it was made for (Eval's layout_of)
+  Walk walk;
+  std::vector<int> view_of;             // node -> its view (1 + index in ins), or -1
   std::vector<const bc_tensor*> fixed;  // numbers and 0-dim results, per node
   // Per node: its op as one kernel call where its dtypes allow (the
   // small-op path's binding), for tiles whose rows are contiguous.
   std::vector<char> direct_ok;
   std::vector<DirectCall> direct;
+  std::mutex mu;
+  std::vector<std::unique_ptr<Scratch>> spare;  // scratch of earlier evaluations
+};
+
+struct TileRun {
+  const std::vector<ExprNode>* nodes;
+  const ExprPlan* plan;
+  const Bound* b;
+  const bc_tensor* result;
+  std::vector<const bc_tensor*> ins;   // the live input nodes' tensors
   std::mutex mu;
   std::vector<std::unique_ptr<Scratch>> free;
   std::atomic<bool> failed{false};
@@ -511,7 +557,7 @@ struct TileRun {
 // whose operands' dtypes the small-op path takes, and not numbers' own
 // paths (pow and clamp with numbers).
 void BindNodes(const std::vector<ExprNode>& nodes, const ExprPlan& plan, const bc_tensor* const* inputs,
-               const bc_tensor* out, int td, TileRun* run) {
+               const bc_tensor* out, int td, Bound* run) {
   run->direct_ok.assign(nodes.size(), 0);
   run->direct.resize(nodes.size());
   std::vector<bc_tensor> phantom(nodes.size());
@@ -536,7 +582,13 @@ void BindNodes(const std::vector<ExprNode>& nodes, const ExprPlan& plan, const b
       in[i] = typed[static_cast<size_t>(node.arg[i])];
       if (in[i]->ndim == 0) one_value |= 1u << i;
     }
-    if (MayTakeNumberPath(node, in) || ClampWithNumbers(node, in)) continue;
+    if (MayTakeNumberPath(node, in)) continue;
+    // clamp with number bounds on floats, neither NaN, runs the ternary
+    // clamp on the bounds as they are (RunClampScalar's last step; its
+    // range checks passed in the checks).
+    if (ClampWithNumbers(node, in) &&
+        (!IsFloating(in[0]->dtype) || std::isnan(WrappedValue(*in[1])) || std::isnan(WrappedValue(*in[2]))))
+      continue;
     const OpArgs a = ArgsOf(TileContext(), node, in);
     const bool root = k + 1 == nodes.size();
     try {
@@ -547,29 +599,34 @@ void BindNodes(const std::vector<ExprNode>& nodes, const ExprPlan& plan, const b
   }
 }
 
+// Points a thread's views at this evaluation's operands.
+void PointViews(const TileRun& run, Scratch* s) {
+  for (size_t k = 0; k < s->views.size(); ++k) {
+    const bc_tensor& src = k == 0 ? *run.result : *run.ins[k - 1];
+    s->views[k].storage = src.storage;
+    s->views[k].dtype = src.dtype;
+  }
+}
+
 std::unique_ptr<Scratch> NewScratch(const TileRun& run) {
   auto s = std::make_unique<Scratch>();
   const size_t nviews = 1 + run.ins.size();
   s->views.resize(nviews);
-  const int td = std::min(run.walk->nd, 2);
-  for (size_t k = 0; k < nviews; ++k) {
-    const bc_tensor& src = k == 0 ? *run.result : *run.ins[k - 1];
-    bc_tensor& v = s->views[k];
-    v.storage = src.storage;
-    v.dtype = src.dtype;
-    v.ndim = td;
-  }
+  const Walk& w = run.b->walk;
+  const int td = std::min(w.nd, 2);
+  for (bc_tensor& v : s->views) v.ndim = td;
+  PointViews(run, s.get());
   const std::vector<ExprNode>& nodes = *run.nodes;
   s->bufs.resize(nodes.size());
+  s->cur.resize(nodes.size());
   Shape tile{};
   tile.ndim = td;
-  tile.d[td - 1] = run.walk->c;
-  if (td == 2) tile.d[0] = run.walk->r;
+  tile.d[td - 1] = w.c;
+  if (td == 2) tile.d[0] = w.r;
   for (size_t k = 0; k + 1 < nodes.size(); ++k) {
-    if (!run.plan->live[k] || nodes[k].kind != ExprNode::kOp || run.fixed[k] != nullptr) continue;
+    if (!run.plan->live[k] || nodes[k].kind != ExprNode::kOp || run.b->fixed[k] != nullptr) continue;
     s->bufs[k] = std::make_unique<TensorGuard>(NewTensor(run.plan->dtype[k], tile));
   }
-  if (run.stream) s->root.t = NewTensor(run.result->dtype, tile);
   return s;
 }
 
@@ -612,13 +669,14 @@ bool RunDirect(const DirectCall& call, int nargs, const bc_tensor* const* in, co
 // One op node on its tile.
 void RunTileNode(const TileRun& run, size_t k, const bc_tensor* const* in, bc_tensor* o, int td) {
   const ExprNode& node = (*run.nodes)[k];
-  if (run.direct_ok[k] && RunDirect(run.direct[k], node.nargs, in, *o, td)) return;
+  if (run.b->direct_ok[k] && RunDirect(run.b->direct[k], node.nargs, in, *o, td)) return;
   RunNode(TileContext(), node, in, o);
 }
 
 // Tile t: points each view at it and runs the live op nodes in order.
-void RunTile(TileRun& run, Scratch& s, int64_t t, std::vector<const bc_tensor*>& cur) {
-  const Walk& w = *run.walk;
+void RunTile(TileRun& run, Scratch& s, int64_t t) {
+  const Walk& w = run.b->walk;
+  std::vector<const bc_tensor*>& cur = s.cur;
   const int nd = w.nd, td = std::min(nd, 2);
   const int64_t per_plane = w.nrt * w.nct;
   int64_t o = t / per_plane;
@@ -648,13 +706,13 @@ void RunTile(TileRun& run, Scratch& s, int64_t t, std::vector<const bc_tensor*>&
   const std::vector<ExprNode>& nodes = *run.nodes;
   for (size_t k = 0; k < nodes.size(); ++k) {
     if (!run.plan->live[k]) continue;
-    if (run.fixed[k] != nullptr) {
-      cur[k] = run.fixed[k];
+    if (run.b->fixed[k] != nullptr) {
+      cur[k] = run.b->fixed[k];
       continue;
     }
     const ExprNode& node = nodes[k];
     if (node.kind == ExprNode::kInput) {
-      const int v = run.view_of[k];
+      const int v = run.b->view_of[k];
       cur[k] = run.ins[static_cast<size_t>(v - 1)]->ndim == 0 ? run.ins[static_cast<size_t>(v - 1)]
                                                                : &s.views[static_cast<size_t>(v)];
       continue;
@@ -664,6 +722,13 @@ void RunTile(TileRun& run, Scratch& s, int64_t t, std::vector<const bc_tensor*>&
     if (k + 1 == nodes.size()) {
       bc_tensor& o = s.views[0];
       if (run.stream && IsContiguous(o)) {
+        if (s.root.t == nullptr) {
+          Shape tile{};
+          tile.ndim = td;
+          tile.d[td - 1] = w.c;
+          if (td == 2) tile.d[0] = w.r;
+          s.root.t = NewTensor(run.result->dtype, tile);
+        }
         bc_tensor& b = *s.root.t;
         for (int d = 0; d < td; ++d) b.shape[d] = o.shape[d];
         RowMajorStrides(b.shape, td, b.strides);
@@ -704,10 +769,9 @@ void RunChunk(void* task, size_t chunk) {
       }
     }
     if (!s) s = NewScratch(run);
-    std::vector<const bc_tensor*> cur(run.nodes->size(), nullptr);
     const int64_t t0 = static_cast<int64_t>(chunk) * run.per_chunk;
-    const int64_t t1 = std::min(run.walk->ntiles, t0 + run.per_chunk);
-    for (int64_t t = t0; t < t1 && !run.failed.load(std::memory_order_relaxed); ++t) RunTile(run, *s, t, cur);
+    const int64_t t1 = std::min(run.b->walk.ntiles, t0 + run.per_chunk);
+    for (int64_t t = t0; t < t1 && !run.failed.load(std::memory_order_relaxed); ++t) RunTile(run, *s, t);
     if (run.stream) hwy::FlushStream();
   } catch (const Error& e) {
     std::lock_guard<std::mutex> lock(run.mu);
@@ -756,17 +820,16 @@ bc_tensor* Expr::Eval(const bc_ctx& ctx, const bc_tensor* const* inputs, size_t 
   // the broadcast warnings of their own op, which may be errors. A chain
   // with such an op that fails a check, or warns, runs op by op instead,
   // so that the first failure is the eager one.
-  bool value_checks = false;
-  for (const ExprNode& node : nodes_) value_checks |= node.kind == ExprNode::kOp && IsIntDivision(node.op);
-  std::vector<int64_t> key = CacheKey(ctx, inputs, ninputs, out);
   std::shared_ptr<const ExprCache> known;
   {
     std::lock_guard<std::mutex> lock(cache_mu_);
-    if (cache_ != nullptr && cache_->key == key) known = cache_;
+    if (cache_ != nullptr && KeyMatches(cache_->key, ctx, inputs, ninputs, out)) known = cache_;
   }
   if (known != nullptr) {
     if (out != nullptr) CheckOutOverlaps(nodes_, inputs, *out);
   } else {
+    bool value_checks = false;
+    for (const ExprNode& node : nodes_) value_checks |= node.kind == ExprNode::kOp && IsIntDivision(node.op);
     auto found = std::make_shared<ExprCache>();
     std::vector<std::string> warnings;
     bool warned;
@@ -777,9 +840,15 @@ bc_tensor* Expr::Eval(const bc_ctx& ctx, const bc_tensor* const* inputs, size_t 
       return EvalEager(ctx, nodes_, LiveNodes(nodes_), inputs, out);
     }
     if (warned && value_checks) return EvalEager(ctx, nodes_, found->plan.live, inputs, out);
+    for (size_t k = 0; k < nodes_.size(); ++k) {
+      const ExprNode& node = nodes_[k];
+      if (!found->plan.live[k] || node.kind != ExprNode::kOp) continue;
+      found->int_division |= IsIntDivision(node.op) && !IsFloating(found->plan.dtype[k]);
+      found->zero_dim_nodes |= k + 1 < nodes_.size() && found->plan.shape[k].ndim == 0;
+    }
     known = found;
     if (!warned) {  // (warnings are sent on every evaluation)
-      found->key = std::move(key);
+      CacheKey(ctx, inputs, ninputs, out, &found->key);
       std::lock_guard<std::mutex> lock(cache_mu_);
       cache_ = known;
     }
@@ -793,61 +862,93 @@ bc_tensor* Expr::Eval(const bc_ctx& ctx, const bc_tensor* const* inputs, size_t 
   // Where the result goes: out, or a new tensor, or a temporary copied into
   // out at the end when out shares memory with an input other than as the
   // same view, or when an integer division may fail part way.
-  bool via_temp = false;
-  std::vector<const bc_tensor*> ins;
+  bool via_temp = out != nullptr && known->int_division;
+  bool per_call = known->zero_dim_nodes;  // the binding reads values of this evaluation
   TileRun run;
-  run.view_of.assign(nodes_.size(), -1);
-  run.fixed.assign(nodes_.size(), nullptr);
+  run.ins.reserve(ninputs);
   for (size_t k = 0; k < nodes_.size(); ++k) {
-    if (!plan.live[k]) continue;
-    const ExprNode& node = nodes_[k];
-    if (node.kind == ExprNode::kInput) {
-      const bc_tensor* t = inputs[node.index];
-      ins.push_back(t);
-      run.view_of[k] = static_cast<int>(ins.size());
-      if (out != nullptr && !SameView(*out, *t) && SharesMemory(*out, *t)) via_temp = true;
-    } else if (node.kind == ExprNode::kOp && IsIntDivision(node.op) && !IsFloating(plan.dtype[k])) {
-      via_temp |= out != nullptr;
-    }
+    if (!plan.live[k] || nodes_[k].kind != ExprNode::kInput) continue;
+    const bc_tensor* t = inputs[nodes_[k].index];
+    run.ins.push_back(t);
+    per_call |= t->ndim == 0;
+    if (out != nullptr && !via_temp && !SameView(*out, *t) && SharesMemory(*out, *t)) via_temp = true;
   }
   TensorGuard fresh;
   bc_tensor* result = out;
   if (out == nullptr || via_temp) result = fresh.t = NewTensor(out != nullptr ? out->dtype : plan.dtype.back(), s);
 
-  // Nodes of 0-dim results (every operand 0-dim) are computed once.
+  // The layout: the result's strides, whether it is out, the inputs'.
+  auto layout_of = [&](std::vector<int64_t>* l) {
+    l->assign(result->strides, result->strides + result->ndim);
+    l->push_back(result == out);
+    for (const bc_tensor* t : run.ins) l->insert(l->end(), t->strides, t->strides + t->ndim);
+  };
+  auto same_layout = [&](const std::vector<int64_t>& l) {
+    size_t j = 0;
+    auto take = [&](const int64_t* v, int n) {
+      if (j + static_cast<size_t>(n) > l.size()) return false;
+      for (int d = 0; d < n; ++d)
+        if (l[j++] != v[d]) return false;
+      return true;
+    };
+    const int64_t is_out = result == out;
+    if (!take(result->strides, result->ndim) || !take(&is_out, 1)) return false;
+    for (const bc_tensor* t : run.ins)
+      if (!take(t->strides, t->ndim)) return false;
+    return j == l.size();
+  };
+  std::shared_ptr<Bound> bound;
+  if (!per_call) {
+    std::lock_guard<std::mutex> lock(known->bound_mu);
+    if (known->bound != nullptr && same_layout(known->bound->layout)) bound = known->bound;
+  }
   Values fixed;
-  fixed.of.assign(nodes_.size(), nullptr);
-  for (size_t k = 0; k + 1 < nodes_.size(); ++k) {
-    if (!plan.live[k]) continue;
-    const ExprNode& node = nodes_[k];
-    if (node.kind == ExprNode::kNumber) {
-      run.fixed[k] = numbers.of[k];
-    } else if (node.kind == ExprNode::kOp && plan.shape[k].ndim == 0) {
-      const bc_tensor* in[3] = {};
-      for (int i = 0; i < node.nargs; ++i) {
-        const ExprNode& p = nodes_[static_cast<size_t>(node.arg[i])];
-        in[i] = p.kind == ExprNode::kInput ? inputs[p.index] : run.fixed[static_cast<size_t>(node.arg[i])];
+  if (bound == nullptr) {
+    bound = std::make_shared<Bound>();
+    Bound& b = *bound;
+    b.view_of.assign(nodes_.size(), -1);
+    b.fixed.assign(nodes_.size(), nullptr);
+    int view = 0;
+    // Nodes of 0-dim results (every operand 0-dim) are computed once.
+    fixed.of.assign(nodes_.size(), nullptr);
+    for (size_t k = 0; k < nodes_.size(); ++k) {
+      if (!plan.live[k]) continue;
+      const ExprNode& node = nodes_[k];
+      if (node.kind == ExprNode::kInput) {
+        b.view_of[k] = ++view;
+      } else if (node.kind == ExprNode::kNumber) {
+        b.fixed[k] = numbers.of[k];
+      } else if (k + 1 < nodes_.size() && plan.shape[k].ndim == 0) {
+        const bc_tensor* in[3] = {};
+        for (int i = 0; i < node.nargs; ++i) {
+          const ExprNode& p = nodes_[static_cast<size_t>(node.arg[i])];
+          in[i] = p.kind == ExprNode::kInput ? inputs[p.index] : b.fixed[static_cast<size_t>(node.arg[i])];
+        }
+        b.fixed[k] = fixed.Keep(RunNode(TileContext(), node, in, nullptr));
       }
-      run.fixed[k] = fixed.Keep(RunNode(TileContext(), node, in, nullptr));
+    }
+    size_t widest = DtypeSize(result->dtype);
+    for (size_t k = 0; k < nodes_.size(); ++k)
+      if (plan.live[k] && nodes_[k].kind == ExprNode::kOp) widest = std::max(widest, DtypeSize(plan.dtype[k]));
+    b.walk = PlanWalk(s, *result, run.ins, kTileBytes / static_cast<int64_t>(widest));
+    BindNodes(nodes_, plan, inputs, out != nullptr ? result : nullptr, std::min(b.walk.nd, 2), &b);
+    if (!per_call) {
+      layout_of(&b.layout);
+      std::lock_guard<std::mutex> lock(known->bound_mu);
+      known->bound = bound;
     }
   }
-
-  size_t widest = DtypeSize(result->dtype);
-  for (size_t k = 0; k < nodes_.size(); ++k)
-    if (plan.live[k] && nodes_[k].kind == ExprNode::kOp) widest = std::max(widest, DtypeSize(plan.dtype[k]));
-  const Walk w = PlanWalk(s, *result, ins, kTileBytes / static_cast<int64_t>(widest));
-  BindNodes(nodes_, plan, inputs, out != nullptr ? result : nullptr, std::min(w.nd, 2), &run);
+  const Walk& w = bound->walk;
   run.nodes = &nodes_;
   run.plan = &plan;
-  run.walk = &w;
+  run.b = bound.get();
   run.result = result;
-  run.ins = ins;
   const int64_t numel = ShapeNumel(s);
   int threads = numel >= kParallelElems ? NumThreads(ctx) : 1;
   if (threads > w.ntiles) threads = static_cast<int>(w.ntiles);
   int64_t moved = numel * static_cast<int64_t>(DtypeSize(result->dtype));
   bool aliased = false;
-  for (const bc_tensor* t : ins) {
+  for (const bc_tensor* t : run.ins) {
     moved += Numel(*t) * static_cast<int64_t>(DtypeSize(t->dtype));
     aliased |= t->storage == result->storage;
   }
@@ -855,8 +956,25 @@ bc_tensor* Expr::Eval(const bc_ctx& ctx, const bc_tensor* const* inputs, size_t 
   const size_t nchunks = std::min<size_t>(static_cast<size_t>(w.ntiles), ChunkCount(threads));
   run.per_chunk = (w.ntiles + static_cast<int64_t>(nchunks) - 1) / static_cast<int64_t>(nchunks);
   // Every thread's buffers before the first write: running out of memory
-  // part way would leave out half written.
-  for (int i = 0; i < threads; ++i) run.free.push_back(NewScratch(run));
+  // part way would leave out half written. They go back to the binding
+  // after the run, for the next evaluation.
+  {
+    std::lock_guard<std::mutex> lock(bound->mu);
+    while (static_cast<int>(run.free.size()) < threads && !bound->spare.empty()) {
+      run.free.push_back(std::move(bound->spare.back()));
+      bound->spare.pop_back();
+      PointViews(run, run.free.back().get());
+    }
+  }
+  struct GiveBack {
+    TileRun& run;
+    Bound& b;
+    ~GiveBack() {
+      std::lock_guard<std::mutex> lock(b.mu);
+      for (auto& sc : run.free) b.spare.push_back(std::move(sc));
+    }
+  } give_back{run, *bound};
+  while (static_cast<int>(run.free.size()) < threads) run.free.push_back(NewScratch(run));
   const size_t used = static_cast<size_t>((w.ntiles + run.per_chunk - 1) / run.per_chunk);
   if (threads <= 1) {
     for (size_t i = 0; i < used; ++i) RunChunk(&run, i);
