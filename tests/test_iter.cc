@@ -4,6 +4,8 @@
 // naive loop over broadcast indices (test_util.h); the loops here compute
 // out = 3*in0 + in1 - in2 on small integers, exact in every dtype used.
 #include <atomic>
+#include <cmath>
+#include <cstring>
 #include <set>
 #include <thread>
 #include <mutex>
@@ -363,6 +365,169 @@ TEST(Iter, PullModeOnHostThreads) {
   EXPECT_EQ(bc_iter_run_chunk(it.get(), n, LoopF64, &seen), BC_ERR_INVALID_ARGUMENT);
   EXPECT_EQ(bc_iter_run_chunk(nullptr, 0, LoopF64, &seen), BC_ERR_INVALID_ARGUMENT);
   EXPECT_EQ(bc_iter_run_chunk(it.get(), 0, nullptr, &seen), BC_ERR_INVALID_ARGUMENT);
+}
+
+// What a loop found in its output rows before writing them. The output
+// tensor's own memory must hold the tensor's prior value; a buffer bcast
+// hands out in its place must hold 0 or a value the loop wrote there for an
+// earlier block (an integer: the inputs are small integers), never junk.
+struct Entry {
+  const char* lo = nullptr;  // the output tensor's bytes [lo, hi)
+  const char* hi = nullptr;
+  double prior = 0;  // the value of each of its elements before the run
+  std::atomic<int64_t> own{0}, buffered{0}, bad{0};
+  std::atomic<double> first_bad{0};
+};
+
+// out = in0 + in1, every operand in T, each output element checked first.
+template <typename T>
+int LoopCheckedAdd(void* user, char* const* data, const int64_t* st, int64_t n0, int64_t n1) {
+  Entry& e = *static_cast<Entry*>(user);
+  for (int64_t j = 0; j < n1; ++j) {
+    char* o = data[0] + j * st[3];
+    const bool own = o >= e.lo && o < e.hi;
+    (own ? e.own : e.buffered) += n0;
+    for (int64_t i = 0; i < n0; ++i) {
+      T was, a, b;
+      std::memcpy(&was, o + i * st[0], sizeof(T));
+      const double v = static_cast<double>(was);
+      const bool ok = own ? v == e.prior : v == 0 || (v == std::trunc(v) && std::fabs(v) <= 100);
+      if (!ok && e.bad++ == 0) e.first_bad = v;
+      std::memcpy(&a, data[1] + j * st[4] + i * st[1], sizeof(T));
+      std::memcpy(&b, data[2] + j * st[5] + i * st[2], sizeof(T));
+      const T r = a + b;
+      std::memcpy(o + i * st[0], &r, sizeof(T));
+    }
+  }
+  return 0;
+}
+
+// Fills the stack below the caller with bytes no loop writes (0xA5: a tiny
+// negative float, a NaN-free non-integer double), so that a buffer the
+// executor would hand out uninitialised on this thread holds them.
+__attribute__((noinline)) void DirtyStack() {
+  unsigned char junk[1 << 18];
+  std::memset(junk, 0xA5, sizeof junk);
+  asm volatile("" : : "r"(junk) : "memory");
+}
+
+// The bytes of `t`'s elements (strides non-negative).
+void Extent(const bc_tensor* t, Entry* e) {
+  const int64_t* shape = bc_tensor_shape(t);
+  const int64_t* strides = bc_tensor_strides(t);
+  int64_t last = 0;
+  for (size_t d = 0; d < bc_tensor_ndim(t); ++d) last += (shape[d] - 1) * strides[d];
+  e->lo = static_cast<const char*>(bc_tensor_data(t));
+  e->hi = e->lo + (last + 1) * static_cast<int64_t>(bc_dtype_size(bc_tensor_dtype(t)));
+}
+
+// A 2-D tensor of `shape` filled with `v`, every other element of its
+// rows (inner stride 2): the executor computes such rows into a chunk of
+// its own and scatters them.
+Tensor Gapped(bc_dtype d, const Shape& shape, double v) {
+  const Shape wide = {shape[0], 2 * shape[1]};
+  const size_t n = static_cast<size_t>(bct::NumelOf(wide));
+  Tensor full = bct::ToTensor(bct::MakeHost(d, wide, std::vector<double>(n, v)));
+  const size_t nbytes = n * bc_dtype_size(d);
+  void* data = std::malloc(nbytes);
+  std::memcpy(data, bc_tensor_data(full.get()), nbytes);
+  const int64_t strides[2] = {wide[1], 2};
+  bc_tensor* t = nullptr;
+  EXPECT_EQ(bc_tensor_wrap(d, shape.data(), strides, 2, data, nbytes,
+                           [](void* p, void*) { std::free(p); }, nullptr, &t),
+            BC_OK);
+  return Tensor(t);
+}
+
+// Runs the checking loop: on the calling thread over a dirtied stack
+// (pull mode chunk by chunk, or a serial run), or on every thread.
+void RunChecked(bc_iter* it, bool pull, bc_loop2d_fn loop, Entry* e) {
+  if (pull) {
+    for (size_t i = 0; i < bc_iter_num_chunks(it); ++i) {
+      DirtyStack();
+      ASSERT_EQ(bc_iter_run_chunk(it, i, loop, e), BC_OK);
+    }
+  } else {
+    DirtyStack();
+    ASSERT_EQ(bc_iter_run(it, loop, e), BC_OK) << bc_last_error();
+  }
+}
+
+// Every output row a loop gets holds initialised bytes (bcast.h, group
+// iter): the output's own memory with its values (zeros for an allocated
+// one), or a buffer (a streamed tile, a converted output's tile, a strided
+// output's chunk) zero-filled once per range and then holding what the
+// loop wrote. Push mode serial and threaded, and pull mode.
+TEST(Iter, OutputRowsHoldInitialisedBytes) {
+  enum OutKind { kAllocated, kGiven, kGapped };
+  struct Case {
+    const char* name;
+    Shape a, b;
+    bc_dtype in, out, loop;
+    OutKind kind;
+    unsigned flags;
+    bool buffered;  // whether the loop's output rows are bcast's buffers
+  };
+  const Shape big = {2048, 2304}, mid = {300, 1000};
+  const bc_dtype f32 = BC_FLOAT32, f64 = BC_FLOAT64;
+  const Case cases[] = {
+      {"streamed tile", big, {2304}, f32, f32, f32, kGiven, 0, true},
+      {"streamed tile, allocated", big, {2048, 1}, f32, f32, f32, kAllocated, 0, true},
+      {"direct output", big, {2304}, f32, f32, f32, kGiven, BC_ITER_DIRECT_OUTPUT, false},
+      {"converted, allocated", mid, {1000}, BC_INT32, BC_INT32, f64, kAllocated, 0, true},
+      {"converted", mid, {300, 1}, BC_INT16, f32, f64, kGiven, 0, true},
+      {"strided output", mid, {1000}, f32, f32, f32, kGapped, 0, true},
+      {"strided output, converted", mid, {1000}, f32, f32, f64, kGapped, 0, true},
+      {"allocated, small", {16, 64}, {64}, f32, f32, f32, kAllocated, 0, false},
+  };
+  std::mt19937 rng(15);
+  for (const Case& c : cases) {
+    const Host a = Values(c.in, c.a, rng), b = Values(c.in, c.b, rng);
+    Tensor ta = bct::ToTensor(a), tb = bct::ToTensor(b);
+    Host want;
+    want.dtype = c.out;
+    want.shape = c.a;
+    want.v.resize(static_cast<size_t>(bct::NumelOf(c.a)));
+    auto at = [](const Host& h, int64_t k) {
+      return bct::IsFloat(h.dtype) ? h.v[k].f : static_cast<double>(h.v[k].i);
+    };
+    bct::ForEachIndex(c.a, [&](int64_t k, const Shape& idx) {
+      const double v = at(a, k) + at(b, bct::SourceIndex(b.shape, c.a, idx));
+      want.v[k] = bct::IsFloat(c.out) ? bct::FVal(v) : bct::IVal(static_cast<int64_t>(v));
+    });
+    const bc_loop2d_fn loop = c.loop == BC_FLOAT64 ? LoopCheckedAdd<double> : LoopCheckedAdd<float>;
+    const bc_dtype loops[3] = {c.loop, c.loop, c.loop};
+    for (int mode = 0; mode < 3; ++mode) {  // serial, threads, pull
+      const std::string what = std::string(c.name) + (mode == 0 ? ", serial" : mode == 1 ? ", threads" : ", pull");
+      const double prior = c.kind == kAllocated ? 0 : 0.5;
+      Tensor given;
+      if (c.kind == kGiven) given = bct::ToTensor(bct::MakeHost(c.out, c.a, std::vector<double>(want.v.size(), prior)));
+      if (c.kind == kGapped) given = Gapped(c.out, c.a, prior);
+      if (c.kind == kAllocated) {
+        // Heap blocks of the output's size left holding junk, for the
+        // allocation to reuse.
+        const size_t bytes = want.v.size() * bc_dtype_size(c.out) + 256;
+        std::vector<void*> junk;
+        for (int i = 0; i < 8; ++i) {
+          junk.push_back(std::malloc(bytes));
+          std::memset(junk.back(), 0xA5, bytes);
+        }
+        for (void* p : junk) std::free(p);
+      }
+      Iter it = MakeIter({ta.get(), tb.get()}, given.get(), c.out, loops,
+                         c.flags | (mode == 0 ? BC_ITER_SERIAL : 0u));
+      ASSERT_NE(it, nullptr) << what;
+      Tensor out = Output(it.get());
+      Entry e;
+      Extent(out.get(), &e);
+      e.prior = prior;
+      RunChecked(it.get(), mode == 2, loop, &e);
+      EXPECT_EQ(e.bad, 0) << what << ": the loop found " << e.first_bad << " in its output";
+      EXPECT_EQ(e.own + e.buffered, bct::NumelOf(c.a)) << what;
+      EXPECT_EQ(e.buffered > 0, c.buffered) << what;
+      ExpectSame(want, FromTensor(out.get()), what);
+    }
+  }
 }
 
 // A loop that fails on its k-th call, for every k: the run stops there and

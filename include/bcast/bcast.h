@@ -1840,6 +1840,17 @@ BC_API bc_status bc_lerp_scalar_(bc_tensor* self, const bc_tensor* end, bc_scala
  * stride is any value (0 when n1 == 1). Elements come in memory order of
  * the output, not in index order.
  *
+ * The loop writes every element of its output rows, and may read them
+ * first: they always hold initialised bytes (a host may view them as typed
+ * values, as Rust's `&mut [T]`). A row is either the output tensor's own
+ * memory, holding the tensor's values (an output the iterator allocates is
+ * zero-filled), or a buffer of bcast's: a streamed tile, a converted
+ * output's tile or a strided output's chunk. Each such buffer is
+ * zero-filled when first used in a range of the run (a part of the
+ * iteration on one thread; in pull mode one bc_iter_run_chunk() call), not
+ * for each block, and reused for later blocks of the range: it holds zeros
+ * or values the loop wrote there for an earlier block.
+ *
  * Functions taking a ::bc_iter report failures on the context the iterator
  * was made on (bc_ctx_iter_new()), except bc_iter_run_chunk(), which may
  * run on many threads at once and only returns its status.
@@ -1893,7 +1904,7 @@ typedef struct bc_iter_spec {
   /** The output, borrowed, of the broadcast shape; written by the loop.
    *  It may be an input itself (in place) but may share no other byte
    *  with an input. NULL: the iterator allocates one (contiguous, of
-   *  `out_dtype`), given by bc_iter_output(). */
+   *  `out_dtype`, zero-filled), given by bc_iter_output(). */
   bc_tensor* out;
   /** Dtype of an allocated output; ignored when `out` is given. */
   bc_dtype out_dtype;

@@ -90,7 +90,14 @@ std::unique_ptr<bc_iter> Prepare(const bc_ctx& ctx, const bc_iter_spec& spec) {
   }
   it->numel = ShapeNumel(result);
   for (const std::string& w : b.warnings) Warn(ctx, w);
-  it->out = out != nullptr ? NewView(*out) : NewTensor(spec.out_dtype, result);
+  if (out != nullptr) {
+    it->out = NewView(*out);
+  } else {
+    // Zero-filled, as bc_iter_run promises every output row a loop sees
+    // holds initialised bytes (as bc_tensor_zeros fills).
+    it->out = NewTensor(spec.out_dtype, result);
+    std::memset(it->out->data, 0, it->out->storage->nbytes);
+  }
   it->out_dtype = it->out->dtype;
   for (int k = 0; k <= a.nin; ++k) {
     const bc_dtype own = k == 0 ? it->out->dtype : a.in[k - 1]->dtype;

@@ -23,6 +23,9 @@ struct HostLoop {
   std::atomic<int>* code = nullptr;  // the first nonzero value fn returned: no more calls
 };
 
+// Output buffers of one range of a host's run (core/execute.cc).
+struct HostBuffers;
+
 struct Plan {
   int nops = 0;  // output plus inputs
   int ndim = 0;  // dims after dropping and coalescing; dim 0 is the fastest
@@ -46,6 +49,9 @@ struct Plan {
   // their ktype; max_threads: at most that many threads (0: no cap).
   HostLoop* host = nullptr;
   int max_threads = 0;
+  // A host's plan while a range of it runs (set by the executor): the
+  // buffers handed to the loop in place of the output.
+  HostBuffers* host_out = nullptr;
 };
 
 // Operands are the output then the inputs, each viewed with the result shape

@@ -34,7 +34,10 @@
 //!   element `j` of each input row is the input's element at the output's
 //!   element `j`. An input repeated along the row (a column `[m, 1]` under
 //!   `[m, n]`, a 0-dim tensor) is given as `n` copies of its value.
-//! - The output row holds zeros on entry; the closure writes every element.
+//! - The closure writes every element of the output row. On entry the row
+//!   holds valid values it should not rely on: the output's own, zeros, or
+//!   what the closure wrote for an earlier row (bcast may hand it a buffer
+//!   of its own in place of the output).
 //! - Rows come in the output's memory order, not in index order, in any
 //!   number of calls; the closure may not assume where a row starts.
 //! - It runs on several threads at once (bcast's, or the context's
@@ -81,7 +84,6 @@
 //! ```
 
 use std::any::Any;
-use std::cell::Cell;
 use std::convert::Infallible;
 use std::ffi::{c_char, c_int, c_void};
 use std::fmt;
@@ -180,18 +182,17 @@ impl From<RunError<Infallible>> for Error {
 /// Input rows are read with [`input`](Block::input), which says whether the
 /// input is contiguous along the row or one value repeated (a loop may
 /// specialise on that); output rows are written through
-/// [`output`](Block::output). Memory the loop writes may be a conversion
-/// buffer rather than the output tensor, so its contents on entry are
-/// unspecified: the first call of `output` zeroes every row of the block,
-/// and a block whose output the loop never took is zeroed after the loop.
+/// [`output`](Block::output). An output row may be the output tensor's
+/// memory or a buffer of bcast's (a streamed tile, a conversion or scatter
+/// buffer); either way it holds valid values on entry (the output's own,
+/// zeros, or what the loop wrote there for an earlier block), which the
+/// loop should overwrite, not read.
 pub struct Block<'a> {
     data: &'a [*mut c_char],
     strides: &'a [i64],
     dtypes: &'a [DType],
     n0: usize,
     n1: usize,
-    /// Set once the output rows hold values (zeroed, or promised written).
-    ready: &'a Cell<bool>,
 }
 
 impl<'a> Block<'a> {
@@ -204,7 +205,6 @@ impl<'a> Block<'a> {
         strides: *const i64,
         n0: i64,
         n1: i64,
-        ready: &'a Cell<bool>,
     ) -> Block<'a> {
         let nops = dtypes.len();
         Block {
@@ -215,7 +215,6 @@ impl<'a> Block<'a> {
             dtypes,
             n0: usize::try_from(n0).expect("bcast passed a negative row length"),
             n1: usize::try_from(n1).expect("bcast passed a negative row count"),
-            ready,
         }
     }
 
@@ -317,7 +316,7 @@ impl<'a> Block<'a> {
     }
 
     /// Row `row` of the output as `T`, which must be the output's loop
-    /// dtype. The first call zeroes every output row of the block.
+    /// dtype. Its values on entry are valid but unspecified (see [`Block`]).
     ///
     /// # Panics
     /// If `row` is out of range, or `T` is not the output's loop dtype.
@@ -329,16 +328,17 @@ impl<'a> Block<'a> {
             std::mem::size_of::<T>() as i64,
             "bcast: the output's inner stride is the element size"
         );
-        if !self.ready.get() {
-            // SAFETY: the block's output rows are writable memory for this
-            // call, each n0 elements of the loop dtype.
-            unsafe { zero_output(self.data, self.strides, self.dtypes, self.n0, self.n1) };
-            self.ready.set(true);
-        }
-        // SAFETY: n0 contiguous, aligned, initialised (zeroed above or by an
-        // earlier call) elements of T, written by no one else during the
-        // call: blocks are disjoint, rows of a block too; `&mut self` keeps
-        // one output row borrowed at a time.
+        // SAFETY: n0 contiguous, aligned elements of T, written by no one
+        // else during the call: blocks are disjoint, rows of a block too;
+        // `&mut self` keeps one output row borrowed at a time. Initialised
+        // with valid values of T: bcast.h (group iter) guarantees that every
+        // output row a loop sees holds initialised bytes, either the output
+        // tensor's own elements (valid T: this crate's tensors hold valid
+        // values, and an output the iterator allocated is zero-filled) or a
+        // buffer zero-filled when its range of the run began, since written
+        // only by this run's loop (through these slices, or `raw_parts`,
+        // whose caller promises valid values) and by bcast's making a Bool
+        // element 0 or 1.
         unsafe { std::slice::from_raw_parts_mut(p, self.n0) }
     }
 
@@ -349,11 +349,11 @@ impl<'a> Block<'a> {
     /// `data[k] + i * strides[nops + k] + j * strides[k]`.
     ///
     /// # Safety
-    /// The loop must write every element of the output's rows (in the
-    /// output's loop dtype, valid values) before it returns: this turns off
-    /// the zeroing that keeps a block's output initialised.
+    /// Whatever the loop writes into the output's rows must be valid values
+    /// of the output's loop dtype (0 or 1 for `Bool`): later blocks see them
+    /// as `&mut [T]` when bcast reuses its buffer, and the output tensor
+    /// keeps them. The loop should write every element of the rows.
     pub unsafe fn raw_parts(&mut self) -> (&'a [*mut c_char], &'a [i64]) {
-        self.ready.set(true);
         (self.data, self.strides)
     }
 }
@@ -366,25 +366,6 @@ impl fmt::Debug for Block<'_> {
             .field("dtypes", &self.dtypes)
             .field("strides", &self.strides)
             .finish()
-    }
-}
-
-/// Zeroes the output rows of a block.
-///
-/// # Safety
-/// As [`Block::from_raw`]; the output rows must be writable.
-unsafe fn zero_output(
-    data: &[*mut c_char],
-    strides: &[i64],
-    dtypes: &[DType],
-    n0: usize,
-    n1: usize,
-) {
-    let outer = strides[dtypes.len()] as isize;
-    let bytes = n0 * dtypes[0].size();
-    for i in 0..n1 {
-        // SAFETY: row i of the output, n0 elements of its loop dtype.
-        unsafe { ptr::write_bytes(data[0].offset(i as isize * outer), 0, bytes) };
     }
 }
 
@@ -492,7 +473,7 @@ struct LoopState<'s, F, E> {
     failure: Slot<E>,
 }
 
-/// Runs `f` on one block and zeroes the block's output if `f` never took it.
+/// Runs `f` on one block.
 ///
 /// # Safety
 /// As [`Block::from_raw`].
@@ -505,27 +486,11 @@ unsafe fn call_block<R: LoopResult>(
     n1: i64,
     f: impl FnOnce(Block<'_>) -> R,
 ) -> c_int {
-    let ready = Cell::new(false);
-    let code = failure.call(|| {
+    failure.call(|| {
         // SAFETY: the caller's.
-        let block = unsafe { Block::from_raw(dtypes, data, strides, n0, n1, &ready) };
+        let block = unsafe { Block::from_raw(dtypes, data, strides, n0, n1) };
         f(block).into_result()
-    });
-    if !ready.get() {
-        let nops = dtypes.len();
-        // SAFETY: as in Block::from_raw; the block's output rows are
-        // writable during the call (no row for sizes bcast never passes).
-        unsafe {
-            zero_output(
-                std::slice::from_raw_parts(data, nops),
-                std::slice::from_raw_parts(strides, 2 * nops),
-                dtypes,
-                usize::try_from(n0).unwrap_or(0),
-                usize::try_from(n1).unwrap_or(0),
-            )
-        };
-    }
-    code
+    })
 }
 
 /// `bc_loop2d_fn` for a loop shared by every thread of a run.
@@ -649,8 +614,8 @@ impl<'a> IterBuilder<'a> {
         self
     }
 
-    /// Allocates the output, of `dtype` (contiguous, zero-filled until a
-    /// run writes it).
+    /// Allocates the output, of `dtype` (contiguous, zero-filled by bcast
+    /// until a run writes it).
     pub fn out_dtype(mut self, dtype: DType) -> Self {
         self.out = Out::Dtype(dtype);
         self
@@ -689,13 +654,7 @@ impl<'a> IterBuilder<'a> {
     /// read-only output, or loop dtypes of the wrong count.
     pub fn build(self) -> Result<Iter<'a>> {
         let ctx = self.ctx.as_ref().map_or(ptr::null_mut(), |c| c.as_raw());
-        Iter::new_in(
-            ctx,
-            &self.inputs,
-            self.out,
-            self.loop_dtypes.as_deref(),
-            true,
-        )
+        Iter::new_in(ctx, &self.inputs, self.out, self.loop_dtypes.as_deref())
     }
 }
 
@@ -800,14 +759,12 @@ impl<'a> Iter<'a> {
     }
 
     /// Makes the iterator on `ctx` (NULL: the default context), which must
-    /// outlive it. `zero` zero-fills an allocated output, which only a
-    /// caller that runs the whole iteration before reading it may skip.
+    /// outlive it.
     fn new_in(
         ctx: *mut sys::bc_ctx,
         inputs: &[&'a TensorRef],
         out: Out<'a>,
         loop_dtypes: Option<&[DType]>,
-        zero: bool,
     ) -> Result<Iter<'a>> {
         let nin = inputs.len();
         let valid = (1..sys::BC_ITER_MAX_OPERANDS).contains(&nin);
@@ -865,26 +822,16 @@ impl<'a> Iter<'a> {
             running: Box::new([]),
             _borrow: PhantomData,
         };
-        it.replanned(zero)?;
+        it.replanned();
         Ok(it)
     }
 
-    /// After a new plan: chunk flags for its chunks, an allocated output
-    /// zeroed (bcast leaves it uninitialised) unless `zero` is false.
-    fn replanned(&mut self, zero: bool) -> Result<()> {
+    /// After a new plan: chunk flags for its chunks. (An output bcast
+    /// allocated is zero-filled: bc_iter_spec::out in bcast.h.)
+    fn replanned(&mut self) {
         self.running = (0..self.num_chunks())
             .map(|_| AtomicBool::new(false))
             .collect();
-        if self.allocated && zero {
-            let out = self.output_handle()?;
-            let bytes = out.numel() * out.dtype().size();
-            if bytes > 0 {
-                // SAFETY: an allocated output is contiguous: `bytes` bytes
-                // from its first element, which nothing else uses now.
-                unsafe { ptr::write_bytes(out.data_ptr().cast::<u8>(), 0, bytes) };
-            }
-        }
-        Ok(())
     }
 
     /// A new handle on the output. The caller decides what it may do with it.
@@ -1142,7 +1089,8 @@ impl<'a> Iter<'a> {
         let status = unsafe { sys::bc_iter_reset(self.raw.as_ptr(), ptrs.as_ptr(), out) };
         check_in(self.ctx, status)?;
         self.allocated = allocated;
-        self.replanned(true)
+        self.replanned();
+        Ok(())
     }
 }
 
@@ -1208,15 +1156,7 @@ where
         Target::Alloc(d) => (Out::Dtype(d), true),
         Target::Into(t) => (Out::Tensor(t), false),
     };
-    // The run below writes every element before the output is read, so an
-    // allocated output need not be zeroed first.
-    let mut it = Iter::new_in(
-        current_raw(),
-        &inputs,
-        out,
-        Some(&[T::DTYPE; 4][..=N]),
-        false,
-    )?;
+    let mut it = Iter::new_in(current_raw(), &inputs, out, Some(&[T::DTYPE; 4][..=N]))?;
     it.run(|mut blk: Block<'_>| {
         let mut repeated: [Vec<T>; N] = std::array::from_fn(|_| Vec::new());
         for i in 0..blk.rows() {

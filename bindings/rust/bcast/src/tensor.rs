@@ -354,7 +354,9 @@ impl Tensor {
     ///
     /// # Safety
     /// Every element must be written (e.g. by an `_out` op or
-    /// [`TensorRef::copy_from`]) before any is read.
+    /// [`TensorRef::copy_from`]) before any is read, and the tensor must not
+    /// be the output of a [`crate::iter`] loop before then: the loop gets its
+    /// rows as `&mut [T]`, which must not point at uninitialised memory.
     pub unsafe fn empty(dtype: DType, shape: impl Dims) -> Result<Tensor> {
         let shape = shape.dims()?;
         let mut out = ptr::null_mut();

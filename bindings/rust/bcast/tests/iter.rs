@@ -550,21 +550,23 @@ fn the_default_output_dtype_is_the_result_type() {
 
 // ---------------------------------------------------------------- outputs
 
-/// The loop's output rows hold zeros on entry, also in conversion buffers;
-/// a loop that never writes leaves zeros, never uninitialised memory.
+/// The loop's output rows hold valid values on entry, never uninitialised
+/// memory: the output's own (zeros for an allocated one), or in bcast's
+/// buffers (conversion, streamed tiles) zeros or what the loop wrote for an
+/// earlier block. A loop that never writes leaves such values.
 #[test]
-fn output_rows_are_zeroed() {
+fn output_rows_hold_valid_values() {
     let a = Tensor::from_slice(&f32s(&ints(300 * 200, 8)), &[300, 200]).unwrap();
     for (out_dtype, loop_dtype) in [
         (DType::Float32, DType::Float32),
         (DType::Int16, DType::Float64),
     ] {
-        // The loop sees zeros, also where it writes the caller's tensor
-        // (full of 7s) in place.
-        let saw_nonzero = AtomicBool::new(false);
+        // The loop writes 1s: it sees 0s, 1s, or the caller's 7s where it
+        // writes the caller's tensor in place.
+        let saw_other = AtomicBool::new(false);
         let f = |_: &[f32], o: &mut [f32]| {
-            if o.iter().any(|v| *v != 0.0) {
-                saw_nonzero.store(true, Ordering::Relaxed);
+            if o.iter().any(|v| ![0.0, 1.0, 7.0].contains(v)) {
+                saw_other.store(true, Ordering::Relaxed);
             }
             o.fill(1.0);
         };
@@ -574,9 +576,10 @@ fn output_rows_are_zeroed() {
         sevens.fill(7i16).unwrap();
         iter::map_out(&a, &mut sevens, f).unwrap();
         assert!(read(&sevens).iter().all(|&v| v == 1.0));
-        assert!(!saw_nonzero.load(Ordering::Relaxed));
+        assert!(!saw_other.load(Ordering::Relaxed));
 
-        // Blocks the loop never took are zeroed, into the caller's tensor too.
+        // Blocks the loop never wrote keep the caller's 7s, or get a
+        // conversion buffer's zeros.
         let mut out = Tensor::zeros(out_dtype, &[300, 200]).unwrap();
         out.fill(7i16).unwrap();
         let mut it = Iter::builder(&[&a])
@@ -585,9 +588,10 @@ fn output_rows_are_zeroed() {
             .build()
             .unwrap();
         it.run(|_blk| ()).unwrap();
-        assert!(read(&it.output().unwrap()).iter().all(|&v| v == 0.0));
+        let want = if loop_dtype == out_dtype { 7.0 } else { 0.0 };
+        assert!(read(&it.output().unwrap()).iter().all(|&v| v == want));
         drop(it);
-        assert!(read(&out).iter().all(|&v| v == 0.0));
+        assert!(read(&out).iter().all(|&v| v == want));
     }
     // An allocated output reads as zeros before any run.
     let mut it = Iter::builder(&[&a])
