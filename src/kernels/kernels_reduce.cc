@@ -470,14 +470,15 @@ HWY_INLINE void ColsFinish(const ColState<T, W>& st, const char* const* row, int
   }
 }
 
-// Columns [k0, k0 + nb * W) over all rows, row by row: each row is read
-// from start to end (the rows are far apart, and a block of columns at a
-// time would read a piece of each, too many streams for the hardware
-// prefetcher), each column's state in st. The additions of a column are
-// those of the rows in order, whatever the block width.
-template <ReduceKind K, typename T, int W>
+// Columns [k0, k0 + nb * W) (nb <= NB) over all rows, each column's state
+// in st. With nb > 1 the rows are read row by row, each from start to end:
+// they are far apart, and a block of columns at a time would read a small
+// piece of each, too many streams for the hardware prefetcher. The
+// additions of a column are those of the rows in order either way.
+template <ReduceKind K, typename T, int W, int NB>
 HWY_INLINE void ColsBlocks(const char* const* row, int64_t rows, int64_t k0, int64_t nb, int64_t first,
-                           const double* centers, ReduceAcc* acc, ColState<T, W>* st) {
+                           const double* centers, ReduceAcc* acc) {
+  ColState<T, W> st[NB];
   auto at = [&](int64_t r) { return reinterpret_cast<const T*>(row[r]) + k0; };
   int64_t r0 = 0;
   for (int64_t b = 0; b < nb; ++b) {
@@ -493,16 +494,31 @@ HWY_INLINE void ColsBlocks(const char* const* row, int64_t rows, int64_t k0, int
 template <ReduceKind K, typename T>
 void Cols(const char* const* row, int64_t rows, int64_t ncols, int64_t first, const double* centers,
           ReduceAcc* acc) {
-  constexpr int64_t kBlocks = 16;  // blocks of kReduceLanes columns per pass
-  ColState<T, kReduceLanes> st[kBlocks];
+  constexpr int W = kReduceLanes;
   int64_t k0 = 0;
-  while (k0 + kReduceLanes <= ncols) {
-    const int64_t nb = std::min<int64_t>(kBlocks, (ncols - k0) / kReduceLanes);
-    ColsBlocks<K, T, kReduceLanes>(row, rows, k0, nb, first, centers, acc, st);
-    k0 += nb * kReduceLanes;
+  if constexpr (sizeof(T) <= 2) {
+    // Narrow elements: a block is half a cache line or less of each row;
+    // up to 16 blocks (512 columns) row by row, their states in memory.
+    constexpr int kBlocks = 16;
+    while (k0 + W <= ncols) {
+      const int64_t nb = std::min<int64_t>(kBlocks, (ncols - k0) / W);
+      ColsBlocks<K, T, W, kBlocks>(row, rows, k0, nb, first, centers, acc);
+      k0 += nb * W;
+    }
+  } else {
+    // A block at a time, its state in registers; the next block's lines of
+    // each row are asked for ahead.
+    for (; k0 + W <= ncols; k0 += W) {
+      if (k0 + 2 * W <= ncols) {
+        for (int64_t r = 0; r < rows; ++r) {
+          const char* next = row[r] + (k0 + W) * static_cast<int64_t>(sizeof(T));
+          for (size_t b = 0; b < W * sizeof(T); b += 64) __builtin_prefetch(next + b);
+        }
+      }
+      ColsBlocks<K, T, W, 1>(row, rows, k0, 1, first, centers, acc);
+    }
   }
-  ColState<T, 1> one;
-  for (; k0 < ncols; ++k0) ColsBlocks<K, T, 1>(row, rows, k0, 1, first, centers, acc, &one);
+  for (; k0 < ncols; ++k0) ColsBlocks<K, T, 1, 1>(row, rows, k0, 1, first, centers, acc);
 }
 
 // ---- float16 and bfloat16 sums, read as they are ----------------------
