@@ -632,8 +632,10 @@ std::unique_ptr<Scratch> NewScratch(const TileRun& run) {
 
 // Node k's op straight through its kernel on tile operands `in`, into `o`
 // (whose shape is the node's tile): false, nothing done, where a row is
-// not contiguous (a transposed input).
-bool RunDirect(const DirectCall& call, int nargs, const bc_tensor* const* in, const bc_tensor& o, int td) {
+// not contiguous (a transposed input). `stores`: plain, or plain with the
+// inputs fetched ahead.
+bool RunDirect(const DirectCall& call, int nargs, const bc_tensor* const* in, const bc_tensor& o, int td,
+               StoreMode stores) {
   const int64_t n = o.shape[td - 1], rows = td == 2 ? o.shape[0] : 1;
   if (n > 1 && o.strides[td - 1] != 1) return false;
   char* ptr[4];
@@ -662,15 +664,52 @@ bool RunDirect(const DirectCall& call, int nargs, const bc_tensor* const* in, co
     std::swap(step[1], step[2]);
     bcast = (bcast & ~3u) | ((bcast & 1u) << 1) | ((bcast >> 1) & 1u);
   }
-  call.kernel(n, rows, ptr, step, bcast, call.scalar, kPlainStores);
+  call.kernel(n, rows, ptr, step, bcast, call.scalar, stores);
   return true;
 }
 
 // One op node on its tile.
 void RunTileNode(const TileRun& run, size_t k, const bc_tensor* const* in, bc_tensor* o, int td) {
   const ExprNode& node = (*run.nodes)[k];
-  if (run.b->direct_ok[k] && RunDirect(run.b->direct[k], node.nargs, in, *o, td)) return;
+  // Inputs from memory (a streamed result) are fetched ahead by the ops
+  // that ask for it (transcendentals: the hardware prefetchers fall behind
+  // their arithmetic); the tiles themselves stay in the cache.
+  const StoreMode stores = run.stream ? kPlainAndPrefetch : kPlainStores;
+  if (run.b->direct_ok[k] && RunDirect(run.b->direct[k], node.nargs, in, *o, td, stores)) return;
   RunNode(TileContext(), node, in, o);
+}
+
+// Where tile t lies: its first row and column in the last two dims, its
+// extent there, and its index in the dims before them.
+struct TilePos {
+  int64_t r0, c0, er, ec;
+  int64_t idx[BC_MAX_DIMS];
+};
+
+TilePos PosOf(const Walk& w, int64_t t) {
+  TilePos p;
+  const int64_t per_plane = w.nrt * w.nct;
+  int64_t o = t / per_plane;
+  const int64_t rem = t % per_plane;
+  p.r0 = (rem / w.nct) * w.r;
+  p.c0 = (rem % w.nct) * w.c;
+  p.er = std::min(w.r, w.rows - p.r0);
+  p.ec = std::min(w.c, w.cols - p.c0);
+  for (int d = w.nd - 3; d >= 0; --d) {
+    p.idx[d] = o % w.size[d];
+    o /= w.size[d];
+  }
+  return p;
+}
+
+// Operand k's first element of the tile at p, in elements from its data.
+int64_t TileOffset(const Walk& w, size_t k, const TilePos& p) {
+  const int nd = w.nd;
+  int64_t off = 0;
+  for (int d = 0; d + 2 < nd; ++d) off += p.idx[d] * w.st[k][d];
+  off += p.c0 * w.st[k][nd - 1];
+  if (nd >= 2) off += p.r0 * w.st[k][nd - 2];
+  return off;
 }
 
 // Tile t: points each view at it and runs the live op nodes in order.
@@ -678,24 +717,12 @@ void RunTile(TileRun& run, Scratch& s, int64_t t) {
   const Walk& w = run.b->walk;
   std::vector<const bc_tensor*>& cur = s.cur;
   const int nd = w.nd, td = std::min(nd, 2);
-  const int64_t per_plane = w.nrt * w.nct;
-  int64_t o = t / per_plane;
-  const int64_t rem = t % per_plane;
-  const int64_t r0 = (rem / w.nct) * w.r, c0 = (rem % w.nct) * w.c;
-  const int64_t er = std::min(w.r, w.rows - r0), ec = std::min(w.c, w.cols - c0);
-  int64_t idx[BC_MAX_DIMS];
-  for (int d = nd - 3; d >= 0; --d) {
-    idx[d] = o % w.size[d];
-    o /= w.size[d];
-  }
+  const TilePos pos = PosOf(w, t);
+  const int64_t er = pos.er, ec = pos.ec;
   for (size_t k = 0; k < s.views.size(); ++k) {
     const bc_tensor& src = k == 0 ? *run.result : *run.ins[k - 1];
     bc_tensor& v = s.views[k];
-    int64_t off = 0;
-    for (int d = 0; d + 2 < nd; ++d) off += idx[d] * w.st[k][d];
-    off += c0 * w.st[k][nd - 1];
-    if (td == 2) off += r0 * w.st[k][nd - 2];
-    v.data = src.data + off * static_cast<int64_t>(DtypeSize(src.dtype));
+    v.data = src.data + TileOffset(w, k, pos) * static_cast<int64_t>(DtypeSize(src.dtype));
     v.shape[td - 1] = w.bc[k][nd - 1] ? 1 : ec;
     v.strides[td - 1] = w.st[k][nd - 1];
     if (td == 2) {

@@ -56,8 +56,9 @@ constexpr int kMaxScalars = 3;
 // (non-temporal) stores, which the caller flushes; or streaming stores with
 // the inputs fetched ahead (the executor asks for it where that was measured
 // to help every op: src/core/plan.cc). Ops whose functor sets kPrefetch fetch
-// ahead whenever they stream.
-enum StoreMode : int { kPlainStores = 0, kStreamStores = 1, kStreamAndPrefetch = 2 };
+// ahead whenever they stream, and under kPlainAndPrefetch, plain stores for
+// inputs from memory (a fused expression's tiles: src/core/expr.cc).
+enum StoreMode : int { kPlainStores = 0, kStreamStores = 1, kStreamAndPrefetch = 2, kPlainAndPrefetch = 3 };
 
 // A row kernel: `rows` rows of n elements, row r of operand k at ptr[k] +
 // r * step[k] bytes (step is read only when rows > 1: one row may pass

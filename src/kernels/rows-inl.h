@@ -33,8 +33,12 @@ struct WantsPrefetch<F, std::void_t<decltype(F::kPrefetch)>> : std::bool_constan
 // Whether a row loop of F fetches its inputs ahead under `stores`.
 template <class F>
 HWY_INLINE bool Prefetches(StoreMode stores) {
+  if (stores == kPlainAndPrefetch) return WantsPrefetch<F>::value;
   return stores != kPlainStores && (WantsPrefetch<F>::value || stores == kStreamAndPrefetch);
 }
+
+// Whether `stores` streams.
+HWY_INLINE bool Streams(StoreMode stores) { return stores == kStreamStores || stores == kStreamAndPrefetch; }
 
 constexpr int64_t kPrefetchBytes = 4096;
 template <typename T>
@@ -81,7 +85,7 @@ HWY_INLINE void ForEachRow(int64_t rows, char* const* p, const int64_t* step, co
 
 template <int SA, int SB, typename TO, typename TI, class F>
 HWY_INLINE void Loop2(int64_t n, TO* o, const TI* a, const TI* b, const F& f, StoreMode stores) {
-  const bool stream = stores != kPlainStores;
+  const bool stream = Streams(stores);
   const bool prefetch = Prefetches<F>(stores);
   // Fetches the contiguous inputs' lines ahead of element j.
   auto ahead = [&](int64_t j) {
@@ -220,11 +224,19 @@ HWY_INLINE void UnaryLoop(int64_t n, TO* o, const TI* a, unsigned bcast, const F
   if constexpr (F::kVec && std::is_same_v<TO, TI>) {
     const hn::ScalableTag<TI> d;
     const int64_t N = static_cast<int64_t>(hn::Lanes(d));
-    if (stores != kPlainStores) {
+    if (Streams(stores)) {
       for (; i < n && !Aligned(o + i, N * sizeof(TO)); ++i) o[i] = f(a[i]);
       for (; i + N <= n; i += N) {
         if (prefetch) PrefetchAhead(a + i);
         hn::Stream(f.Vec(d, hn::LoadU(d, a + i)), d, o + i);
+      }
+    }
+    if constexpr (WantsPrefetch<F>::value) {  // kPlainAndPrefetch
+      if (prefetch) {
+        for (; i + N <= n; i += N) {
+          PrefetchAhead(a + i);
+          hn::StoreU(f.Vec(d, hn::LoadU(d, a + i)), d, o + i);
+        }
       }
     }
     for (; i + N <= n; i += N) hn::StoreU(f.Vec(d, hn::LoadU(d, a + i)), d, o + i);
@@ -313,7 +325,7 @@ HWY_INLINE void TernaryVecRow(int64_t n, char* const* p, unsigned bcast, const F
                  hn::LoadU(d, cp + (j & cm)));
   };
   int64_t i = 0;
-  if (stores != kPlainStores) {
+  if (Streams(stores)) {
     const bool prefetch = Prefetches<F>(stores);
     for (; i < n && !Aligned(o + i, N * sizeof(TO)); ++i) o[i] = f(*a.At(i), *b.At(i), *c.At(i));
     for (; i + N <= n; i += N) {
