@@ -557,16 +557,12 @@ void Reduce(const ReduceArgs& a, const bc_tensor& x, uint64_t mask, const Reduce
     double f[kColChunk];
     int64_t i[kColChunk];
     char is_float[kColChunk];
-    for (int64_t c = 0; c < count; ++c) {
-      f[c] = 0;
-      i[c] = 0;
-      if (second_pass) {
-        ReduceAcc first;
-        first.s = values[o0 + c];
-        is_float[c] = r.finish(a, first, acc[c], n, t.compute, &f[c], &i[c]);
-      } else {
-        is_float[c] = r.finish(a, acc[c], ReduceAcc{}, n, t.compute, &f[c], &i[c]);
-      }
+    if (second_pass) {
+      ReduceAcc first[kColChunk];
+      for (int64_t c = 0; c < count; ++c) first[c].s = values[o0 + c];
+      r.finish(a, first, acc, count, n, t.compute, f, i, is_float);
+    } else {
+      r.finish(a, acc, nullptr, count, n, t.compute, f, i, is_float);
     }
     int64_t off, dummy;
     OffsetOf(plan.k, plan.nk, o0, &dummy, &off);

@@ -38,10 +38,12 @@ struct ReduceTypes {
 struct ReduceRecipe {
   ReduceKind first = kRSum;     // the first pass
   ReduceKind second = kRNumKinds;  // a second pass, centered on the first's result; or none
-  // The value of one output from its accumulators (`n`: elements reduced):
-  // returns true with *f set for a floating result, false with *i set.
-  bool (*finish)(const ReduceArgs& a, const ReduceAcc& first, const ReduceAcc& second, int64_t n,
-                 bc_dtype compute, double* f, int64_t* i) = nullptr;
+  // The values of `count` outputs from their accumulators first[k] and
+  // (two-pass ops) second[k], `n` elements reduced each: is_float[k] set
+  // with f[k] for a floating result, else i[k]. A run of outputs a call, so
+  // that outputs of few elements each (a middle dim) pay one indirect call.
+  void (*finish)(const ReduceArgs& a, const ReduceAcc* first, const ReduceAcc* second, int64_t count, int64_t n,
+                 bc_dtype compute, double* f, int64_t* i, char* is_float) = nullptr;
   // The center of the second pass from the first's accumulator.
   double (*center)(const ReduceAcc& first, int64_t n, bc_dtype compute) = nullptr;
 };

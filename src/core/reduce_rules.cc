@@ -236,6 +236,20 @@ bool FinishLogsumexp(const ReduceArgs&, const ReduceAcc& f, const ReduceAcc& s, 
   return *d = ReduceLog(SumOf(s)) + f.s, true;
 }
 
+// One output's finish (the functions above) over a run of outputs.
+using FinishOne = bool (*)(const ReduceArgs&, const ReduceAcc&, const ReduceAcc&, int64_t, bc_dtype, double*,
+                           int64_t*);
+template <FinishOne F>
+void Each(const ReduceArgs& a, const ReduceAcc* first, const ReduceAcc* second, int64_t count, int64_t n,
+          bc_dtype c, double* f, int64_t* i, char* is_float) {
+  const ReduceAcc none;
+  for (int64_t k = 0; k < count; ++k) {
+    f[k] = 0;
+    i[k] = 0;
+    is_float[k] = F(a, first[k], second != nullptr ? second[k] : none, n, c, &f[k], &i[k]);
+  }
+}
+
 }  // namespace
 
 const char* ReduceOpName(int op) {
@@ -350,21 +364,21 @@ bool ReduceZeroesNans(const ReduceArgs& a, const ReduceTypes& t) {
 
 ReduceRecipe RecipeOf(const ReduceArgs& a) {
   switch (a.op) {
-    case BC_SUM: return {kRSum, kRNumKinds, FinishSum, nullptr};
-    case BC_NANSUM: return {kRNanSum, kRNumKinds, FinishSum, nullptr};
-    case BC_PROD: return {kRProd, kRNumKinds, FinishProd, nullptr};
-    case BC_MEAN: return {kRSum, kRNumKinds, FinishMean, nullptr};
-    case BC_NANMEAN: return {kRNanSum, kRCountNotNan, FinishNanMean, SumCenter};
-    case BC_AMAX: return {kRMax, kRNumKinds, FinishKey, nullptr};
-    case BC_AMIN: return {kRMin, kRNumKinds, FinishKey, nullptr};
-    case BC_ARGMAX: return {kRArgMax, kRNumKinds, FinishIndex, nullptr};
-    case BC_ARGMIN: return {kRArgMin, kRNumKinds, FinishIndex, nullptr};
-    case BC_ANY: return {kRCountNonzero, kRNumKinds, FinishAny, nullptr};
-    case BC_ALL: return {kRCountNonzero, kRNumKinds, FinishAll, nullptr};
-    case BC_COUNT_NONZERO: return {kRCountNonzero, kRNumKinds, FinishCount, nullptr};
-    case BC_VAR: return {kRSum, kRSumSqDev, FinishVar, MeanCenter};
-    case BC_STD: return {kRSum, kRSumSqDev, FinishStd, MeanCenter};
-    case BC_LOGSUMEXP: return {kRMax, kRSumExp, FinishLogsumexp, MaxCenter};
+    case BC_SUM: return {kRSum, kRNumKinds, Each<FinishSum>, nullptr};
+    case BC_NANSUM: return {kRNanSum, kRNumKinds, Each<FinishSum>, nullptr};
+    case BC_PROD: return {kRProd, kRNumKinds, Each<FinishProd>, nullptr};
+    case BC_MEAN: return {kRSum, kRNumKinds, Each<FinishMean>, nullptr};
+    case BC_NANMEAN: return {kRNanSum, kRCountNotNan, Each<FinishNanMean>, SumCenter};
+    case BC_AMAX: return {kRMax, kRNumKinds, Each<FinishKey>, nullptr};
+    case BC_AMIN: return {kRMin, kRNumKinds, Each<FinishKey>, nullptr};
+    case BC_ARGMAX: return {kRArgMax, kRNumKinds, Each<FinishIndex>, nullptr};
+    case BC_ARGMIN: return {kRArgMin, kRNumKinds, Each<FinishIndex>, nullptr};
+    case BC_ANY: return {kRCountNonzero, kRNumKinds, Each<FinishAny>, nullptr};
+    case BC_ALL: return {kRCountNonzero, kRNumKinds, Each<FinishAll>, nullptr};
+    case BC_COUNT_NONZERO: return {kRCountNonzero, kRNumKinds, Each<FinishCount>, nullptr};
+    case BC_VAR: return {kRSum, kRSumSqDev, Each<FinishVar>, MeanCenter};
+    case BC_STD: return {kRSum, kRSumSqDev, Each<FinishStd>, MeanCenter};
+    case BC_LOGSUMEXP: return {kRMax, kRSumExp, Each<FinishLogsumexp>, MaxCenter};
   }
   return {};
 }
