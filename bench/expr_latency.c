@@ -14,16 +14,7 @@
 
 #include <bcast/bcast.h>
 
-static double now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return 1e9 * (double)ts.tv_sec + (double)ts.tv_nsec;
-}
-
-static int cmp(const void* x, const void* y) {
-  const double a = *(const double*)x, b = *(const double*)y;
-  return (a > b) - (a < b);
-}
+#include "bench_clock.h"
 
 static void check(bc_status s, const char* what) {
   if (s != BC_OK) {
@@ -61,7 +52,7 @@ int main(int argc, char** argv) {
   for (int k = 0; k < 2; ++k) ts[k] = (double*)malloc(sizeof(double) * (size_t)rounds);
   for (int r = 0; r < rounds; ++r) {
     for (int k = 0; k < 2; ++k) {
-      const double t0 = now_ns();
+      const double t0 = bench_now_ns();
       for (int i = 0; i < calls; ++i) {
         if (k == 0) {
           check(bc_expr_eval_out(e, ins, 3, out), "eval");
@@ -72,13 +63,13 @@ int main(int argc, char** argv) {
           check(bc_clamp_scalar_out(t3, &lo, &hi, out), "clamp");
         }
       }
-      ts[k][r] = (now_ns() - t0) / calls;
+      ts[k][r] = (bench_now_ns() - t0) / calls;
     }
   }
   const char* what[] = {"fused bc_expr_eval_out", "four eager calls"};
   printf("clamp((a - b) * c + a, 0, 1), %lld float32 elements, 1 thread: ns per call\n", (long long)n);
   for (int k = 0; k < 2; ++k) {
-    qsort(ts[k], (size_t)rounds, sizeof(double), cmp);
+    qsort(ts[k], (size_t)rounds, sizeof(double), bench_cmp_double);
     printf("%-24s median %8.1f  min %8.1f\n", what[k], ts[k][rounds / 2], ts[k][0]);
   }
   bc_expr_free(e);

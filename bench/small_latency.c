@@ -17,6 +17,8 @@
 
 #include <bcast/bcast.h>
 
+#include "bench_clock.h"
+
 typedef struct {
   const char* name;
   int nd_a, nd_b;
@@ -38,17 +40,6 @@ static const Pattern kPatterns[] = {
     {"inplace  (64,64)+=(64,1)", 2, 2, {64, 64}, {64, 1}, 1},
 };
 enum { kNumPatterns = sizeof kPatterns / sizeof kPatterns[0] };
-
-static double now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return 1e9 * (double)ts.tv_sec + (double)ts.tv_nsec;
-}
-
-static int cmp(const void* x, const void* y) {
-  const double a = *(const double*)x, b = *(const double*)y;
-  return (a > b) - (a < b);
-}
 
 static void die(const char* what) {
   fprintf(stderr, "%s: %s\n", what, bc_last_error());
@@ -126,9 +117,9 @@ int main(int argc, char** argv) {
   for (int r = 0; r < rounds; ++r) {
     for (int k = 0; k < kCases; ++k) {
       const Case* c = &cases[k];
-      const double t0 = now_ns();
+      const double t0 = bench_now_ns();
       for (long i = 0; i < calls; ++i) run(c);
-      t[k * rounds + r] = (now_ns() - t0) / (double)calls;
+      t[k * rounds + r] = (bench_now_ns() - t0) / (double)calls;
     }
   }
   printf("bcast %s (%s), 1 thread, float32, ns per call: median (min) of %d rounds of %ld calls\n",
@@ -138,8 +129,8 @@ int main(int argc, char** argv) {
   for (int i = 0; i < kNumPatterns; ++i) {
     double* x = &t[2 * i * rounds];
     double* y = &t[(2 * i + 1) * rounds];
-    qsort(x, (size_t)rounds, sizeof *x, cmp);
-    qsort(y, (size_t)rounds, sizeof *y, cmp);
+    qsort(x, (size_t)rounds, sizeof *x, bench_cmp_double);
+    qsort(y, (size_t)rounds, sizeof *y, bench_cmp_double);
     int64_t shape[3];
     const int nd = broadcast(&kPatterns[i], shape);
     const double mx = x[rounds / 2], my = y[rounds / 2];

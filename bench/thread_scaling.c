@@ -18,11 +18,7 @@
 
 #include <bcast/bcast.h>
 
-static double now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return 1e9 * (double)ts.tv_sec + (double)ts.tv_nsec;
-}
+#include "bench_clock.h"
 
 static void die(const char* what) {
   fprintf(stderr, "%s: %s\n", what, bc_last_error());
@@ -118,9 +114,9 @@ static Case make(const char* name, int unary, bc_op op, bc_dtype dt, const int64
 static long calls_for(const Case* c) {
   bc_set_num_threads(1);
   run(c);
-  const double t0 = now_ns();
+  const double t0 = bench_now_ns();
   run(c);
-  const double one = now_ns() - t0;
+  const double one = bench_now_ns() - t0;
   long calls = (long)(2e6 / (one > 1 ? one : 1));
   return calls < 3 ? 3 : calls;
 }
@@ -190,9 +186,9 @@ int main(int argc, char** argv) {
         const int j = (jj + r) % nt;  /* each round starts at the next count */
         bc_set_num_threads(threads[j]);
         run(c);
-        const double t0 = now_ns();
+        const double t0 = bench_now_ns();
         for (long k = 0; k < calls; ++k) run(c);
-        const double us = (now_ns() - t0) / 1e3 / (double)calls;
+        const double us = (bench_now_ns() - t0) / 1e3 / (double)calls;
         if (us < best[j]) best[j] = us;
       }
     printf("%-28s %9lld", c->name, (long long)c->elems);
