@@ -1833,8 +1833,8 @@ BC_API bc_status bc_lerp_scalar_(bc_tensor* self, const bc_tensor* end, bc_scala
  * copy_ converts.
  *
  * The loop sees operand k (0 the output, then the inputs in order) as
- * `n1` rows of `n0` elements: element (i, j) at `data[k] + i*strides[k] +
- * j*strides[nops + k]` bytes. The inner stride `strides[k]` is always the
+ * `n1` rows of `n0` elements: element i of row j (i < n0, j < n1) at
+ * `data[k] + i*strides[k] + j*strides[nops + k]` bytes. The inner stride `strides[k]` is always the
  * element size of the loop dtype (contiguous) or 0 (one value repeated
  * along the row, for inputs), so a loop can specialise on it; the outer
  * stride is any value (0 when n1 == 1). Elements come in memory order of
