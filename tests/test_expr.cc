@@ -320,6 +320,19 @@ void CheckCases(uint32_t seed, int count, bool large, bool warn = false) {
 }
 
 TEST(ExprRandom, SmallShapes) { CheckCases(1, 3000, false); }
+
+// Each SIMD target: the fused tiles and the eager ops split rows into
+// vector bodies and tails differently, which must not change a bit.
+class ExprTarget : public ::testing::TestWithParam<const char*> {
+ protected:
+  void TearDown() override { EXPECT_EQ(bc_set_simd_cap(nullptr), BC_OK); }
+};
+TEST_P(ExprTarget, RandomChainsMatchEager) {
+  if (bc_set_simd_cap(GetParam()) != BC_OK) GTEST_SKIP() << GetParam() << " not available";
+  CheckCases(5, 1500, false);
+}
+INSTANTIATE_TEST_SUITE_P(Targets, ExprTarget, ::testing::ValuesIn(kSimdTargets),
+                         [](const ::testing::TestParamInfo<const char*>& i) { return std::string(i.param); });
 TEST(ExprRandom, SmallShapesSecondSeed) { CheckCases(2, 3000, false); }
 TEST(ExprRandom, ManyTiles) { CheckCases(3, 150, true); }
 // With the broadcast warning on: the same warnings, in the same order, and

@@ -486,19 +486,28 @@ struct MathF {
   F64 f;
   MathF() = default;
   explicit MathF(const double* s) : f(s) {}
+  // A NaN argument gives itself, quieted (x + x), on every path: what the
+  // arithmetic did to its sign differed between a vector body and a row's
+  // one-lane tail, by compiler (GCC: float64 silu; clang: erf and erfc),
+  // which made the bits depend on where an element fell in its row.
   template <class D, class V>
   HWY_INLINE V Vec(D d, V x) const {
-    if constexpr (std::is_same_v<T, double>) return MathCall(f, d, x);
-    else if constexpr (kOwnF32) return MathCallF32(f, d, x);
-    else return ViaFloat64(f, d, x);
+    V r;
+    if constexpr (std::is_same_v<T, double>) r = MathCall(f, d, x);
+    else if constexpr (kOwnF32) r = MathCallF32(f, d, x);
+    else r = ViaFloat64(f, d, x);
+    return hn::IfThenElse(hn::IsNaN(x), hn::Add(x, x), r);
   }
   HWY_INLINE T operator()(T x) const {
     if constexpr (kOwnF32) {
+      if (x != x) return x + x;
       const hn::CappedTag<float, 1> d1;
       return hn::GetLane(MathCallF32(f, d1, hn::Set(d1, x)));
     } else {
+      const double xd = static_cast<double>(x);
+      if (xd != xd) return static_cast<T>(xd + xd);
       const hn::CappedTag<double, 1> d1;
-      return static_cast<T>(hn::GetLane(MathCall(f, d1, hn::Set(d1, static_cast<double>(x)))));
+      return static_cast<T>(hn::GetLane(MathCall(f, d1, hn::Set(d1, xd))));
     }
   }
 };
