@@ -273,46 +273,61 @@ struct ExprCache {
 
 namespace {
 
+// A key as a sequence of numbers, either built (Build) or compared with
+// one built before (Matches), without building it again.
+struct KeyWriter {
+  std::vector<int64_t>* key;
+  void Put(int64_t v) { key->push_back(v); }
+};
+struct KeyReader {
+  const std::vector<int64_t>* key;
+  size_t at = 0;
+  bool same = true;
+  void Put(int64_t v) {
+    same = same && at < key->size() && (*key)[at] == v;
+    ++at;
+  }
+};
+
 // What the checks depend on: the context's settings, the operands' dtypes,
 // shapes and kinds (not their data or strides: only out='s overlaps depend
 // on those, and they are checked on every evaluation).
-void CacheKey(const bc_ctx& ctx, const bc_tensor* const* inputs, size_t n, const bc_tensor* out,
-              std::vector<int64_t>* key) {
-  std::vector<int64_t>& k = *key;
-  k.clear();
-  k.push_back(BroadcastWarningOn(ctx) | (Policy(ctx) << 1) |
-              (ctx.warnings_as_errors.load(std::memory_order_relaxed) << 8));
+template <class K>
+void PutCacheKey(K* k, const bc_ctx& ctx, const bc_tensor* const* inputs, size_t n, const bc_tensor* out) {
+  k->Put(BroadcastWarningOn(ctx) | (Policy(ctx) << 1) | (ctx.warnings_as_errors.load(std::memory_order_relaxed) << 8));
   for (size_t i = 0; i <= n; ++i) {
     const bc_tensor* t = i < n ? inputs[i] : out;
     if (t == nullptr) {
-      k.push_back(-1);
+      k->Put(-1);
       continue;
     }
-    k.push_back(t->dtype | (t->wrapped_number << 8) | (int64_t{t->ndim} << 16));
-    k.insert(k.end(), t->shape, t->shape + t->ndim);
+    k->Put(t->dtype | (t->wrapped_number << 8) | (int64_t{t->ndim} << 16));
+    for (int d = 0; d < t->ndim; ++d) k->Put(t->shape[d]);
   }
 }
 
-// Whether CacheKey would give `key` (without building it).
-bool KeyMatches(const std::vector<int64_t>& key, const bc_ctx& ctx, const bc_tensor* const* inputs, size_t n,
-                const bc_tensor* out) {
-  size_t j = 0;
-  if (key.empty() || key[j++] != (BroadcastWarningOn(ctx) | (Policy(ctx) << 1) |
-                                  (ctx.warnings_as_errors.load(std::memory_order_relaxed) << 8)))
-    return false;
-  for (size_t i = 0; i <= n; ++i) {
-    const bc_tensor* t = i < n ? inputs[i] : out;
-    if (j >= key.size()) return false;
-    if (t == nullptr) {
-      if (key[j++] != -1) return false;
-      continue;
-    }
-    if (key[j++] != (t->dtype | (t->wrapped_number << 8) | (int64_t{t->ndim} << 16))) return false;
-    if (j + static_cast<size_t>(t->ndim) > key.size()) return false;
-    for (int d = 0; d < t->ndim; ++d)
-      if (key[j++] != t->shape[d]) return false;
-  }
-  return j == key.size();
+// The layout a tile walk is made for: the result's strides, whether the
+// result is out, the live inputs' strides.
+template <class K>
+void PutLayoutKey(K* k, const bc_tensor& result, bool is_out, const std::vector<const bc_tensor*>& ins) {
+  for (int d = 0; d < result.ndim; ++d) k->Put(result.strides[d]);
+  k->Put(is_out);
+  for (const bc_tensor* t : ins)
+    for (int d = 0; d < t->ndim; ++d) k->Put(t->strides[d]);
+}
+
+// Builds a key with put(&writer), or tells whether put(&reader) gives `key`.
+template <class F>
+void BuildKey(std::vector<int64_t>* key, F&& put) {
+  key->clear();
+  KeyWriter w{key};
+  put(&w);
+}
+template <class F>
+bool KeyIs(const std::vector<int64_t>& key, F&& put) {
+  KeyReader r{&key};
+  put(&r);
+  return r.same && r.at == key.size();
 }
 
 // out='s own overlaps and those with the last node's inputs: the written
@@ -525,7 +540,7 @@ struct Scratch {
 // made once per layout and kept in the cache with its threads' scratch,
 // unless it holds values of this evaluation (0-dim inputs or results).
 struct Bound {
-  std::vector<int64_t> layout;  // the strides it was made for (Eval's layout_of)
+  std::vector<int64_t> layout;  // the strides it was made for (PutLayoutKey)
   Walk walk;
   std::vector<int> view_of;             // node -> its view (1 + index in ins), or -1
   std::vector<const bc_tensor*> fixed;  // numbers and 0-dim results, per node
@@ -850,7 +865,9 @@ bc_tensor* Expr::Eval(const bc_ctx& ctx, const bc_tensor* const* inputs, size_t 
   std::shared_ptr<const ExprCache> known;
   {
     std::lock_guard<std::mutex> lock(cache_mu_);
-    if (cache_ != nullptr && KeyMatches(cache_->key, ctx, inputs, ninputs, out)) known = cache_;
+    if (cache_ != nullptr &&
+        KeyIs(cache_->key, [&](auto* k) { PutCacheKey(k, ctx, inputs, ninputs, out); }))
+      known = cache_;
   }
   if (known != nullptr) {
     if (out != nullptr) CheckOutOverlaps(nodes_, inputs, *out);
@@ -875,7 +892,7 @@ bc_tensor* Expr::Eval(const bc_ctx& ctx, const bc_tensor* const* inputs, size_t 
     }
     known = found;
     if (!warned) {  // (warnings are sent on every evaluation)
-      CacheKey(ctx, inputs, ninputs, out, &found->key);
+      BuildKey(&found->key, [&](auto* k) { PutCacheKey(k, ctx, inputs, ninputs, out); });
       std::lock_guard<std::mutex> lock(cache_mu_);
       cache_ = known;
     }
@@ -904,30 +921,11 @@ bc_tensor* Expr::Eval(const bc_ctx& ctx, const bc_tensor* const* inputs, size_t 
   bc_tensor* result = out;
   if (out == nullptr || via_temp) result = fresh.t = NewTensor(out != nullptr ? out->dtype : plan.dtype.back(), s);
 
-  // The layout: the result's strides, whether it is out, the inputs'.
-  auto layout_of = [&](std::vector<int64_t>* l) {
-    l->assign(result->strides, result->strides + result->ndim);
-    l->push_back(result == out);
-    for (const bc_tensor* t : run.ins) l->insert(l->end(), t->strides, t->strides + t->ndim);
-  };
-  auto same_layout = [&](const std::vector<int64_t>& l) {
-    size_t j = 0;
-    auto take = [&](const int64_t* v, int n) {
-      if (j + static_cast<size_t>(n) > l.size()) return false;
-      for (int d = 0; d < n; ++d)
-        if (l[j++] != v[d]) return false;
-      return true;
-    };
-    const int64_t is_out = result == out;
-    if (!take(result->strides, result->ndim) || !take(&is_out, 1)) return false;
-    for (const bc_tensor* t : run.ins)
-      if (!take(t->strides, t->ndim)) return false;
-    return j == l.size();
-  };
+  auto put_layout = [&](auto* k) { PutLayoutKey(k, *result, result == out, run.ins); };
   std::shared_ptr<Bound> bound;
   if (!per_call) {
     std::lock_guard<std::mutex> lock(known->bound_mu);
-    if (known->bound != nullptr && same_layout(known->bound->layout)) bound = known->bound;
+    if (known->bound != nullptr && KeyIs(known->bound->layout, put_layout)) bound = known->bound;
   }
   Values fixed;
   if (bound == nullptr) {
@@ -960,7 +958,7 @@ bc_tensor* Expr::Eval(const bc_ctx& ctx, const bc_tensor* const* inputs, size_t 
     b.walk = PlanWalk(s, *result, run.ins, kTileBytes / static_cast<int64_t>(widest));
     BindNodes(nodes_, plan, inputs, out != nullptr ? result : nullptr, std::min(b.walk.nd, 2), &b);
     if (!per_call) {
-      layout_of(&b.layout);
+      BuildKey(&b.layout, put_layout);
       std::lock_guard<std::mutex> lock(known->bound_mu);
       known->bound = bound;
     }
