@@ -198,7 +198,9 @@ bool TakesDtype(bc_reduce_op op, bc_dtype d) {
 // Every op, dtype and layout over every subset of dims of a few shapes.
 TEST(Reduce, MatchesNaiveReference) {
   std::mt19937 rng(7);
-  const Shape shapes[] = {{3, 4, 5}, {2, 1, 70}, {4100}, {}, {3, 0, 2}, {33, 65}};
+  // {300, 40} over dim 0: more rows than one kernel call takes (32, or 128 for
+  // 1- and 2-byte elements), so that calls, and ties across them, meet.
+  const Shape shapes[] = {{3, 4, 5}, {2, 1, 70}, {4100}, {}, {3, 0, 2}, {33, 65}, {300, 40}};
   int checked = 0;
   for (int op = 0; op < BC_REDUCE_OP_COUNT; ++op) {
     const auto rop = static_cast<bc_reduce_op>(op);

@@ -342,7 +342,7 @@ struct ColState {
   double s[W], err[W], c[W];  // sums (c: centers); products of floats
   KeyT<T> b[W];               // best keys
   uint64_t u[W];              // integer sums and products
-  uint8_t cnt[W];             // counts (rows <= kReduceRowBlock)
+  uint8_t cnt[W];             // counts (rows <= kReduceRowBlockExact)
 };
 
 // Takes a block's columns from a (products) or centers, and row 0 where the
@@ -465,7 +465,7 @@ HWY_INLINE void ColsFinish(const ColState<T, W>& st, const char* const* row, int
       d.j = first + r;
     }
   } else if constexpr (K == kRCountNonzero || K == kRCountNotNan) {
-    static_assert(kReduceRowBlock < 256, "counts fit in a byte");
+    static_assert(kReduceRowBlockExact < 256, "counts fit in a byte");
     for (int j = 0; j < W; ++j) a[j].i += st.cnt[j];
   }
 }

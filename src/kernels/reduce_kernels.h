@@ -23,6 +23,10 @@ namespace bcast {
 constexpr int kReduceLanes = 32;
 constexpr int64_t kReduceBlock = 512;
 constexpr int64_t kReduceRowBlock = 32;
+// Rows a call may take for the kinds whose result does not depend on how
+// the rows are split into calls (all but the floating sums; counts are
+// kept in bytes).
+constexpr int64_t kReduceRowBlockExact = 128;
 // Kernel dtypes: bool, the five integers, float32, float64, float16, bfloat16.
 constexpr int kReduceColumns = 10;  // rows per ReduceColsFn call, at most
 
@@ -51,7 +55,8 @@ struct ReduceAcc {
 // sequence (argmax's indices), into `acc`; `center` for kRSumSqDev/kRSumExp.
 using ReduceRunFn = void (*)(const void* x, int64_t n, int64_t first, double center,
                              ReduceAcc* acc);
-// Rows: `rows` (1..kReduceRowBlock) rows, row r at row[r] (rows first.. of the sequence), each of
+// Rows: `rows` (1..kReduceRowBlock; 1..kReduceRowBlockExact for the kinds
+// other than floating sums) rows, row r at row[r] (rows first.. of the sequence), each of
 // ncols contiguous elements, column k into acc[k]; centers[k] for the kinds
 // that take one (else nullptr).
 using ReduceColsFn = void (*)(const char* const* row, int64_t rows, int64_t ncols, int64_t first,
