@@ -28,26 +28,13 @@ namespace bcast {
 
 namespace {
 
-// Threads: each gets at least kThreadNs of an op's estimated time (timed
-// on its first elements, see ChooseThreads) and kMinPerThread elements;
-// from kNoProbe elements an op takes one thread per kGrain elements
-// (PyTorch's grain size) untimed. kThreadNs, measured on the Intel Xeon
-// from C (float32 broadcasts, 1 vs 2 threads, each thread on its own share
-// of the chunks): at 10 us ops of 9-17 us stay on one thread (8 us let
-// (256,256)+(256,), 9 us alone, take a second thread and 11 us), and
-// (768,256)+(256,) 30-39 -> 18 us, (512,512)+(512,) 60 -> 22 us; at 16 us
-// the first stayed at 30 us.
+// Threads: as many as ThreadsForTime (parallel.h) gives an op's estimated
+// time (timed on its first elements, see ChooseThreads), with at least
+// kMinPerThread elements each; from kNoProbe elements an op takes one
+// thread per kGrain elements (PyTorch's grain size) untimed.
 constexpr int64_t kGrain = 32768;
 constexpr int64_t kMinPerThread = 8192;
 constexpr int64_t kNoProbe = int64_t{1} << 20;
-constexpr double kThreadNs = 10000;
-// And no more than sqrt(time / kThreadCostNs) threads: with a cost b per
-// thread (its wake-up, its share of the barrier), W / T + b T is least at
-// T = sqrt(W / b). On 2 cores this never binds (it allows 2 threads from
-// 8 us, kThreadNs from 20 us); on the 16-core Intel Xeon (device machine,
-// bench/thread_scaling.c) ops of 60-120 us took up to 11 threads by
-// kThreadNs alone and ran 10-20% slower than on 8.
-constexpr double kThreadCostNs = 2000;
 // Elements converted per step when an operand's dtype differs from the kernel's
 // (4 scratch rows of this many 8-byte values live on the stack: about 33 KiB).
 constexpr int64_t kTile = 1024;
@@ -1004,8 +991,7 @@ int64_t ChooseThreads(const Plan& p, const bc_ctx& ctx, bool convert, int64_t nu
   const int64_t spent = std::max<int64_t>(1, NowNs() - start);
   *done = probe;
   const double whole = static_cast<double>(spent) * static_cast<double>(numel) / static_cast<double>(probe);
-  const double by_cost = std::sqrt(whole / kThreadCostNs);
-  return std::min<int64_t>(most, static_cast<int64_t>(std::min(whole / kThreadNs, by_cost)));
+  return ThreadsForTime(whole, static_cast<int>(most));
 }
 
 // A plan of fewer than kMinPerThread elements (one thread, plain stores)

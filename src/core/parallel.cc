@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 
 namespace bcast {
@@ -113,7 +114,27 @@ void NoteStalls(int64_t start, const CallerShare& me, size_t nchunks, int64_t en
   }
 }
 
+// Each thread gets at least kThreadNs of an op's estimated time. Measured
+// on the Intel Xeon from C (float32 broadcasts, 1 vs 2 threads, each thread
+// on its own share of the chunks): at 10 us ops of 9-17 us stay on one
+// thread (8 us let (256,256)+(256,), 9 us alone, take a second thread and
+// 11 us), and (768,256)+(256,) 30-39 -> 18 us, (512,512)+(512,) 60 -> 22 us;
+// at 16 us the first stayed at 30 us.
+constexpr double kThreadNs = 10000;
+// And no more than sqrt(time / kThreadCostNs) threads: with a cost b per
+// thread (its wake-up, its share of the barrier), W / T + b T is least at
+// T = sqrt(W / b). On 2 cores this never binds (it allows 2 threads from
+// 8 us, kThreadNs from 20 us); on the 16-core Intel Xeon (device machine,
+// bench/thread_scaling.c) ops of 60-120 us took up to 11 threads by
+// kThreadNs alone and ran 10-20% slower than on 8.
+constexpr double kThreadCostNs = 2000;
+
 }  // namespace
+
+int ThreadsForTime(double ns, int most) {
+  const double t = std::min(ns / kThreadNs, std::sqrt(ns / kThreadCostNs));
+  return t < 2 ? 1 : static_cast<int>(std::min<double>(most, t));
+}
 
 int ProcessCores() {
   // An atomic, not a function-local static: see StreamingBytes.

@@ -23,6 +23,11 @@ void ParallelChunks(const bc_ctx& ctx, int threads, size_t nchunks, bc_chunk_fn 
 // that a slow thread holds back at most a small part of the work.
 inline size_t ChunkCount(int threads) { return threads <= 1 ? 1 : static_cast<size_t>(threads) * 4; }
 
+// Threads worth giving an op that takes an estimated `ns` on one thread,
+// at most `most`: each must bring kThreadNs of it, and no more than
+// sqrt(ns / kThreadCostNs) (see parallel.cc). 1 where none is worth it.
+int ThreadsForTime(double ns, int most);
+
 // Cores the process may run on (its CPU affinity).
 int ProcessCores();
 
