@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <new>
@@ -1005,21 +1004,7 @@ bc_tensor* Expr::Eval(const bc_ctx& ctx, const bc_tensor* const* inputs, size_t 
   if (threads <= 1) {
     for (size_t i = 0; i < used; ++i) RunChunk(&run, i);
   } else {
-    // The first chunk on this thread, timed: the rest take the threads that
-    // the executor gives an op of the estimated time (ThreadsForTime). Every
-    // evaluation from kParallelElems on took all of them: on the 16-core
-    // Intel Xeon (device machine) a*b + c of 64K float32 elements then ran
-    // in 46 us against 23 on one thread.
-    const auto start = std::chrono::steady_clock::now();
-    RunChunk(&run, 0);
-    const double spent = static_cast<double>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
-    threads = ThreadsForTime(spent * static_cast<double>(used), threads);
-    if (threads <= 1) {
-      for (size_t i = 1; i < used; ++i) RunChunk(&run, i);
-    } else if (used > 1) {
-      ParallelChunks(ctx, threads, used - 1, [](void* task, size_t i) { RunChunk(task, i + 1); }, &run);
-    }
+    ParallelChunks(ctx, threads, used, RunChunk, &run);
   }
   if (run.failed.load()) throw run.error;
   if (out != nullptr && result != out) CopyElements(ctx, *out, *result);
