@@ -184,7 +184,7 @@ struct Pass {
 };
 
 // A pass of `kind` over x converted to `compute` (its kernel dtype: the
-// halves as float32).
+// halves as float32 for the kinds without a half kernel).
 Pass MakePass(const bc_ctx& ctx, const Plan& plan, const bc_tensor& x, bc_dtype compute, ReduceKind kind) {
   Pass ps;
   ps.ctx = &ctx;

@@ -392,7 +392,14 @@ double KeyToDouble(int64_t key, bc_dtype d) {
     std::memcpy(&v, &b, sizeof v);
     return v;
   }
-  if (IsFloating(d)) {  // float32 keys (the halves reduce as float32)
+  if (IsHalf(d)) {  // the halves' own 16-bit keys (kernels_reduce.cc's KeyOf)
+    if (key == std::numeric_limits<int16_t>::max() || key == std::numeric_limits<int16_t>::min())
+      return std::numeric_limits<double>::quiet_NaN();
+    const int k = static_cast<int16_t>(key);
+    const uint16_t b = static_cast<uint16_t>(k ^ ((k >> 15) & 0x7fff));
+    return d == BC_FLOAT16 ? F16ToF32(b) : BF16ToF32(b);
+  }
+  if (IsFloating(d)) {  // float32 keys
     if (key == std::numeric_limits<int32_t>::max() || key == std::numeric_limits<int32_t>::min())
       return std::numeric_limits<double>::quiet_NaN();
     const int32_t k = static_cast<int32_t>(key);

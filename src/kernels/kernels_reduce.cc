@@ -38,19 +38,40 @@ namespace hn = hwy::HWY_NAMESPACE;
 template <typename T>
 constexpr bool kIsFloat = std::is_floating_point_v<T>;
 
+// float16 and bfloat16 elements, as their bits.
+struct F16 {
+  uint16_t bits;
+};
+struct BF16 {
+  uint16_t bits;
+};
+template <typename T>
+constexpr bool kIsHalf = std::is_same_v<T, F16> || std::is_same_v<T, BF16>;
+
 // The integer type of T's keys: T itself for integers and bool (compared as
 // they are, in lanes of their own width), a signed integer of the float's
-// width for floats.
+// width for floats and the halves.
 template <typename T>
-using KeyT = std::conditional_t<!kIsFloat<T>, T, std::conditional_t<sizeof(T) == 4, int32_t, int64_t>>;
+using KeyT = std::conditional_t<kIsHalf<T>, int16_t,
+                                std::conditional_t<!kIsFloat<T>, T,
+                                                   std::conditional_t<sizeof(T) == 4, int32_t, int64_t>>>;
 
 // The key that orders T's values: the value itself for integers and bool;
-// for floats the bits with the magnitude flipped for negative numbers
-// (-0 < +0), a NaN as the largest key (kNanHigh) or the smallest.
-// kZeroEqual maps -0 to +0's key (argmax compares as IEEE does).
+// for floats and the halves the bits with the magnitude flipped for
+// negative numbers (-0 < +0), a NaN as the largest key (kNanHigh) or the
+// smallest. kZeroEqual maps -0 to +0's key (argmax compares as IEEE does).
 template <typename T, bool kNanHigh, bool kZeroEqual = false>
 HWY_INLINE KeyT<T> KeyOf(T v) {
-  if constexpr (kIsFloat<T>) {
+  if constexpr (kIsHalf<T>) {
+    // The halves' keys, read in 16-bit lanes: a max or min of them reads
+    // half the bytes of float32 keys and needs no conversion.
+    constexpr int kMag = 0x7fff, kInf = std::is_same_v<T, F16> ? 0x7c00 : 0x7f80;
+    const int b = static_cast<int16_t>(v.bits);
+    const int mag = b & kMag;
+    int k = b ^ ((b >> 15) & kMag);
+    if (kZeroEqual) k = mag == 0 ? 0 : k;
+    return static_cast<int16_t>(mag > kInf ? (kNanHigh ? kMag : -kMag - 1) : k);
+  } else if constexpr (kIsFloat<T>) {
     using I = KeyT<T>;
     I b;
     std::memcpy(&b, &v, sizeof b);
@@ -526,14 +547,8 @@ void Cols(const char* const* row, int64_t rows, int64_t ncols, int64_t first, co
 // The sums of the halves (sum, nansum, mean, var's deviations) convert each
 // element in registers and add in float32 lanes (16 additions per lane in a
 // block, a float32 sum of half values that PyTorch also makes), the lanes
-// and blocks in float64. Their other reductions read them as float32 tiles.
-
-struct F16 {
-  uint16_t bits;
-};
-struct BF16 {
-  uint16_t bits;
-};
+// and blocks in float64. max, min and the arg ops read their keys (KeyOf);
+// their other reductions read them as float32 tiles.
 
 // Exact conversions from the bits, in integer and float operations that
 // vectorise (no table, no branch).
@@ -668,6 +683,13 @@ void FillHalf(ReduceKernel* row) {
   row[9] = {&RunHalf<K, BF16>, &ColsHalf<K, BF16>};
 }
 
+// max, min and the arg ops read the halves as they are (their keys).
+template <ReduceKind K>
+void FillHalfKeys(ReduceKernel* row) {
+  row[8] = {&Run<K, F16>, &Cols<K, F16>};
+  row[9] = {&Run<K, BF16>, &Cols<K, BF16>};
+}
+
 template <ReduceKind K, typename T>
 void Fill(ReduceKernel* t) {
   t->run = &Run<K, T>;
@@ -718,6 +740,10 @@ const ReduceKernel* ReduceKernelTable() {
     FillHalf<kRSum>(table[kRSum]);
     FillHalf<kRNanSum>(table[kRNanSum]);
     FillHalf<kRSumSqDev>(table[kRSumSqDev]);
+    FillHalfKeys<kRMax>(table[kRMax]);
+    FillHalfKeys<kRMin>(table[kRMin]);
+    FillHalfKeys<kRArgMax>(table[kRArgMax]);
+    FillHalfKeys<kRArgMin>(table[kRArgMin]);
     return true;
   }();
   (void)filled;

@@ -68,9 +68,10 @@ struct ReduceKernel {
 };
 
 // The kernel of `kind` on kernel dtype `dtype` (bool, integers, float32,
-// float64; float16 and bfloat16 for the sums only: other kinds take them
-// converted to float32) for the best enabled SIMD target; both null when
-// there is none.
+// float64; float16 and bfloat16 for the sums, max, min and the arg ops:
+// the other kinds take them converted to float32) for the best enabled
+// SIMD target; both null when there is none. The max/min kinds' keys
+// (ReduceAcc::i) are of the kernel dtype: 16-bit for the halves.
 ReduceKernel FindReduceKernel(ReduceKind kind, bc_dtype dtype);
 
 // log(x) as the unary op's float64 kernel computes it (the same bits on
