@@ -147,6 +147,18 @@ HWY_INLINE bool IsNanOf(T v) {
   return false;
 }
 
+// Whether a count of kind K (kRCountNonzero, kRCountNotNan) counts v; a
+// NaN is nonzero. The halves from their bits.
+template <ReduceKind K, typename T>
+HWY_INLINE bool Counts(T v) {
+  if constexpr (kIsHalf<T>) {
+    const int mag = v.bits & 0x7fff;
+    return K == kRCountNonzero ? mag != 0 : mag <= (std::is_same_v<T, F16> ? 0x7c00 : 0x7f80);
+  } else {
+    return K == kRCountNonzero ? v != T(0) : !IsNanOf(v);
+  }
+}
+
 // s += v, the rounding error into c (TwoSum), lane by lane.
 HWY_INLINE void TwoSumInto(double& s, double& c, double v) {
   const double t = s + v;
@@ -332,11 +344,11 @@ void Run(const void* xv, int64_t n, int64_t first, double center, ReduceAcc* acc
       for (; i + kReduceLanes <= m; i += kReduceLanes) {
         for (int j = 0; j < kReduceLanes; ++j) {
           const T v = x[b + i + j];
-          lane[j] += K == kRCountNonzero ? v != T(0) : !IsNanOf(v);
+          lane[j] += Counts<K>(v);
         }
       }
       int64_t c = 0;
-      for (; i < m; ++i) c += K == kRCountNonzero ? x[b + i] != T(0) : !IsNanOf(x[b + i]);
+      for (; i < m; ++i) c += Counts<K>(x[b + i]);
       for (int j = 0; j < kReduceLanes; ++j) c += lane[j];
       acc->i += c;
     }
@@ -443,7 +455,7 @@ HWY_INLINE void ColsStep(ColState<T, W>& st, const T* HWY_RESTRICT x) {
       st.b[j] = kMax ? (key > st.b[j] ? key : st.b[j]) : (key < st.b[j] ? key : st.b[j]);
     }
   } else if constexpr (K == kRCountNonzero || K == kRCountNotNan) {
-    for (int j = 0; j < W; ++j) st.cnt[j] += K == kRCountNonzero ? x[j] != T(0) : !IsNanOf(x[j]);
+    for (int j = 0; j < W; ++j) st.cnt[j] += Counts<K>(x[j]);
   }
 }
 
@@ -547,8 +559,8 @@ void Cols(const char* const* row, int64_t rows, int64_t ncols, int64_t first, co
 // The sums of the halves (sum, nansum, mean, var's deviations) convert each
 // element in registers and add in float32 lanes (16 additions per lane in a
 // block, a float32 sum of half values that PyTorch also makes), the lanes
-// and blocks in float64. max, min and the arg ops read their keys (KeyOf);
-// their other reductions read them as float32 tiles.
+// and blocks in float64. max, min and the arg ops read their keys (KeyOf),
+// the counts their bits; their other reductions read them as float32 tiles.
 
 // Exact conversions from the bits, in integer and float operations that
 // vectorise (no table, no branch).
@@ -683,7 +695,8 @@ void FillHalf(ReduceKernel* row) {
   row[9] = {&RunHalf<K, BF16>, &ColsHalf<K, BF16>};
 }
 
-// max, min and the arg ops read the halves as they are (their keys).
+// max, min, the arg ops and the counts read the halves as they are (their
+// keys or bits).
 template <ReduceKind K>
 void FillHalfKeys(ReduceKernel* row) {
   row[8] = {&Run<K, F16>, &Cols<K, F16>};
@@ -744,6 +757,8 @@ const ReduceKernel* ReduceKernelTable() {
     FillHalfKeys<kRMin>(table[kRMin]);
     FillHalfKeys<kRArgMax>(table[kRArgMax]);
     FillHalfKeys<kRArgMin>(table[kRArgMin]);
+    FillHalfKeys<kRCountNonzero>(table[kRCountNonzero]);
+    FillHalfKeys<kRCountNotNan>(table[kRCountNotNan]);
     return true;
   }();
   (void)filled;

@@ -68,7 +68,8 @@ struct ReduceKernel {
 };
 
 // The kernel of `kind` on kernel dtype `dtype` (bool, integers, float32,
-// float64; float16 and bfloat16 for the sums, max, min and the arg ops:
+// float64; float16 and bfloat16 for the sums, max, min, the arg ops and
+// the counts:
 // the other kinds take them converted to float32) for the best enabled
 // SIMD target; both null when there is none. The max/min kinds' keys
 // (ReduceAcc::i) are of the kernel dtype: 16-bit for the halves.
