@@ -715,7 +715,7 @@ TEST(Alpha, RefusedCases) {
 
 // ---------------------------------------------------------------------------
 // Outputs above the streaming threshold (bytes moved: at most 18 MiB on one
-// thread, 36 MiB on more; every case here moves more on one thread, two of
+// thread, 36 MiB on two; every case here moves more on one thread, two of
 // them on two; some stay below 32 MiB, where the inputs are also fetched
 // ahead): the non-temporal store paths, with their alignment peel and tails,
 // against plain loops, on one thread and on two (chunk boundaries; and the
