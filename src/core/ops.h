@@ -35,7 +35,6 @@ struct DirectCall {
   double scalar[kMaxScalars] = {1, 0, 0};
   bool swap = false;  // inputs 0 and 1 trade places for the kernel
   bc_dtype result = BC_FLOAT32;  // an allocated result's dtype
-  bc_dtype in_dtype[3] = {};     // each input's kernel dtype (that of its value where one_value)
   alignas(8) char values[3][8];
 };
 
