@@ -280,7 +280,7 @@ TEST(Reduce, SameBitsForEveryThreadCountAndTarget) {
   const Case cases[] = {{{1 << 20}, {}}, {{64, 70000}, {1}}, {{70000, 20}, {0}}, {{300, 40, 33}, {0, 2}}};
   const bc_reduce_op ops[] = {BC_SUM, BC_MEAN, BC_VAR, BC_LOGSUMEXP, BC_PROD, BC_NANSUM};
   const char* const targets[] = {"EMU128", "SSE4", "AVX2", "AVX3"};
-  for (bc_dtype d : {BC_FLOAT32, BC_FLOAT64, BC_BFLOAT16}) {
+  for (bc_dtype d : {BC_FLOAT32, BC_FLOAT64, BC_BFLOAT16, BC_FLOAT16}) {
     for (const Case& c : cases) {
       std::vector<double> v(static_cast<size_t>(NumelOf(c.shape)));
       for (double& x : v) x = u(rng) * (std::fabs(x) < 1 ? 1 : 1);
