@@ -242,12 +242,11 @@ using FinishOne = bool (*)(const ReduceArgs&, const ReduceAcc&, const ReduceAcc&
 template <FinishOne F>
 void Each(const ReduceArgs& a, const ReduceAcc* first, const ReduceAcc* second, int64_t count, int64_t n,
           bc_dtype c, double* f, int64_t* i, char* is_float) {
+  // Each output's value goes to f[k] or i[k] as is_float[k] says; the
+  // other is left as it was (StoreValues reads the one it names).
   const ReduceAcc none;
-  for (int64_t k = 0; k < count; ++k) {
-    f[k] = 0;
-    i[k] = 0;
+  for (int64_t k = 0; k < count; ++k)
     is_float[k] = F(a, first[k], second != nullptr ? second[k] : none, n, c, &f[k], &i[k]);
-  }
 }
 
 }  // namespace
