@@ -98,7 +98,8 @@ int64_t CacheBytes(bool* per_core = nullptr) {
 }  // namespace
 
 int64_t StreamingBytes(int64_t threads) {
-  const int64_t bytes = CacheBytes();
+  bool per_core = false;
+  const int64_t bytes = CacheBytes(&per_core);
   // Measured on the 2-core AMD EPYC VM (32 MiB L3, so 16 MiB here), plain vs non-temporal
   // stores (docs/performance.md). One thread: a + b into a third buffer,
   // streaming +40% at 18 MiB moved on one day, a tie to +16% on another;
@@ -123,8 +124,6 @@ int64_t StreamingBytes(int64_t threads) {
   // shape, 4M elements: 157-170 vs 117-120 us); at 8 threads they won at
   // 16 MiB and lost at 32; at 2 and 4 threads they lost at 12 MiB. The
   // 4.5 MiB that 2 threads got before (9/4 of the L2) is this rule's.
-  bool per_core = false;
-  CacheBytes(&per_core);
   if (per_core) return bytes * 9 / 8 * std::max<int64_t>(1, threads);
   return threads > 1 ? bytes * 9 / 4 : bytes * 9 / 8;
 }

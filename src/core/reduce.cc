@@ -155,11 +155,13 @@ Plan MakePlan(const bc_tensor& x, uint64_t mask, const int64_t* ostride, const i
 
 // Offsets (in elements) of index `idx` over dims[0..n) in row-major order:
 // the input's, and the output's (`out`, `out2`: may be nullptr).
+// idx < the product of the sizes: the outermost dim takes what is left
+// without a division (with one dim, none at all: OuterGroup's rows).
 void OffsetOf(const Dim* dims, int n, int64_t idx, int64_t* in, int64_t* out, int64_t* out2 = nullptr) {
   int64_t a = 0, b = 0, c = 0;
   for (int i = n - 1; i >= 0; --i) {
-    const int64_t q = idx % dims[i].size;
-    idx /= dims[i].size;
+    const int64_t q = i == 0 ? idx : idx % dims[i].size;
+    if (i > 0) idx /= dims[i].size;
     a += q * dims[i].stride;
     b += q * dims[i].ostride;
     c += q * dims[i].ostride2;
@@ -282,10 +284,7 @@ void OuterGroup(const Outer& ou, int64_t base, int64_t col0, int64_t ncols, cons
       const int64_t nb = std::min(call_rows, r1 - b);
       for (int64_t r = 0; r < nb; ++r) {
         int64_t roff;
-        // One reduced dim (the usual plan): no division per row, which was
-        // most of this function's time over a middle dim of 64 rows.
-        if (p.nr == 1) roff = (b + r) * p.r[0].stride;
-        else OffsetOf(p.r, p.nr, b + r, &roff, nullptr);
+        OffsetOf(p.r, p.nr, b + r, &roff, nullptr);
         const int64_t off = base + roff + col0 * ou.sm;
         if (in_place) {
           rowp[r] = ps.x->data + off * static_cast<int64_t>(ps.es);
@@ -372,26 +371,7 @@ void RunPass(const Pass& ps, Sink&& sink) {
           sink(o, int64_t{1}, base, &acc);
         }
       });
-    } else if (p.nout * in.groups >= want) {  // few outputs: threads take groups
-      std::vector<ReduceAcc> gacc(static_cast<size_t>(p.nout * in.groups));
-      ForChunks(ctx, threads, p.nout * in.groups, [&](int64_t w0, int64_t w1) {
-        std::unique_ptr<char[]> scratch(new char[scratch_bytes + 64]);
-        for (int64_t w = w0; w < w1; ++w) {
-          const int64_t o = w / in.groups, g = w % in.groups;
-          int64_t base;
-          OffsetOf(p.k, p.nk, o, &base, nullptr);
-          gacc[static_cast<size_t>(w)] =
-              InnerGroup(in, o, base, g * kGroup, std::min(in.units, (g + 1) * kGroup), scratch.get());
-        }
-      });
-      for (int64_t o = 0; o < p.nout; ++o) {
-        int64_t base;
-        OffsetOf(p.k, p.nk, o, &base, nullptr);
-        ReduceAcc acc = Fresh(ps.kind);
-        for (int64_t g = 0; g < in.groups; ++g) Merge(ps.kind, &acc, gacc[static_cast<size_t>(o * in.groups + g)]);
-        sink(o, int64_t{1}, base, &acc);
-      }
-    } else {  // fewer groups than chunks: threads take units, merged as InnerGroup would
+    } else {  // few outputs: threads take units (run segments), merged group by group as InnerGroup would
       std::vector<ReduceAcc> uacc(static_cast<size_t>(p.nout * in.units));
       ForChunks(ctx, threads, p.nout * in.units, [&](int64_t w0, int64_t w1) {
         std::unique_ptr<char[]> scratch(new char[scratch_bytes + 64]);
