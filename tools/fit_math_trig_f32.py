@@ -12,8 +12,8 @@ measured on a dense grid of the whole function. Run:
     python3 tools/fit_math_trig_f32.py   (needs mpmath)
 
 and paste the printed arrays: math_trig_f32-inl.h uses kSinPi, kSinS4 (as
-kSinS), kCosC4 (as kCosC), kAsinA8 (as kAsinA), kAtanT7 (as kAtanT) and the
-two constants printed last.
+kSinS), kCosC4 (as kCosC), kAsinA8 (as kAsinA), kAtanPf and the constants
+printed with it.
 """
 import os
 import sys
@@ -22,7 +22,7 @@ import mpmath as mp
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fit_math import fit  # noqa: E402
-from fit_math_f32 import show  # noqa: E402
+from fit_math_f32 import f32, lawson_f32, show  # noqa: E402
 
 mp.mp.dps = 120
 TINY = mp.mpf("1e-40")
@@ -77,10 +77,23 @@ if __name__ == "__main__":
         cd, err = fit(tail(mp.asin, mp.mpf(1) / 6), 0, mp.mpf("0.25"), deg, tail_err(mp.asin),
                       npts=4000)
         show("kAsinA%d" % deg, cd, err)
-    # atan(u), |u| <= tan(pi/8) (plus the rounding of (a - 1)/(a + 1)).
-    U2 = (mp.sqrt(2) - 1) ** 2 * mp.mpf("1.0001")
-    for deg in (7, 8, 9):
-        cd, err = fit(tail(mp.atan, mp.mpf(-1) / 3), 0, U2, deg, tail_err(mp.atan), npts=4000)
-        show("kAtanT%d" % deg, cd, err)
-    print("constexpr double kTanPiOver8 = %s;" % float.hex(float(mp.sqrt(2) - 1)))
-    print("constexpr double kTan3PiOver8 = %s;" % float.hex(float(mp.sqrt(2) + 1)))
+    # Native AtanF32 (float32 coefficients in fmas): atan(u) = u + u z P(z),
+    # weighted by z / (atan(u)/u): the error relative to atan(u).
+    ZA = (mp.tan(mp.pi / 8) * mp.mpf("1.0001")) ** 2
+
+    def atan_p(z):
+        if z < mp.mpf("1e-30"):
+            return mp.mpf(-1) / 3
+        u = mp.sqrt(z)
+        return (mp.atan(u) / u - 1) / z
+
+    def atan_w(z):
+        if z < mp.mpf("1e-30"):
+            return mp.mpf(0)
+        u = mp.sqrt(z)
+        return z / (mp.atan(u) / u)
+    cs, err = lawson_f32(atan_p, atan_w, 0, ZA, 4)
+    show("kAtanPf", cs, err, "float")
+    for nm, v in (("kPio4", mp.pi / 4), ("kPio2", mp.pi / 2)):
+        hi = f32(float(v))
+        print("// %sHiF = %sf, %sLoF = %sf" % (nm, float.hex(hi), nm, float.hex(f32(float(v - mp.mpf(hi))))))

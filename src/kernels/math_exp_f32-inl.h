@@ -9,7 +9,8 @@
 // Three methods:
 //  * Native float32 in fmas (MulAddF, math_fma-inl.h: the hardware's fma on
 //    AVX2 and AVX3, an exact emulation on the older targets): Exp, Exp2,
-//    Log, Log2, Log10, Log1p, Atanh. The reduced argument and the
+//    Log, Log2, Log10, Log1p, Atanh, Logit, Softplus (beta = 1). The
+//    reduced argument and the
 //    polynomial in fmas leave an error below 0.5 ulp before the last
 //    rounding (within 1 ulp of the correctly rounded result, about 18
 //    million of the 2^32 inputs not correctly rounded for Exp) in half the
@@ -575,9 +576,14 @@ HWY_INLINE hn::VFromD<DF> LogDispatchF(DF df, hn::VFromD<DF> x, const Core& core
 // 2^-25): f^2 rounded (2^-24 of |f^2 Q| <= 0.068: 0.14 ulp), Q's last
 // rounding (0.08 ulp), Q's fit (0.05 ulp), lo's rounding (0.13 ulp): below
 // 0.4 ulp before the last rounding.
+// (As S + t unrounded, for callers that add more before the one rounding.)
+template <class DF>
+struct SumF {
+  hn::VFromD<DF> s, t;
+};
 template <bool kD, class DF>
-HWY_INLINE hn::VFromD<DF> LogSumF(DF df, hn::VFromD<DF> e, hn::VFromD<DF> f,
-                                  hn::VFromD<DF> d) {
+HWY_INLINE SumF<DF> LogSumPartsF(DF df, hn::VFromD<DF> e, hn::VFromD<DF> f,
+                                 hn::VFromD<DF> d) {
   using VF = hn::VFromD<DF>;
   const VF t = hn::Mul(e, hn::Set(df, kLn2F1));  // exact
   const VF S = hn::Add(t, f);
@@ -589,7 +595,13 @@ HWY_INLINE hn::VFromD<DF> LogSumF(DF df, hn::VFromD<DF> e, hn::VFromD<DF> f,
   }
   lo = MulAddF(df, e, hn::Set(df, kLn2F2), lo);
   const VF q = HornerFromFma<0>(df, f, kLogQf);
-  return hn::Add(S, MulAddF(df, f2, q, lo));
+  return {S, MulAddF(df, f2, q, lo)};
+}
+template <bool kD, class DF>
+HWY_INLINE hn::VFromD<DF> LogSumF(DF df, hn::VFromD<DF> e, hn::VFromD<DF> f,
+                                  hn::VFromD<DF> d) {
+  const SumF<DF> p = LogSumPartsF<kD>(df, e, f, d);
+  return hn::Add(p.s, p.t);
 }
 
 // log_b(x) = e (A1 + A2) + f C + f R(f) (C = 1/ln(b) rounded, A1 of at
@@ -656,7 +668,7 @@ namespace f32detail {
 // log1p's inputs, and every small x); else |d| <= ulp(g). Then
 // log1p = e ln2 + log1p(g) + log1p(d / (1 + g)) (LogSumF).
 template <bool kXl, class DF>
-HWY_INLINE hn::VFromD<DF> Log1pSumF(DF df, hn::VFromD<DF> xh, hn::VFromD<DF> xl) {
+HWY_INLINE SumF<DF> Log1pSumPartsF(DF df, hn::VFromD<DF> xh, hn::VFromD<DF> xl) {
   using VF = hn::VFromD<DF>;
   const hn::RebindToSigned<DF> di;
   const VF one = hn::Set(df, 1.0f);
@@ -669,7 +681,12 @@ HWY_INLINE hn::VFromD<DF> Log1pSumF(DF df, hn::VFromD<DF> xh, hn::VFromD<DF> xl)
   const VF cs = hn::Mul(c, hn::BitCast(df, hn::ShiftLeft<23>(sbits)));
   const VF g = hn::Add(a.f, cs);
   const VF d = hn::Add(hn::Sub(a.f, g), cs);
-  return LogSumF<true>(df, a.e, g, d);
+  return LogSumPartsF<true>(df, a.e, g, d);
+}
+template <bool kXl, class DF>
+HWY_INLINE hn::VFromD<DF> Log1pSumF(DF df, hn::VFromD<DF> xh, hn::VFromD<DF> xl) {
+  const SumF<DF> p = Log1pSumPartsF<kXl>(df, xh, xl);
+  return hn::Add(p.s, p.t);
 }
 
 }  // namespace f32detail
@@ -843,30 +860,52 @@ HWY_INLINE hn::VFromD<DF> SigmoidF32(DF df, hn::VFromD<DF> x) {
 }
 
 // log(x / (1 - x)) for x in [0, 1]; 0 -> -inf, 1 -> inf, else NaN.
+// Native float32 in fmas: q = x / (1 - x) as a float-float qh + ql, then
+// log(qh + ql) as Log1pSumF takes log1p's: 1 - x = den + dl exactly
+// (Fast2Sum; dl = 0 for x >= 1/2), qh = x / den rounded, rem = x - qh den
+// exact (fma), so q = qh + (rem - qh dl) / (1 - x) and 1 / (1 - x) = 1 + q:
+// ql = eps (1 + qh), eps = rem - qh dl (|ql| <= about ulp(qh); its error
+// near 2^-24 of itself). qh = 2^e (1 + f) (LogArgOf, f exact), f + ql 2^-e
+// = g + d (TwoSum: f may be smaller than ql 2^-e near x = 1/2), then
+// LogSumF's e ln2 + log1p(g) + d / (1 + g): below 0.4 ulp before the last
+// rounding, also near x = 1/2 where g = qh - 1 carries the cancellation
+// exactly. x < 2^-60 (subnormals too): q = x to 2^-60, so log(x 2^64) -
+// 64 ln2, in the branch taken only where a vector holds such a lane or a
+// special value.
 template <class DF>
 HWY_INLINE hn::VFromD<DF> LogitF32(DF df, hn::VFromD<DF> x) {
+  namespace f = f32detail;
   using VF = hn::VFromD<DF>;
-  VF r = f32detail::ViaF64(df, x, [](auto d, auto v) {
-    using V = decltype(v);
-    // 1 - x is exact. Near x = 1/2: log1p((2x - 1) / (1 - x)) (2x - 1 exact);
-    // elsewhere log(x / (1 - x)), whose magnitude is above 1.09.
-    const V one = hn::Set(d, 1.0);
-    const V half = hn::Set(d, 0.5);
-    const V xi = f32detail::Clamp(d, v, 0x1p-150, 1.0 - 0x1p-24);
-    const V den = hn::Sub(one, xi);
-    const auto mid = hn::Lt(hn::Abs(hn::Sub(xi, half)), hn::Set(d, 0.25));
-    const V num = hn::IfThenElse(mid, hn::Sub(hn::Add(xi, xi), one), xi);
-    const V q = hn::Mul(num, f32detail::Recip(d, den));
-    const V c = hn::IfThenElseZero(mid, hn::Sub(q, hn::Sub(hn::Add(one, q), one)));
-    const V u = hn::IfThenElse(mid, hn::Add(one, q), q);
-    return hn::Add(f32detail::Log64(d, u), c);
-  });
+  const hn::RebindToSigned<DF> di;
   const VF one = hn::Set(df, 1.0f);
-  const VF zero = hn::Zero(df);
-  const auto inside = hn::And(hn::Gt(x, zero), hn::Lt(x, one));
-  r = hn::IfThenElse(inside, r, f32detail::NaNF(df));
-  r = hn::IfThenElse(hn::Eq(x, zero), hn::Set(df, -f32detail::kInfF), r);
-  return hn::IfThenElse(hn::Eq(x, one), hn::Set(df, f32detail::kInfF), r);
+  const VF tiny = hn::Set(df, 0x1p-60f);
+  const auto ok = hn::And(hn::Ge(x, tiny), hn::Lt(x, one));
+  const bool all_ok = hn::AllTrue(df, ok);
+  const VF xi = HWY_LIKELY(all_ok) ? x : hn::IfThenElse(ok, x, hn::Set(df, 0.25f));
+  const VF den = hn::Sub(one, xi);
+  const VF dl = hn::Sub(hn::Sub(one, den), xi);
+  const VF qh = hn::Div(xi, den);
+  const VF rem = NegMulAddF(df, qh, den, xi);
+  const VF eps = NegMulAddF(df, qh, dl, rem);
+  const VF ql = MulAddF(df, eps, qh, eps);
+  const f::LogArgF<DF> a = f::LogArgOf(df, qh);  // e in [-60, 24]
+  const VF inv2e = hn::BitCast(df, hn::ShiftLeft<23>(hn::Sub(hn::Set(di, 127), a.ei)));
+  const VF cs = hn::Mul(ql, inv2e);
+  const VF g = hn::Add(a.f, cs);
+  const VF gb = hn::Sub(g, a.f);
+  const VF d = hn::Add(hn::Sub(a.f, hn::Sub(g, gb)), hn::Sub(cs, gb));
+  VF r = f::LogSumF<true>(df, a.e, g, d);
+  if (HWY_UNLIKELY(!all_ok)) {
+    const VF zero = hn::Zero(df);
+    const auto small = hn::And(hn::Gt(x, zero), hn::Lt(x, tiny));
+    f::LogArgF<DF> s = f::LogArgOf(df, hn::IfThenElse(small, hn::Mul(x, hn::Set(df, 0x1p64f)), one));
+    s.e = hn::Sub(s.e, hn::Set(df, 64.0f));
+    r = hn::IfThenElse(small, f::LogSumF<false>(df, s.e, s.f, s.f), r);
+    r = hn::IfThenElse(hn::Eq(x, zero), hn::Set(df, -f::kInfF), r);
+    r = hn::IfThenElse(hn::Eq(x, one), hn::Set(df, f::kInfF), r);
+    r = hn::IfThenElse(hn::Or(hn::Lt(x, zero), hn::Not(hn::Le(x, one))), f::NaNF(df), r);
+  }
+  return r;
 }
 
 // x / (1 + e^-x); -inf -> NaN (as the float64 Silu). Native float32: with
@@ -888,11 +927,56 @@ HWY_INLINE hn::VFromD<DF> SiluF32(DF df, hn::VFromD<DF> x) {
   return f::KeepZero(df, x, f::KeepNaN(df, x, r));
 }
 
+namespace f32detail {
+
+// softplus for beta = 1, native float32 in fmas: log1p(w) + max(x, 0),
+// w = e^-|x| = 2^k (ph + pl) (ExpCoreF, relative error about 2^-27).
+// |x| < 16 (k >= -23): log1p(2^k ph + 2^k pl) as S + t (Log1pSumPartsF,
+// below 0.4 ulp before rounding), plus max(x, 0) by TwoSum, one rounding.
+// Other lanes, in a branch taken only where a vector holds one: x >= 16
+// gives x (w < 2^-23.08, below half of x's ulp); x <= -16 gives w (1 -
+// w / 2) = 2^k (ph + (pl - ph w / 2)) scaled once (ScaleF: subnormal
+// results round once; x < -104 gives 0). The threshold test and NaN as
+// SoftplusF32.
+template <class DF>
+HWY_INLINE hn::VFromD<DF> SoftplusOneF32(DF df, hn::VFromD<DF> x) {
+  using VF = hn::VFromD<DF>;
+  const hn::RebindToSigned<DF> di;
+  const VF y = Clamp(df, hn::Neg(hn::Abs(x)), -104.0f, 0.0f);
+  const ExpPartsF<DF> e = ExpCoreF(df, y);  // k in [-150, 0]
+  const VF ph = hn::Add(e.s1, e.lo);
+  const VF pl = hn::Add(hn::Sub(e.s1, ph), e.lo);
+  const auto near = hn::Gt(y, hn::Set(df, -16.0f));
+  const bool all_near = hn::AllTrue(df, near);
+  const auto kn = HWY_LIKELY(all_near) ? e.ki : hn::Max(e.ki, hn::Set(di, -23));
+  const VF pk = hn::BitCast(df, hn::ShiftLeft<23>(hn::Add(kn, hn::Set(di, 127))));
+  const SumF<DF> L = Log1pSumPartsF<true>(df, hn::Mul(ph, pk), hn::Mul(pl, pk));
+  const VF xp = hn::Max(x, hn::Zero(df));
+  const VF s = hn::Add(xp, L.s);
+  const VF bb = hn::Sub(s, xp);
+  const VF err = hn::Add(hn::Sub(xp, hn::Sub(s, bb)), hn::Sub(L.s, bb));
+  VF r = hn::Add(s, hn::Add(err, L.t));
+  if (HWY_UNLIKELY(!all_near)) {
+    const auto k1 = hn::Max(hn::Sub(e.ki, hn::Set(di, 1)), hn::Set(di, -126));
+    const VF half_w = hn::Mul(ph, hn::BitCast(df, hn::ShiftLeft<23>(hn::Add(k1, hn::Set(di, 127)))));
+    const VF far = ScaleF(df, hn::Add(ph, NegMulAddF(df, ph, half_w, pl)), e.ki);
+    r = hn::IfThenElse(near, r, hn::IfThenElse(hn::Gt(x, hn::Zero(df)), x, far));
+  }
+  return r;
+}
+
+}  // namespace f32detail
+
 // PyTorch's softplus: x where x * beta (rounded to float32) > threshold, else
 // log1p(e^(beta x)) / beta with beta x exact in float64. Assumes beta > 0.
+// beta = 1: natively (f32detail::SoftplusOneF32); else through float64.
 template <class DF>
 HWY_INLINE hn::VFromD<DF> SoftplusF32(DF df, hn::VFromD<DF> x, float beta, float threshold) {
   using VF = hn::VFromD<DF>;
+  if (beta == 1.0f) {
+    const VF r = f32detail::SoftplusOneF32(df, x);
+    return hn::IfThenElse(hn::Or(hn::Gt(x, hn::Set(df, threshold)), hn::IsNaN(x)), x, r);
+  }
   const double b = beta;
   const double inv_b = 1.0 / b;  // relative error 2^-53
   VF r = f32detail::ViaF64(df, x, [b, inv_b](auto d, auto v) {

@@ -28,10 +28,8 @@
 //    asin(a) = pi/2 - 2 asin(s), s = sqrt((1 - a)/2) (1 - a exact, s rounded
 //    once: 2^-53), z = (1 - a)/2. Acos from the same parts: pi/2 - asin(x),
 //    2 asin(s) or pi - 2 asin(s); no cancellation (results >= pi/6 there).
-//  * Atan: a = |x| (capped at 2^60: the -1/a term is then below 2^-60 of
-//    pi/2); u = a below tan(pi/8), (a - 1)/(a + 1) + pi/4 up to tan(3pi/8),
-//    -1/a + pi/2 above (quotients with Recip, relative error 2^-45;
-//    |u| <= tan(pi/8), sums with results >= 0.39); atan(u) = u + u z T(z).
+//  * Atan: native float32 in fmas (MulAddF, as math_exp_f32-inl.h's
+//    logs), not through float64: see AtanF32.
 //
 // Same bits on every Highway target: only exact IEEE operations (see
 // math_exp_f32-inl.h). Polynomials: tools/fit_math_trig_f32.py (Chebyshev
@@ -81,16 +79,17 @@ constexpr double kAsinA[9] = {
     0x1.f1beb9c867b18p-6, 0x1.6f347e4a44c5dp-6, 0x1.14eefea06d8d9p-6,
     0x1.144d1f0d0554dp-6, 0x1.17d722d86d4bep-10, 0x1.d06eddee004bep-6,
 };
-// atan(u) = u + u z T(z), z = u^2 <= 1.0001 tan(pi/8)^2: relative error 2^-43.1.
-constexpr double kAtanT[8] = {
-    -0x1.555555555260ep-2, 0x1.999999885befbp-3, -0x1.249240d9941d8p-3,
-    0x1.c7196338febe7p-4,  -0x1.7415affa08e33p-4, 0x1.377de082fa570p-4,
-    -0x1.edbfaee18e70fp-5, 0x1.0df7a02661596p-5,
+// Native AtanF32: atan(u) = u + u z P(z), z = u^2 <= (1.0001 tan(pi/8))^2,
+// float32 coefficients (tools/fit_math_trig_f32.py, lawson_f32): 2^-30.4
+// relative to atan(u).
+constexpr float kAtanPf[5] = {
+    -0x1.55554ap-2f, 0x1.9991e2p-3f, -0x1.23b9a2p-3f, 0x1.b2245p-4f, -0x1.f2e556p-5f,
 };
-constexpr double kTanPiOver8 = 0x1.a827999fcef32p-2;
-constexpr double kTan3PiOver8 = 0x1.3504f333f9de6p+1;
+constexpr float kTanPiOver8F = 0x1.a8279ap-2f;
+constexpr float kTan3PiOver8F = 0x1.3504f4p+1f;
+constexpr float kPio4HiF = 0x1.921fb6p-1f, kPio4LoF = -0x1.777a5cp-26f;
+constexpr float kPio2HiF = 0x1.921fb6p+0f, kPio2LoF = -0x1.777a5cp-25f;
 constexpr double kPio2 = 0x1.921fb54442d18p+0;
-constexpr double kPio4 = 0x1.921fb54442d18p-1;
 constexpr double kPi = 0x1.921fb54442d18p+1;
 constexpr double kInvPi = 0x1.45f306dc9c883p-2;
 // Below this |x| (float32, exact) the Cody-Waite reduction holds.
@@ -233,26 +232,50 @@ HWY_INLINE hn::VFromD<DF> AcosF32(DF df, hn::VFromD<DF> x) {
   return f32detail::KeepNaN(df, x, r);
 }
 
+// Native float32 in fmas. a = |x| (capped at 2^60); u = n / d with
+// (n, d) = (a, 1) up to tan(pi/8), (a - 1, a + 1) up to tan(3pi/8) (both as
+// exact float-float sums, Fast2Sum), (-1, a) above, and c = 0, pi/4, pi/2:
+// atan(a) = c + atan(u), |u| <= tan(pi/8). uh = nh / dh rounded, the
+// residual nh - uh dh exact (fma), so u = uh + ul with ul = (residual + nl
+// - uh dl) / d, where 1 / d is 1, (1 - u) / 2 or -u (taken with uh: ul
+// needs only a few correct bits). atan(u) = u + u z P(z), z = uh^2 (P:
+// 2^-30.4 relative); c + uh by Fast2Sum (c >= |uh| or c = 0) and the small
+// terms (c's tail, ul, u z P) in one fma chain: one rounding, below 0.2 ulp
+// before it (results above 0.37 where c != 0).
 template <class DF>
 HWY_INLINE hn::VFromD<DF> AtanF32(DF df, hn::VFromD<DF> x) {
   namespace t = trig_f32detail;
   using VF = hn::VFromD<DF>;
-  VF r = f32detail::ViaF64(df, x, [](auto d, auto v) {
-    using V = decltype(v);
-    const V one = hn::Set(d, 1.0);
-    const V a = f32detail::Clamp(d, hn::Abs(v), 0.0, 0x1p60);
-    const auto mid = hn::Gt(a, hn::Set(d, t::kTanPiOver8));
-    const auto big = hn::Gt(a, hn::Set(d, t::kTan3PiOver8));
-    // (a - 1)/(a + 1) or -1/a; a - 1 and a + 1 are exact.
-    const V num = hn::IfThenElse(big, hn::Set(d, -1.0), hn::Sub(a, one));
-    const V den = hn::IfThenElse(big, a, hn::Add(a, one));
-    const V u = hn::IfThenElse(mid, hn::Mul(num, f32detail::Recip(d, den)), a);
-    const V base = hn::IfThenElse(big, hn::Set(d, t::kPio2),
-                                  hn::IfThenElseZero(mid, hn::Set(d, t::kPio4)));
-    const V z = hn::Mul(u, u);
-    const V at = hn::Add(u, hn::Mul(hn::Mul(u, z), f32detail::Horner(d, z, t::kAtanT)));
-    return hn::CopySignToAbs(hn::Add(base, at), v);
-  });
+  const VF one = hn::Set(df, 1.0f);
+  const VF a = hn::Min(hn::Abs(x), hn::Set(df, 0x1p60f));
+  const auto mid = hn::Gt(a, hn::Set(df, t::kTanPiOver8F));
+  const auto big = hn::Gt(a, hn::Set(df, t::kTan3PiOver8F));
+  // a - 1 and a + 1 as float-float sums (larger term first).
+  const VF am1 = hn::Sub(a, one);
+  const VF am1l = hn::Sub(a, hn::Add(am1, one));
+  const VF lg = hn::Max(a, one), sm = hn::Min(a, one);
+  const VF ap1 = hn::Add(lg, sm);
+  const VF ap1l = hn::Add(hn::Sub(lg, ap1), sm);
+  const VF m1 = hn::Set(df, -1.0f);
+  const VF nh = hn::IfThenElse(big, m1, hn::IfThenElse(mid, am1, a));
+  const VF nl = hn::IfThenElseZero(hn::AndNot(big, mid), am1l);
+  const VF dh = hn::IfThenElse(big, a, hn::IfThenElse(mid, ap1, one));
+  const VF dl = hn::IfThenElseZero(hn::AndNot(big, mid), ap1l);
+  const VF uh = hn::Div(nh, dh);
+  const VF e = NegMulAddF(df, uh, dl, hn::Add(NegMulAddF(df, uh, dh, nh), nl));
+  const VF half = hn::Set(df, 0.5f);
+  const VF inv_d = hn::IfThenElse(big, hn::Neg(uh),
+                                  hn::IfThenElse(mid, NegMulAddF(df, uh, half, half), one));
+  const VF ch = hn::IfThenElse(big, hn::Set(df, t::kPio2HiF),
+                               hn::IfThenElseZero(mid, hn::Set(df, t::kPio4HiF)));
+  const VF cl = hn::IfThenElse(big, hn::Set(df, t::kPio2LoF),
+                               hn::IfThenElseZero(mid, hn::Set(df, t::kPio4LoF)));
+  const VF z = hn::Mul(uh, uh);
+  const VF P = f32detail::HornerFromFma<0>(df, z, t::kAtanPf);
+  const VF small = MulAddF(df, hn::Mul(uh, z), P, MulAddF(df, e, inv_d, cl));
+  const VF s = hn::Add(ch, uh);
+  const VF err = hn::Add(hn::Sub(ch, s), uh);
+  const VF r = hn::CopySignToAbs(hn::Add(s, hn::Add(err, small)), x);
   return f32detail::KeepZero(df, x, f32detail::KeepNaN(df, x, r));
 }
 
