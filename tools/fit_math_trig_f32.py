@@ -12,8 +12,8 @@ measured on a dense grid of the whole function. Run:
     python3 tools/fit_math_trig_f32.py   (needs mpmath)
 
 and paste the printed arrays: math_trig_f32-inl.h uses kSinPi, kSinS4 (as
-kSinS), kCosC4 (as kCosC), kAsinA8 (as kAsinA), kAtanPf and the constants
-printed with it.
+kSinS), kCosC4 (as kCosC), kAsinPf, kAtanPf and the constants printed
+with them.
 """
 import os
 import sys
@@ -73,10 +73,23 @@ if __name__ == "__main__":
         cd, err = fit(cos_tail, 0, R2, deg, cos_err, npts=4000)
         show("kCosC%d" % deg, cd, err)
     # asin(s), s <= 1/2 (z <= 1/4; sqrt((1 - a)/2) rounds to at most 1/2).
-    for deg in (8, 9, 10):
-        cd, err = fit(tail(mp.asin, mp.mpf(1) / 6), 0, mp.mpf("0.25"), deg, tail_err(mp.asin),
-                      npts=4000)
-        show("kAsinA%d" % deg, cd, err)
+    # Native AsinF32/AcosF32: asin(s) = s + s z P(z), z = s^2 <= 1.0001/4,
+    # weighted by z / (asin(s)/s): the error relative to asin(s).
+    ZS = mp.mpf("0.25") * mp.mpf("1.0001")
+
+    def asin_p(z):
+        if z < mp.mpf("1e-30"):
+            return mp.mpf(1) / 6
+        u = mp.sqrt(z)
+        return (mp.asin(u) / u - 1) / z
+
+    def asin_w(z):
+        if z < mp.mpf("1e-30"):
+            return mp.mpf(0)
+        u = mp.sqrt(z)
+        return z / (mp.asin(u) / u)
+    cs, err = lawson_f32(asin_p, asin_w, 0, ZS, 5)
+    show("kAsinPf", cs, err, "float")
     # Native AtanF32 (float32 coefficients in fmas): atan(u) = u + u z P(z),
     # weighted by z / (atan(u)/u): the error relative to atan(u).
     ZA = (mp.tan(mp.pi / 8) * mp.mpf("1.0001")) ** 2
@@ -94,6 +107,6 @@ if __name__ == "__main__":
         return z / (mp.atan(u) / u)
     cs, err = lawson_f32(atan_p, atan_w, 0, ZA, 4)
     show("kAtanPf", cs, err, "float")
-    for nm, v in (("kPio4", mp.pi / 4), ("kPio2", mp.pi / 2)):
+    for nm, v in (("kPio4", mp.pi / 4), ("kPio2", mp.pi / 2), ("kPi", mp.pi)):
         hi = f32(float(v))
         print("// %sHiF = %sf, %sLoF = %sf" % (nm, float.hex(hi), nm, float.hex(f32(float(v - mp.mpf(hi))))))

@@ -24,12 +24,9 @@
 //    Sin, Cos, Tan lanes with |x| >= 1.6e6 (Payne-Hanek territory) take the
 //    float64 math::Sin/Cos/Tan, for the whole vector and only when some lane
 //    needs it.
-//  * Asin, Acos: a = |x| <= 1/2: asin(a) = a + a z A(z), z = a^2; above,
-//    asin(a) = pi/2 - 2 asin(s), s = sqrt((1 - a)/2) (1 - a exact, s rounded
-//    once: 2^-53), z = (1 - a)/2. Acos from the same parts: pi/2 - asin(x),
-//    2 asin(s) or pi - 2 asin(s); no cancellation (results >= pi/6 there).
-//  * Atan: native float32 in fmas (MulAddF, as math_exp_f32-inl.h's
-//    logs), not through float64: see AtanF32.
+//  * Asin, Acos, Atan: native float32 in fmas (MulAddF, as
+//    math_exp_f32-inl.h's logs), not through float64: see AsinCoreF and
+//    AtanF32.
 //
 // Same bits on every Highway target: only exact IEEE operations (see
 // math_exp_f32-inl.h). Polynomials: tools/fit_math_trig_f32.py (Chebyshev
@@ -73,12 +70,13 @@ constexpr double kCosC[5] = {
     0x1.5555555555437p-5, -0x1.6c16c16b612abp-10, 0x1.a019ff534c684p-16,
     -0x1.27e25f0776cc1p-22, 0x1.1c81a3b8d462fp-29,
 };
-// asin(s) = s + s z A(z), z = s^2 <= 1/4: relative error 2^-42.0.
-constexpr double kAsinA[9] = {
-    0x1.555555555ba9ep-3, 0x1.333333133277ep-4, 0x1.6db6f5e9d0b98p-5,
-    0x1.f1beb9c867b18p-6, 0x1.6f347e4a44c5dp-6, 0x1.14eefea06d8d9p-6,
-    0x1.144d1f0d0554dp-6, 0x1.17d722d86d4bep-10, 0x1.d06eddee004bep-6,
+// Native AsinF32/AcosF32: asin(s) = s + s z P(z), z = s^2 <= 1.0001/4,
+// float32 coefficients (tools/fit_math_trig_f32.py, lawson_f32): 2^-31.7
+// relative to asin(s).
+constexpr float kAsinPf[6] = {
+    0x1.55554cp-3f, 0x1.3338acp-4f, 0x1.6ca744p-5f, 0x1.04d452p-5f, 0x1.d4fb36p-7f, 0x1.34db14p-5f,
 };
+constexpr float kPiHiF = 0x1.921fb6p+1f, kPiLoF = -0x1.777a5cp-24f;
 // Native AtanF32: atan(u) = u + u z P(z), z = u^2 <= (1.0001 tan(pi/8))^2,
 // float32 coefficients (tools/fit_math_trig_f32.py, lawson_f32): 2^-30.4
 // relative to atan(u).
@@ -90,7 +88,6 @@ constexpr float kTan3PiOver8F = 0x1.3504f4p+1f;
 constexpr float kPio4HiF = 0x1.921fb6p-1f, kPio4LoF = -0x1.777a5cp-26f;
 constexpr float kPio2HiF = 0x1.921fb6p+0f, kPio2LoF = -0x1.777a5cp-25f;
 constexpr double kPio2 = 0x1.921fb54442d18p+0;
-constexpr double kPi = 0x1.921fb54442d18p+1;
 constexpr double kInvPi = 0x1.45f306dc9c883p-2;
 // Below this |x| (float32, exact) the Cody-Waite reduction holds.
 constexpr float kReduceMax = 1.6e6f;
@@ -156,13 +153,43 @@ HWY_INLINE hn::VFromD<DF> HugeFromF64(DF df, hn::VFromD<DF> x, hn::VFromD<DF> r,
   return r;
 }
 
-// asin(s) for s = |x| <= 1/2, or s = sqrt((1 - a)/2) above; small says which.
-template <class D, class V = hn::VFromD<D>>
-HWY_INLINE V AsinCore(D d, V a, hn::Mask<D> small) {
-  const V w = hn::Mul(hn::Sub(hn::Set(d, 1.0), a), hn::Set(d, 0.5));  // exact
-  const V s = hn::IfThenElse(small, a, hn::Sqrt(w));
-  const V z = hn::IfThenElse(small, hn::Mul(a, a), w);
-  return hn::Add(s, hn::Mul(hn::Mul(s, z), f32detail::Horner(d, z, kAsinA)));
+// asin(s + sl) = s + T, T = sl + s z P(z) unrounded: s = a = |x| with
+// sl = 0 where small (a <= 1/2), else z = (1 - a)/2 (exact), s = sqrt(z)
+// rounded and sl = (z - s^2) / (2s) (the residual exact in an fma; 1/(2s)
+// needs only a few bits: from the bits of s and one Newton step, 2^-6;
+// s = 0 gives sl = 0). The derivative's z/2 on sl is below 2^-27 of s.
+template <class DF>
+struct AsinPartsF {
+  hn::VFromD<DF> s, T;
+};
+template <class DF>
+HWY_INLINE AsinPartsF<DF> AsinCoreF(DF df, hn::VFromD<DF> a, hn::Mask<DF> small) {
+  using VF = hn::VFromD<DF>;
+  const hn::RebindToSigned<DF> di;
+  const VF half = hn::Set(df, 0.5f);
+  const VF w = hn::Mul(hn::Sub(hn::Set(df, 1.0f), a), half);  // exact
+  const VF sq = hn::Sqrt(w);
+  const VF r0 = hn::BitCast(df, hn::Sub(hn::Set(di, 0x7ef311c3), hn::BitCast(di, sq)));
+  const VF r1 = hn::Mul(r0, NegMulAddF(df, sq, r0, hn::Set(df, 2.0f)));  // ~1/s
+  const VF sl = hn::Mul(hn::Mul(NegMulAddF(df, sq, sq, w), r1), half);
+  const VF s = hn::IfThenElse(small, a, sq);
+  const VF z = hn::IfThenElse(small, hn::Mul(a, a), w);
+  const VF P = f32detail::HornerFromFma<0>(df, z, kAsinPf);
+  const VF T = MulAddF(df, hn::Mul(s, z), P, hn::IfThenElseZero(hn::Not(small), sl));
+  return {s, T};
+}
+
+// hi + lo + sc (s + T) rounded once: hi + sc s by Fast2Sum (hi = 0, or
+// |hi| >= |sc s|; sc a power of two, so sc s is exact), its error, lo and
+// sc T in an fma.
+template <class DF>
+HWY_INLINE hn::VFromD<DF> AsinSumF(DF df, hn::VFromD<DF> hi, hn::VFromD<DF> lo,
+                                   hn::VFromD<DF> sc, const AsinPartsF<DF>& p) {
+  using VF = hn::VFromD<DF>;
+  const VF m = hn::Mul(sc, p.s);
+  const VF S = hn::Add(hi, m);
+  const VF e = hn::Add(hn::Sub(hi, S), m);
+  return hn::Add(S, MulAddF(df, sc, p.T, hn::Add(e, lo)));
 }
 
 }  // namespace trig_f32detail
@@ -199,36 +226,43 @@ HWY_INLINE hn::VFromD<DF> TanF32(DF df, hn::VFromD<DF> x) {
   return f32detail::KeepZero(df, x, f32detail::KeepNaN(df, x, r));
 }
 
+// Native float32 in fmas (trig_f32detail::AsinCoreF, AsinSumF): a <= 1/2:
+// s + T; above: pi/2 - 2 (s + T). One rounding, below 0.2 ulp before it
+// (results above pi/6 where pi/2 enters, and no cancellation there).
 template <class DF>
 HWY_INLINE hn::VFromD<DF> AsinF32(DF df, hn::VFromD<DF> x) {
   namespace t = trig_f32detail;
   using VF = hn::VFromD<DF>;
-  VF r = f32detail::ViaF64(df, x, [](auto d, auto v) {
-    const auto a = hn::Abs(v);
-    const auto small = hn::Le(a, hn::Set(d, 0.5));
-    const auto p = t::AsinCore(d, a, small);
-    const auto big = hn::Sub(hn::Set(d, t::kPio2), hn::Add(p, p));
-    return hn::CopySignToAbs(hn::IfThenElse(small, p, big), v);
-  });
-  r = hn::IfThenElse(hn::Gt(hn::Abs(x), hn::Set(df, 1.0f)), f32detail::NaNF(df), r);
+  const VF a = hn::Abs(x);
+  const auto small = hn::Le(a, hn::Set(df, 0.5f));
+  const t::AsinPartsF<DF> p = t::AsinCoreF(df, a, small);
+  const VF hi = hn::IfThenElseZero(hn::Not(small), hn::Set(df, t::kPio2HiF));
+  const VF lo = hn::IfThenElseZero(hn::Not(small), hn::Set(df, t::kPio2LoF));
+  const VF sc = hn::IfThenElse(small, hn::Set(df, 1.0f), hn::Set(df, -2.0f));
+  VF r = hn::CopySignToAbs(t::AsinSumF(df, hi, lo, sc, p), x);
+  r = hn::IfThenElse(hn::Gt(a, hn::Set(df, 1.0f)), f32detail::NaNF(df), r);
   return f32detail::KeepZero(df, x, f32detail::KeepNaN(df, x, r));
 }
 
+// As AsinF32: |x| <= 1/2: pi/2 -+ (s + T); x > 1/2: 2 (s + T); x < -1/2:
+// pi - 2 (s + T).
 template <class DF>
 HWY_INLINE hn::VFromD<DF> AcosF32(DF df, hn::VFromD<DF> x) {
   namespace t = trig_f32detail;
   using VF = hn::VFromD<DF>;
-  VF r = f32detail::ViaF64(df, x, [](auto d, auto v) {
-    const auto a = hn::Abs(v);
-    const auto small = hn::Le(a, hn::Set(d, 0.5));
-    const auto p = t::AsinCore(d, a, small);
-    // |x| <= 1/2: pi/2 - asin(x); x > 1/2: 2 asin(s); x < -1/2: pi - 2 asin(s).
-    const auto mid = hn::Sub(hn::Set(d, t::kPio2), hn::CopySignToAbs(p, v));
-    const auto p2 = hn::Add(p, p);
-    const auto big = hn::IfThenElse(hn::Lt(v, hn::Zero(d)), hn::Sub(hn::Set(d, t::kPi), p2), p2);
-    return hn::IfThenElse(small, mid, big);
-  });
-  r = hn::IfThenElse(hn::Gt(hn::Abs(x), hn::Set(df, 1.0f)), f32detail::NaNF(df), r);
+  const VF a = hn::Abs(x);
+  const auto small = hn::Le(a, hn::Set(df, 0.5f));
+  const auto neg = hn::Lt(x, hn::Zero(df));
+  const t::AsinPartsF<DF> p = t::AsinCoreF(df, a, small);
+  const VF hi = hn::IfThenElse(small, hn::Set(df, t::kPio2HiF),
+                               hn::IfThenElseZero(neg, hn::Set(df, t::kPiHiF)));
+  const VF lo = hn::IfThenElse(small, hn::Set(df, t::kPio2LoF),
+                               hn::IfThenElseZero(neg, hn::Set(df, t::kPiLoF)));
+  const VF one = hn::Set(df, 1.0f), two = hn::Set(df, 2.0f);
+  const VF sc = hn::IfThenElse(small, hn::IfThenElse(neg, one, hn::Neg(one)),
+                               hn::IfThenElse(neg, hn::Neg(two), two));
+  VF r = t::AsinSumF(df, hi, lo, sc, p);
+  r = hn::IfThenElse(hn::Gt(a, one), f32detail::NaNF(df), r);
   return f32detail::KeepNaN(df, x, r);
 }
 
