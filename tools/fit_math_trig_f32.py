@@ -12,8 +12,8 @@ measured on a dense grid of the whole function. Run:
     python3 tools/fit_math_trig_f32.py   (needs mpmath)
 
 and paste the printed arrays: math_trig_f32-inl.h uses kSinPi, kSinS4 (as
-kSinS), kCosC4 (as kCosC), kAsinPf, kAtanPf and the constants printed
-with them.
+kSinS), kCosC4 (as kCosC), kSinPf, kCosPf, kAsinPf, kAtanPf and the
+constants printed with them.
 """
 import os
 import sys
@@ -73,6 +73,39 @@ if __name__ == "__main__":
         cd, err = fit(cos_tail, 0, R2, deg, cos_err, npts=4000)
         show("kCosC%d" % deg, cd, err)
     # asin(s), s <= 1/2 (z <= 1/4; sqrt((1 - a)/2) rounds to at most 1/2).
+    # Native SinF32/CosF32: sin(r) = r + r z S(z), cos(r) = 1 - z/2 + z^2 C(z),
+    # |r| <= 1.01 pi/4, errors relative to sin(r) and cos(r).
+    ZC = (mp.pi / 4 * mp.mpf("1.01")) ** 2
+
+    def sin_s(z):
+        if z < mp.mpf("1e-30"):
+            return mp.mpf(-1) / 6
+        r = mp.sqrt(z)
+        return (mp.sin(r) / r - 1) / z
+
+    def sin_w(z):
+        if z < mp.mpf("1e-30"):
+            return mp.mpf(0)
+        r = mp.sqrt(z)
+        return z / (mp.sin(r) / r)
+
+    def cos_c(z):
+        if z < mp.mpf("1e-20"):
+            return mp.mpf(1) / 24
+        r = mp.sqrt(z)
+        return (mp.cos(r) - 1 + z / 2) / z ** 2
+
+    def cos_w(z):
+        return z * z / mp.cos(mp.sqrt(z))
+    cs, err = lawson_f32(sin_s, sin_w, 0, ZC, 3)
+    show("kSinPf", cs, err, "float")
+    cs, err = lawson_f32(cos_c, cos_w, 0, ZC, 3)
+    show("kCosPf", cs, err, "float")
+    c1 = f32(float(mp.pi / 2))
+    c2 = f32(float(mp.pi / 2 - c1))
+    c3 = f32(float(mp.pi / 2 - c1 - c2))
+    print("// pi/2 = %sf + %sf + %sf" % (float.hex(c1), float.hex(c2), float.hex(c3)))
+    print("// kTwoOverPiF = %sf" % float.hex(f32(float(2 / mp.pi))))
     # Native AsinF32/AcosF32: asin(s) = s + s z P(z), z = s^2 <= 1.0001/4,
     # weighted by z / (asin(s)/s): the error relative to asin(s).
     ZS = mp.mpf("0.25") * mp.mpf("1.0001")

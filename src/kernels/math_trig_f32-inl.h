@@ -4,12 +4,16 @@
 // within 1 ulp of the correctly rounded float32 for every input
 // (tests/math_f32_exhaustive.cc checks all 2^32 inputs of each).
 //
-// Method: through float64 (ViaF64 of math_exp_f32-inl.h): each half widened
+// Method: native float32 in fmas for sin and cos (below 2^17), asin, acos
+// and atan (see each); tan, and sin and cos beyond, through float64
+// (ViaF64 of math_exp_f32-inl.h): each half widened
 // (exact), plain float64 arithmetic with short polynomials to a relative
 // error of ~2^-40, rounded once to float32. Float32 inputs and their
 // squares are exact in float64, and its 29 extra bits absorb the
 // cancellations that math_trig-inl.h carries in double-double.
-//  * Sin, Cos: x = j pi/2 + r, |r| <= pi/2, j even for sin (j = 2k,
+//  * Sin, Cos: native float32 in fmas below |x| = 2^17 (SinCosNativeF);
+//    beyond, through float64 as follows.
+//    x = j pi/2 + r, |r| <= pi/2, j even for sin (j = 2k,
 //    k = nearest(x/pi)), odd for cos (k = nearest(x/pi - 1/2), j = 2k + 1):
 //    sin x = (-1)^k sin r, cos x = -(-1)^k sin r, one odd polynomial.
 //    r = ((x - j P1) - j P2) - j P3 with math_trig-inl.h's 33-bit pieces of
@@ -70,6 +74,18 @@ constexpr double kCosC[5] = {
     0x1.5555555555437p-5, -0x1.6c16c16b612abp-10, 0x1.a019ff534c684p-16,
     -0x1.27e25f0776cc1p-22, 0x1.1c81a3b8d462fp-29,
 };
+// Native SinF32/CosF32: sin(r) = r + r z S(z), cos(r) = 1 - z/2 + z^2 C(z),
+// z = r^2 <= (1.01 pi/4)^2, float32 coefficients (tools/fit_math_trig_f32.py,
+// lawson_f32): 2^-32.5 relative to sin(r), 2^-37.0 to cos(r).
+constexpr float kSinPf[4] = {-0x1.555556p-3f, 0x1.111172p-7f, -0x1.a056acp-13f, 0x1.7b5d6ap-19f};
+constexpr float kCosPf[4] = {0x1.555556p-5f, -0x1.6c175ap-10f, 0x1.a06d46p-16f, -0x1.34e50ep-22f};
+// pi/2 = kPio2F1 + kPio2F2 + kPio2F3 + 1.1e-23; kPio2F1 is kPio2HiF.
+constexpr float kPio2F2 = -0x1.777a5cp-25f, kPio2F3 = -0x1.ee59dap-50f;
+constexpr float kTwoOverPiF = 0x1.45f306p-1f;
+// Below this |x| the native reduction holds (j < 2^17; checked on every
+// float32 by tests/math_f32_exhaustive.cc); lanes beyond take the float64
+// form.
+constexpr float kNativeReduceMax = 0x1p17f;
 // Native AsinF32/AcosF32: asin(s) = s + s z P(z), z = s^2 <= 1.0001/4,
 // float32 coefficients (tools/fit_math_trig_f32.py, lawson_f32): 2^-31.7
 // relative to asin(s).
@@ -192,22 +208,81 @@ HWY_INLINE hn::VFromD<DF> AsinSumF(DF df, hn::VFromD<DF> hi, hn::VFromD<DF> lo,
   return hn::Add(S, MulAddF(df, sc, p.T, hn::Add(e, lo)));
 }
 
+// sin(x) (kCos = 0) or cos(x) (kCos = 1) for float32 lanes |x| <
+// kNativeReduceMax, native in fmas: j = nearest(x 2/pi) (the float32 2/pi:
+// |r| <= 1.01 pi/4), x = j pi/2 + rh + rl: x - j P1 exact in an fma (a
+// multiple of 2^-23 below 2, or Sterbenz for j = 1), j P2 split exactly by
+// an fma and subtracted by TwoSum, j P3 into rl. sin(rh + rl) = rh + (rl (1
+// - z/2) + rh z S(z)); cos(rh + rl) = (1 - zh/2) + (its Fast2Sum error -
+// zl/2 - rl rh + z^2 C(z)) with rh^2 = zh + zl exactly. The quadrant (j mod
+// 4, plus 1 for cos) picks +-sin or +-cos; one rounding of hi + tail.
+template <int kCos, class DF>
+HWY_INLINE hn::VFromD<DF> SinCosNativeF(DF df, hn::VFromD<DF> x) {
+  using VF = hn::VFromD<DF>;
+  const hn::RebindToSigned<DF> di;
+  const VF magic = hn::Set(df, f32detail::kRoundMagicF);
+  const VF kb = MulAddF(df, x, hn::Set(df, kTwoOverPiF), magic);
+  const VF j = hn::Sub(kb, magic);
+  auto q = hn::Sub(hn::BitCast(di, kb), hn::BitCast(di, magic));
+  if (kCos) q = hn::Add(q, hn::Set(di, 1));
+  const VF r1 = NegMulAddF(df, j, hn::Set(df, kPio2HiF), x);  // exact
+  const VF p2 = hn::Mul(j, hn::Set(df, kPio2F2));
+  const VF e2 = MulAddF(df, j, hn::Set(df, kPio2F2), hn::Neg(p2));  // exact
+  // rh + t = r1 - p2 exactly (TwoSum).
+  const VF rh = hn::Sub(r1, p2);
+  const VF bb = hn::Sub(rh, r1);
+  const VF t = hn::Sub(hn::Sub(r1, hn::Sub(rh, bb)), hn::Add(p2, bb));
+  const VF rl = NegMulAddF(df, j, hn::Set(df, kPio2F3), hn::Sub(t, e2));
+  const VF half = hn::Set(df, 0.5f);
+  const VF zh = hn::Mul(rh, rh);
+  const VF zl = MulAddF(df, rh, rh, hn::Neg(zh));  // exact
+  const VF hz = hn::Mul(zh, half);
+  // sin r = rh + st.
+  const VF sP = f32detail::HornerFromFma<0>(df, zh, kSinPf);
+  const VF st = MulAddF(df, hn::Mul(rh, zh), sP, NegMulAddF(df, rl, hz, rl));
+  // cos r = ch + ct.
+  const VF one = hn::Set(df, 1.0f);
+  const VF ch = hn::Sub(one, hz);
+  const VF ce = hn::Sub(hn::Sub(one, ch), hz);  // exact (Fast2Sum)
+  const VF cP = f32detail::HornerFromFma<0>(df, zh, kCosPf);
+  const VF ct = MulAddF(df, hn::Mul(zh, zh), cP, NegMulAddF(df, rl, rh, NegMulAddF(df, zl, half, ce)));
+  const auto odd = hn::RebindMask(df, hn::Ne(hn::And(q, hn::Set(di, 1)), hn::Zero(di)));
+  const VF hi = hn::IfThenElse(odd, ch, rh);
+  const VF tail = hn::IfThenElse(odd, ct, st);
+  const VF sign = hn::BitCast(df, hn::ShiftLeft<30>(hn::And(q, hn::Set(di, 2))));
+  return hn::Xor(hn::Add(hi, tail), sign);
+}
+
+}  // namespace trig_f32detail
+
+namespace trig_f32detail {
+
+// Native below kNativeReduceMax; a vector holding a lane beyond (inf and
+// NaN excluded) takes the float64 form for those lanes (SinOrCos, and
+// math::Sin/Cos beyond 1.6e6). inf gives NaN.
+template <int kCos, class DF>
+HWY_INLINE hn::VFromD<DF> SinCosF32(DF df, hn::VFromD<DF> x) {
+  using VF = hn::VFromD<DF>;
+  VF r = SinCosNativeF<kCos>(df, x);
+  const auto far = hn::And(hn::Ge(hn::Abs(x), hn::Set(df, kNativeReduceMax)), hn::IsFinite(x));
+  if (HWY_UNLIKELY(!hn::AllFalse(df, far))) {
+    r = hn::IfThenElse(far, f32detail::ViaF64(df, x, [](auto d, auto v) { return SinOrCos<kCos>(d, v); }), r);
+    r = HugeFromF64(df, x, r, [](auto d, auto v) { return kCos ? Cos(d, v) : Sin(d, v); });
+  }
+  return hn::IfThenElse(hn::IsInf(x), f32detail::NaNF(df), r);
+}
+
 }  // namespace trig_f32detail
 
 template <class DF>
 HWY_INLINE hn::VFromD<DF> SinF32(DF df, hn::VFromD<DF> x) {
-  namespace t = trig_f32detail;
-  auto r = f32detail::ViaF64(df, x, [](auto d, auto v) { return t::SinOrCos<0>(d, v); });
-  r = t::HugeFromF64(df, x, r, [](auto d, auto v) { return Sin(d, v); });
+  const auto r = trig_f32detail::SinCosF32<0>(df, x);
   return f32detail::KeepZero(df, x, f32detail::KeepNaN(df, x, r));
 }
 
 template <class DF>
 HWY_INLINE hn::VFromD<DF> CosF32(DF df, hn::VFromD<DF> x) {
-  namespace t = trig_f32detail;
-  auto r = f32detail::ViaF64(df, x, [](auto d, auto v) { return t::SinOrCos<1>(d, v); });
-  r = t::HugeFromF64(df, x, r, [](auto d, auto v) { return Cos(d, v); });
-  return f32detail::KeepNaN(df, x, r);
+  return f32detail::KeepNaN(df, x, trig_f32detail::SinCosF32<1>(df, x));
 }
 
 template <class DF>
