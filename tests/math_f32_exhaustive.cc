@@ -29,7 +29,7 @@
 // with the emulated fma for Logit): max 1 ulp, no NaN or zero-sign
 // mismatch; not correctly rounded: Logit 1175966, Softplus (beta 1)
 // 2814300, Atan 1431398, Asin 726320, Acos 244335, Sin 4540588, Cos
-// 4177490 (native below |x| = 2^17, the float64 form above).
+// 4177490, Tan 6617832 (native below |x| = 2^17, the float64 form above).
 // Erf-family (math_erf_f32-inl.h, AVX3, commit c03de4e; the reference is
 // math_trig-inl.h's float64 function; erfinv's quad value: two Newton steps on
 // erfq/erfcq from it): every function max 1 ulp, no NaN or zero-sign

@@ -4,8 +4,8 @@
 // within 1 ulp of the correctly rounded float32 for every input
 // (tests/math_f32_exhaustive.cc checks all 2^32 inputs of each).
 //
-// Method: native float32 in fmas for sin and cos (below 2^17), asin, acos
-// and atan (see each); tan, and sin and cos beyond, through float64
+// Method: native float32 in fmas for sin, cos and tan (below 2^17), asin,
+// acos and atan (see each); sin, cos and tan beyond, through float64
 // (ViaF64 of math_exp_f32-inl.h): each half widened
 // (exact), plain float64 arithmetic with short polynomials to a relative
 // error of ~2^-40, rounded once to float32. Float32 inputs and their
@@ -22,7 +22,8 @@
 //    subtractions round by 2^-53 of r at worst, and the missing tail of pi/2
 //    is below 2^-84 absolute, so r keeps a relative error far under 2^-40
 //    for every float32 below the bound (the exhaustive test confirms it).
-//  * Tan: the same reduction with j = nearest(x 2/pi) (|r| <= pi/4), sin r
+//  * Tan (beyond 2^17; below, TanNativeF): the same reduction with
+//    j = nearest(x 2/pi) (|r| <= pi/4), sin r
 //    and cos r by polynomials, tan = sin r / cos r for even j, -cos r / sin r
 //    for odd j (f32detail::Recip: relative error 2^-45).
 //    Sin, Cos, Tan lanes with |x| >= 1.6e6 (Payne-Hanek territory) take the
@@ -216,15 +217,19 @@ HWY_INLINE hn::VFromD<DF> AsinSumF(DF df, hn::VFromD<DF> hi, hn::VFromD<DF> lo,
 // - z/2) + rh z S(z)); cos(rh + rl) = (1 - zh/2) + (its Fast2Sum error -
 // zl/2 - rl rh + z^2 C(z)) with rh^2 = zh + zl exactly. The quadrant (j mod
 // 4, plus 1 for cos) picks +-sin or +-cos; one rounding of hi + tail.
-template <int kCos, class DF>
-HWY_INLINE hn::VFromD<DF> SinCosNativeF(DF df, hn::VFromD<DF> x) {
+template <class DF>
+struct SinCosPartsF {
+  hn::VFromD<DF> sh, st, ch, ct;              // sin r = sh + st, cos r = ch + ct
+  hn::VFromD<hn::RebindToSigned<DF>> q;  // j (its low bits)
+};
+template <class DF>
+HWY_INLINE SinCosPartsF<DF> SinCosPartsNativeF(DF df, hn::VFromD<DF> x) {
   using VF = hn::VFromD<DF>;
   const hn::RebindToSigned<DF> di;
   const VF magic = hn::Set(df, f32detail::kRoundMagicF);
   const VF kb = MulAddF(df, x, hn::Set(df, kTwoOverPiF), magic);
   const VF j = hn::Sub(kb, magic);
-  auto q = hn::Sub(hn::BitCast(di, kb), hn::BitCast(di, magic));
-  if (kCos) q = hn::Add(q, hn::Set(di, 1));
+  const auto q = hn::Sub(hn::BitCast(di, kb), hn::BitCast(di, magic));
   const VF r1 = NegMulAddF(df, j, hn::Set(df, kPio2HiF), x);  // exact
   const VF p2 = hn::Mul(j, hn::Set(df, kPio2F2));
   const VF e2 = MulAddF(df, j, hn::Set(df, kPio2F2), hn::Neg(p2));  // exact
@@ -246,6 +251,16 @@ HWY_INLINE hn::VFromD<DF> SinCosNativeF(DF df, hn::VFromD<DF> x) {
   const VF ce = hn::Sub(hn::Sub(one, ch), hz);  // exact (Fast2Sum)
   const VF cP = f32detail::HornerFromFma<0>(df, zh, kCosPf);
   const VF ct = MulAddF(df, hn::Mul(zh, zh), cP, NegMulAddF(df, rl, rh, NegMulAddF(df, zl, half, ce)));
+  return {rh, st, ch, ct, q};
+}
+template <int kCos, class DF>
+HWY_INLINE hn::VFromD<DF> SinCosNativeF(DF df, hn::VFromD<DF> x) {
+  using VF = hn::VFromD<DF>;
+  const hn::RebindToSigned<DF> di;
+  const SinCosPartsF<DF> p = SinCosPartsNativeF(df, x);
+  const VF rh = p.sh, st = p.st, ch = p.ch, ct = p.ct;
+  auto q = p.q;
+  if (kCos) q = hn::Add(q, hn::Set(di, 1));
   const auto odd = hn::RebindMask(df, hn::Ne(hn::And(q, hn::Set(di, 1)), hn::Zero(di)));
   const VF hi = hn::IfThenElse(odd, ch, rh);
   const VF tail = hn::IfThenElse(odd, ct, st);
@@ -285,8 +300,43 @@ HWY_INLINE hn::VFromD<DF> CosF32(DF df, hn::VFromD<DF> x) {
   return f32detail::KeepNaN(df, x, trig_f32detail::SinCosF32<1>(df, x));
 }
 
+namespace trig_f32detail {
+
+// tan for float32 lanes |x| < kNativeReduceMax, native in fmas: with
+// SinCosPartsNativeF's parts normalized (Fast2Sum), n / d = sin r / cos r
+// for even j, -cos r / sin r for odd j (|sin r| > 2^-30 there); th = nh /
+// dh rounded, the residual nh - th dh exact in an fma, tl = (residual + nl
+// - th dl) / d with 1/d from the bits of dh and one Newton step (2^-6
+// suffices for a term below ulp(th)); th + tl rounded once.
 template <class DF>
-HWY_INLINE hn::VFromD<DF> TanF32(DF df, hn::VFromD<DF> x) {
+HWY_INLINE hn::VFromD<DF> TanNativeF(DF df, hn::VFromD<DF> x) {
+  using VF = hn::VFromD<DF>;
+  const hn::RebindToSigned<DF> di;
+  const SinCosPartsF<DF> p = SinCosPartsNativeF(df, x);
+  const VF sh = hn::Add(p.sh, p.st);
+  const VF sl = hn::Add(hn::Sub(p.sh, sh), p.st);
+  const VF ch = hn::Add(p.ch, p.ct);
+  const VF cl = hn::Add(hn::Sub(p.ch, ch), p.ct);
+  const auto odd = hn::RebindMask(df, hn::Ne(hn::And(p.q, hn::Set(di, 1)), hn::Zero(di)));
+  const VF nh = hn::IfThenElse(odd, hn::Neg(ch), sh);
+  const VF nl = hn::IfThenElse(odd, hn::Neg(cl), sl);
+  const VF dh = hn::IfThenElse(odd, sh, ch);
+  const VF dl = hn::IfThenElse(odd, sl, cl);
+  const VF th = hn::Div(nh, dh);
+  const VF e = NegMulAddF(df, th, dl, hn::Add(NegMulAddF(df, th, dh, nh), nl));
+  const VF sgn = hn::And(dh, hn::SignBit(df));
+  const VF r0 = hn::Xor(hn::BitCast(df, hn::Sub(hn::Set(di, 0x7ef311c3),
+                                                hn::BitCast(di, hn::Abs(dh)))), sgn);
+  const VF inv = hn::Mul(r0, NegMulAddF(df, dh, r0, hn::Set(df, 2.0f)));
+  return MulAddF(df, e, inv, th);
+}
+
+}  // namespace trig_f32detail
+
+namespace trig_f32detail {
+
+template <class DF>
+HWY_INLINE hn::VFromD<DF> TanViaF64(DF df, hn::VFromD<DF> x) {
   namespace t = trig_f32detail;
   auto r = f32detail::ViaF64(df, x, [](auto d, auto v) {
     const hn::RebindToUnsigned<decltype(d)> du;
@@ -297,9 +347,26 @@ HWY_INLINE hn::VFromD<DF> TanF32(DF df, hn::VFromD<DF> x) {
     const auto den = hn::IfThenElse(odd, p.s, p.c);
     return hn::Mul(num, f32detail::Recip(d, den));
   });
-  r = t::HugeFromF64(df, x, r, [](auto d, auto v) { return Tan(d, v); });
+  return t::HugeFromF64(df, x, r, [](auto d, auto v) { return Tan(d, v); });
+}
+
+}  // namespace trig_f32detail
+
+// Native below kNativeReduceMax (trig_f32detail::TanNativeF); a vector
+// holding a lane beyond (inf and NaN excluded) takes the float64 form for
+// those lanes. inf gives NaN.
+template <class DF>
+HWY_INLINE hn::VFromD<DF> TanF32(DF df, hn::VFromD<DF> x) {
+  namespace t = trig_f32detail;
+  auto r = t::TanNativeF(df, x);
+  const auto far = hn::And(hn::Ge(hn::Abs(x), hn::Set(df, t::kNativeReduceMax)), hn::IsFinite(x));
+  if (HWY_UNLIKELY(!hn::AllFalse(df, far))) {
+    r = hn::IfThenElse(far, t::TanViaF64(df, x), r);
+  }
+  r = hn::IfThenElse(hn::IsInf(x), f32detail::NaNF(df), r);
   return f32detail::KeepZero(df, x, f32detail::KeepNaN(df, x, r));
 }
+
 
 // Native float32 in fmas (trig_f32detail::AsinCoreF, AsinSumF): a <= 1/2:
 // s + T; above: pi/2 - 2 (s + T). One rounding, below 0.2 ulp before it
