@@ -192,3 +192,26 @@ TEST(SumToShape, EmptyInputWithHugeReducedDims) {
   bc_tensor_free(out);
   bc_tensor_free(x);
 }
+
+// Kept dims whose input offsets pass int64 while the reduced dims hold no
+// element (shape (3, 2^62, 0): the first dim's stride is 2^62; fuzz_shapes
+// found the overflow under UBSan): every output is the empty sum, 0.
+TEST(SumToShape, EmptyReductionWithHugeKeptStrides) {
+  const int64_t shape[3] = {3, int64_t{1} << 62, 0};
+  bc_tensor* x = nullptr;
+  ASSERT_EQ(bc_tensor_empty(BC_FLOAT32, shape, 3, &x), BC_OK) << bc_last_error();
+  const int64_t target[3] = {3, 1, 1};
+  bc_tensor* out = nullptr;
+  ASSERT_EQ(bc_sum_to_shape(x, target, 3, &out), BC_OK) << bc_last_error();
+  ASSERT_EQ(bc_tensor_numel(out), 3);
+  const float* v = static_cast<const float*>(bc_tensor_data(out));
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(v[i], 0.0f);
+  bc_tensor_free(out);
+  const int64_t dims[2] = {1, 2};
+  ASSERT_EQ(bc_reduce(BC_SUM, x, dims, 2, 0, &out), BC_OK) << bc_last_error();
+  ASSERT_EQ(bc_tensor_numel(out), 3);
+  v = static_cast<const float*>(bc_tensor_data(out));
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(v[i], 0.0f);
+  bc_tensor_free(out);
+  bc_tensor_free(x);
+}

@@ -157,18 +157,22 @@ Plan MakePlan(const bc_tensor& x, uint64_t mask, const int64_t* ostride, const i
 // the input's, and the output's (`out`, `out2`: may be nullptr).
 // idx < the product of the sizes: the outermost dim takes what is left
 // without a division (with one dim, none at all: OuterGroup's rows).
+// Summed modulo 2^64: an input with no element to reduce may have any
+// strides (its offsets, never used, need not fit); every offset that is
+// used fits and comes out exact.
 void OffsetOf(const Dim* dims, int n, int64_t idx, int64_t* in, int64_t* out, int64_t* out2 = nullptr) {
-  int64_t a = 0, b = 0, c = 0;
+  uint64_t a = 0, b = 0, c = 0;
   for (int i = n - 1; i >= 0; --i) {
     const int64_t q = i == 0 ? idx : idx % dims[i].size;
     if (i > 0) idx /= dims[i].size;
-    a += q * dims[i].stride;
-    b += q * dims[i].ostride;
-    c += q * dims[i].ostride2;
+    const uint64_t uq = static_cast<uint64_t>(q);
+    a += uq * static_cast<uint64_t>(dims[i].stride);
+    b += uq * static_cast<uint64_t>(dims[i].ostride);
+    c += uq * static_cast<uint64_t>(dims[i].ostride2);
   }
-  *in = a;
-  if (out) *out = b;
-  if (out2) *out2 = c;
+  *in = static_cast<int64_t>(a);
+  if (out) *out = static_cast<int64_t>(b);
+  if (out2) *out2 = static_cast<int64_t>(c);
 }
 
 // One pass of one accumulation kind over the plan.
