@@ -247,13 +247,20 @@ HWY_INLINE void UnaryLoop(int64_t n, TO* o, const TI* a, unsigned bcast, const F
     const int64_t N = static_cast<int64_t>(hn::Lanes(d));
     const auto one = hn::Set(di, 1);
     uint8_t* o8 = reinterpret_cast<uint8_t*>(o);
-    for (; i + N <= n; i += N) {
-      const auto v = hn::And(hn::BitCast(di, hn::VecFromMask(d, f.Vec(d, hn::LoadU(d, a + i)))), one);
-      if constexpr (sizeof(TI) == 1) hn::StoreU(hn::BitCast(d8, v), d8, o8 + i);
+    auto bytes = [&](int64_t j) {
+      const auto v = hn::And(hn::BitCast(di, hn::VecFromMask(d, f.Vec(d, hn::LoadU(d, a + j)))), one);
+      if constexpr (sizeof(TI) == 1) return hn::BitCast(d8, v);
       else if constexpr (sizeof(TI) == 8)
-        hn::StoreU(hn::TruncateTo(d8, hn::BitCast(hn::RebindToUnsigned<decltype(d)>(), v)), d8, o8 + i);
-      else hn::StoreU(hn::DemoteTo(d8, v), d8, o8 + i);
+        return hn::TruncateTo(d8, hn::BitCast(hn::RebindToUnsigned<decltype(d)>(), v));
+      else return hn::DemoteTo(d8, v);
+    };
+    // Streamed where the executor streams the output (16-byte or wider
+    // stores only: N bytes a vector).
+    if (N >= 16 && Streams(stores)) {
+      for (; i < n && !Aligned(o + i, N); ++i) o[i] = f(a[i]);
+      for (; i + N <= n; i += N) hn::Stream(bytes(i), d8, o8 + i);
     }
+    for (; i + N <= n; i += N) hn::StoreU(bytes(i), d8, o8 + i);
   }
   BCAST_NO_UNROLL
   for (; i < n; ++i) o[i] = f(a[i]);
