@@ -1596,5 +1596,40 @@ TEST(UnaryLayout, LargePredicateOutputs) {
   }
 }
 
+
+// A converted input read transposed (float16 and bfloat16 predicates run on
+// float32): the executor takes it in bands of columns, row after row;
+// several bands and a partial one here. Every byte against the bits.
+TEST(UnaryLayout, TransposedHalfPredicatesInBands) {
+  const int64_t R = 300, C = 700;
+  std::vector<uint16_t> h(static_cast<size_t>(R * C));
+  std::mt19937 rng(78);
+  for (auto& v : h) v = static_cast<uint16_t>(rng());
+  const int64_t shape[2] = {R, C};
+  const int64_t tstrides[2] = {1, R};
+  for (bc_dtype d : {BC_FLOAT16, BC_BFLOAT16}) {
+    SCOPED_TRACE(ShortName(d));
+    const uint16_t exp = d == BC_FLOAT16 ? 0x7c00 : 0x7f80;
+    bc_tensor* x = nullptr;
+    ASSERT_EQ(bc_tensor_wrap(d, shape, tstrides, 2, h.data(), h.size() * 2, nullptr, nullptr, &x),
+              BC_OK)
+        << bc_last_error();
+    Tensor tx(x);
+    bc_tensor* out = nullptr;
+    ASSERT_EQ(bc_unary(BC_ISNAN, tx.get(), &out), BC_OK) << bc_last_error();
+    Tensor to(out);
+    const unsigned char* got = static_cast<const unsigned char*>(bc_tensor_data(to.get()));
+    int64_t bad = 0;
+    for (int64_t r = 0; r < R; ++r) {
+      for (int64_t c = 0; c < C; ++c) {
+        const uint16_t v = h[static_cast<size_t>(r + c * R)];
+        const bool want = (v & exp) == exp && (v & ~exp & 0x7fff) != 0;
+        bad += got[r * C + c] != (want ? 1 : 0);
+      }
+    }
+    EXPECT_EQ(bad, 0);
+  }
+}
+
 }  // namespace
 }  // namespace bct

@@ -49,6 +49,8 @@ constexpr int64_t kChunkBytes = 4096;
 // pattern (row, column, outer, 3-D middle: 0-40% less time).
 constexpr int64_t kShortRowBytes = 64;
 constexpr int64_t kRunTile = 1024;
+// Columns per band where a converted input is transposed (RunConverted).
+constexpr int64_t kConvertBand = 256;
 constexpr int64_t kLaySlack = 16;
 // Stack for gathered tiles: 48 KiB, one 32 KiB tile or up to three of 16 KiB
 // (64 x 64 4-byte or 32 x 32 8-byte values).
@@ -780,12 +782,21 @@ void RunConverted(const Plan& p, const Block& b) {
   // tile columns are the outer loop.
   bool repeats[4] = {};
   bool any_repeats = false;
+  // A converted input strided within rows but close along them (a
+  // transposed one) is read in bands of kConvertBand columns, row after
+  // row: each column's run then moves on line by line, where whole rows of
+  // kTile would touch a page per element (float16 isnan of a transposed
+  // (1024,4096): 30 ms a row at a time).
+  bool bands = false;
   for (int k = 1; k < p.nops; ++k) {
     repeats[k] = b.n1 > 1 && b.s1[k] == 0 && b.s0[k] != 0 && Converted(p, k);
     any_repeats |= repeats[k];
+    const int64_t a0 = b.s0[k] < 0 ? -b.s0[k] : b.s0[k], a1 = b.s1[k] < 0 ? -b.s1[k] : b.s1[k];
+    bands |= b.n1 > 1 && Converted(p, k) && a0 > 1 && a1 < a0;
   }
+  const int64_t width = bands ? kConvertBand : kTile;
   auto tile = [&](int64_t r, int64_t off, bool first_row) {
-    const int64_t len = std::min(kTile, b.n0 - off);
+    const int64_t len = std::min(width, b.n0 - off);
     char* q[4];
     int64_t s[4];
     char* out = nullptr;
@@ -821,8 +832,8 @@ void RunConverted(const Plan& p, const Block& b) {
           RunConvertKernel(p.dtype[0], out, p.ktype[0], q[0], len, p.stream)))
       ConvertStridedVia(p.dtype[0], out, b.s0[0], p.via[0], p.ktype[0], q[0], 1, len);
   };
-  if (any_repeats) {
-    for (int64_t off = 0; off < b.n0; off += kTile)
+  if (any_repeats || bands) {
+    for (int64_t off = 0; off < b.n0; off += width)
       for (int64_t r = 0; r < b.n1; ++r) tile(r, off, r == 0);
   } else {
     for (int64_t r = 0; r < b.n1; ++r)
