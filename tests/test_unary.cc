@@ -1555,21 +1555,25 @@ TEST(UnaryLayout, LargePredicateOutputs) {
   const int64_t R = 1531, C = 2749;  // 4.2M elements: 16.8 MB of input
   std::vector<float> f(static_cast<size_t>(R * C));
   std::vector<int32_t> iv(f.size());
+  std::vector<double> dv(f.size());
   std::mt19937 rng(77);
   for (size_t k = 0; k < f.size(); ++k) {
     const uint32_t u = rng();
     f[k] = (u % 97 == 0) ? NAN : (u % 2 ? -1.0f : 1.0f) * static_cast<float>(u % 1000);
     iv[k] = (u % 3 == 0) ? -static_cast<int32_t>(u % 1000) : static_cast<int32_t>(u % 1000);
+    dv[k] = (u % 89 == 0) ? NAN : static_cast<double>(f[k]);
   }
   const int64_t shape[2] = {R, C};
   const int64_t tstrides[2] = {1, R};  // column-major storage: a transposed view
   for (bool transposed : {true, false}) {
-    for (bc_dtype d : {BC_FLOAT32, BC_INT32}) {
+    for (bc_dtype d : {BC_FLOAT32, BC_INT32, BC_FLOAT64}) {  // 16 or 2 x 8 bytes a store
       SCOPED_TRACE(std::string(transposed ? "transposed " : "contiguous ") + ShortName(d));
-      void* data = d == BC_FLOAT32 ? static_cast<void*>(f.data()) : static_cast<void*>(iv.data());
+      void* data = d == BC_FLOAT32 ? static_cast<void*>(f.data())
+                   : d == BC_INT32 ? static_cast<void*>(iv.data())
+                                   : static_cast<void*>(dv.data());
       bc_tensor* x = nullptr;
-      ASSERT_EQ(bc_tensor_wrap(d, shape, transposed ? tstrides : nullptr, 2, data, f.size() * 4,
-                               nullptr, nullptr, &x),
+      ASSERT_EQ(bc_tensor_wrap(d, shape, transposed ? tstrides : nullptr, 2, data,
+                               f.size() * ElemSize(d), nullptr, nullptr, &x),
                 BC_OK)
           << bc_last_error();
       Tensor tx(x);
@@ -1580,14 +1584,16 @@ TEST(UnaryLayout, LargePredicateOutputs) {
                 BC_OK)
           << bc_last_error();
       Tensor to(o);
-      const bc_unary_op op = d == BC_FLOAT32 ? BC_ISNAN : BC_SIGNBIT;
+      const bc_unary_op op = d == BC_INT32 ? BC_SIGNBIT : BC_ISNAN;
       ASSERT_EQ(bc_unary_out(op, tx.get(), to.get()), BC_OK) << bc_last_error();
       EXPECT_EQ(buf[0], 0xA5);
       int64_t bad = 0;
       for (int64_t r = 0; r < R; ++r) {
         for (int64_t c = 0; c < C; ++c) {
           const size_t k = static_cast<size_t>(transposed ? r + c * R : r * C + c);
-          const bool want = d == BC_FLOAT32 ? std::isnan(f[k]) : iv[k] < 0;
+          const bool want = d == BC_FLOAT32 ? std::isnan(f[k])
+                            : d == BC_INT32   ? iv[k] < 0
+                                              : std::isnan(dv[k]);
           bad += buf[static_cast<size_t>(1 + r * C + c)] != (want ? 1 : 0);
         }
       }

@@ -254,11 +254,24 @@ HWY_INLINE void UnaryLoop(int64_t n, TO* o, const TI* a, unsigned bcast, const F
         return hn::TruncateTo(d8, hn::BitCast(hn::RebindToUnsigned<decltype(d)>(), v));
       else return hn::DemoteTo(d8, v);
     };
-    // Streamed where the executor streams the output (16-byte or wider
-    // stores only: N bytes a vector).
-    if (N >= 16 && Streams(stores)) {
-      for (; i < n && !Aligned(o + i, N); ++i) o[i] = f(a[i]);
-      for (; i + N <= n; i += N) hn::Stream(bytes(i), d8, o8 + i);
+    // Streamed where the executor streams the output, in stores of 16 bytes
+    // or wider: N bytes a vector, or two vectors' 8 bytes each (float64 on
+    // AVX-512).
+    if (Streams(stores)) {
+      if (N >= 16) {
+        for (; i < n && !Aligned(o + i, N); ++i) o[i] = f(a[i]);
+        for (; i + N <= n; i += N) hn::Stream(bytes(i), d8, o8 + i);
+      }
+#if HWY_TARGET != HWY_SCALAR
+      if constexpr (sizeof(TI) == 8) {
+        if (N == 8) {
+          const hn::Twice<decltype(d8)> d16;
+          for (; i < n && !Aligned(o + i, 2 * N); ++i) o[i] = f(a[i]);
+          for (; i + 2 * N <= n; i += 2 * N)
+            hn::Stream(hn::Combine(d16, bytes(i + N), bytes(i)), d16, o8 + i);
+        }
+      }
+#endif
     }
     for (; i + N <= n; i += N) hn::StoreU(bytes(i), d8, o8 + i);
   }
