@@ -73,21 +73,28 @@ if __name__ == "__main__":
         cd, err = fit(cos_tail, 0, R2, deg, cos_err, npts=4000)
         show("kCosC%d" % deg, cd, err)
     # asin(s), s <= 1/2 (z <= 1/4; sqrt((1 - a)/2) rounds to at most 1/2).
-    # Native SinF32/CosF32: sin(r) = r + r z S(z), cos(r) = 1 - z/2 + z^2 C(z),
-    # |r| <= 1.01 pi/4, errors relative to sin(r) and cos(r).
+    # Native float32 forms (float32 coefficients in fmas), odd functions as
+    # f(u) = u + u z P(z), z = u^2, weighted by z / (f(u)/u): the error
+    # relative to f(u).
+    def odd_tail(f, at0):
+        def p(z):
+            if z < mp.mpf("1e-30"):
+                return at0
+            u = mp.sqrt(z)
+            return (f(u) / u - 1) / z
+        return p
+
+    def odd_weight(f):
+        def w(z):
+            if z < mp.mpf("1e-30"):
+                return mp.mpf(0)
+            u = mp.sqrt(z)
+            return z / (f(u) / u)
+        return w
+
+    # SinF32/CosF32: |r| <= 1.01 pi/4; cos(r) = 1 - z/2 + z^2 C(z), relative
+    # to cos(r).
     ZC = (mp.pi / 4 * mp.mpf("1.01")) ** 2
-
-    def sin_s(z):
-        if z < mp.mpf("1e-30"):
-            return mp.mpf(-1) / 6
-        r = mp.sqrt(z)
-        return (mp.sin(r) / r - 1) / z
-
-    def sin_w(z):
-        if z < mp.mpf("1e-30"):
-            return mp.mpf(0)
-        r = mp.sqrt(z)
-        return z / (mp.sin(r) / r)
 
     def cos_c(z):
         if z < mp.mpf("1e-20"):
@@ -97,7 +104,7 @@ if __name__ == "__main__":
 
     def cos_w(z):
         return z * z / mp.cos(mp.sqrt(z))
-    cs, err = lawson_f32(sin_s, sin_w, 0, ZC, 3)
+    cs, err = lawson_f32(odd_tail(mp.sin, mp.mpf(-1) / 6), odd_weight(mp.sin), 0, ZC, 3)
     show("kSinPf", cs, err, "float")
     cs, err = lawson_f32(cos_c, cos_w, 0, ZC, 3)
     show("kCosPf", cs, err, "float")
@@ -106,39 +113,13 @@ if __name__ == "__main__":
     c3 = f32(float(mp.pi / 2 - c1 - c2))
     print("// pi/2 = %sf + %sf + %sf" % (float.hex(c1), float.hex(c2), float.hex(c3)))
     print("// kTwoOverPiF = %sf" % float.hex(f32(float(2 / mp.pi))))
-    # Native AsinF32/AcosF32: asin(s) = s + s z P(z), z = s^2 <= 1.0001/4,
-    # weighted by z / (asin(s)/s): the error relative to asin(s).
+    # AsinF32/AcosF32: s <= 1/2 (z <= 1.0001/4).
     ZS = mp.mpf("0.25") * mp.mpf("1.0001")
-
-    def asin_p(z):
-        if z < mp.mpf("1e-30"):
-            return mp.mpf(1) / 6
-        u = mp.sqrt(z)
-        return (mp.asin(u) / u - 1) / z
-
-    def asin_w(z):
-        if z < mp.mpf("1e-30"):
-            return mp.mpf(0)
-        u = mp.sqrt(z)
-        return z / (mp.asin(u) / u)
-    cs, err = lawson_f32(asin_p, asin_w, 0, ZS, 5)
+    cs, err = lawson_f32(odd_tail(mp.asin, mp.mpf(1) / 6), odd_weight(mp.asin), 0, ZS, 5)
     show("kAsinPf", cs, err, "float")
-    # Native AtanF32 (float32 coefficients in fmas): atan(u) = u + u z P(z),
-    # weighted by z / (atan(u)/u): the error relative to atan(u).
+    # AtanF32: |u| <= tan(pi/8) (plus the rounding of the quotient).
     ZA = (mp.tan(mp.pi / 8) * mp.mpf("1.0001")) ** 2
-
-    def atan_p(z):
-        if z < mp.mpf("1e-30"):
-            return mp.mpf(-1) / 3
-        u = mp.sqrt(z)
-        return (mp.atan(u) / u - 1) / z
-
-    def atan_w(z):
-        if z < mp.mpf("1e-30"):
-            return mp.mpf(0)
-        u = mp.sqrt(z)
-        return z / (mp.atan(u) / u)
-    cs, err = lawson_f32(atan_p, atan_w, 0, ZA, 4)
+    cs, err = lawson_f32(odd_tail(mp.atan, mp.mpf(-1) / 3), odd_weight(mp.atan), 0, ZA, 4)
     show("kAtanPf", cs, err, "float")
     for nm, v in (("kPio4", mp.pi / 4), ("kPio2", mp.pi / 2), ("kPi", mp.pi)):
         hi = f32(float(v))
