@@ -51,7 +51,8 @@ constexpr int64_t kShortRowBytes = 64;
 constexpr int64_t kRunTile = 1024;
 // Columns per band where a converted input is transposed (RunConverted).
 // Intel Xeon VM, float16 isnan of a transposed (1024,4096), ms: 64 -> 6.7-7.4,
-// 128 -> 6.5-6.8, 256 -> 7.9, 512 -> 8.2-8.5 (bfloat16: 4.0 at each).
+// 128 -> 6.5-6.8, 256 -> 7.9, 512 -> 8.2-8.5 (bfloat16: 4.0 at each). 128
+// lines (8 KiB) in flight: in every x86-64 L1d (32 KiB and up).
 constexpr int64_t kConvertBand = 128;
 constexpr int64_t kLaySlack = 16;
 // Stack for gathered tiles: 48 KiB, one 32 KiB tile or up to three of 16 KiB
