@@ -167,3 +167,18 @@ if __name__ == "__main__":
     print("constexpr double kLn2 = %s;" % float.hex(float(mp.log(2))))
     print("constexpr double kInvLn10 = %s;" % float.hex(float(1 / mp.log(10))))
     print("constexpr double kSqrt2OverPi = %s;" % float.hex(float(mp.sqrt(2 / mp.pi))))
+    # TanhF32: tanh(a) = a + a z P(z), z = a^2 <= 1 (plus a margin),
+    # weighted as the error relative to tanh(a).
+    def tanh_tail(z):
+        if z < mp.mpf("1e-30"):
+            return mp.mpf(-1) / 3
+        a = mp.sqrt(z)
+        return (mp.tanh(a) / a - 1) / z
+
+    def tanh_w(z):
+        if z < mp.mpf("1e-30"):
+            return mp.mpf(0)
+        a = mp.sqrt(z)
+        return z / (mp.tanh(a) / a)
+    cs, err = lawson_f32(tanh_tail, tanh_w, 0, mp.mpf("1.0001"), 7, n=1500)
+    show("kTanhPf", cs, err, "float")

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 
 #include "core/dtype.h"
@@ -794,7 +795,7 @@ void RunConverted(const Plan& p, const Block& b) {
   for (int k = 1; k < p.nops; ++k) {
     repeats[k] = b.n1 > 1 && b.s1[k] == 0 && b.s0[k] != 0 && Converted(p, k);
     any_repeats |= repeats[k];
-    const int64_t a0 = b.s0[k] < 0 ? -b.s0[k] : b.s0[k], a1 = b.s1[k] < 0 ? -b.s1[k] : b.s1[k];
+    const int64_t a0 = std::llabs(b.s0[k]), a1 = std::llabs(b.s1[k]);
     bands |= b.n1 > 1 && Converted(p, k) && a0 > 1 && a1 < a0;
   }
   const int64_t width = bands ? kConvertBand : kTile;

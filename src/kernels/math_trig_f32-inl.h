@@ -170,6 +170,16 @@ HWY_INLINE hn::VFromD<DF> HugeFromF64(DF df, hn::VFromD<DF> x, hn::VFromD<DF> r,
   return r;
 }
 
+// 1/v to about 2^-6 relative for positive normal float32 v: from the bits
+// (the exponent negated, the mantissa's first-order inverse), then one
+// Newton step r (2 - v r). For corrections that need only a few bits.
+template <class DF>
+HWY_INLINE hn::VFromD<DF> RoughRecipF(DF df, hn::VFromD<DF> v) {
+  const hn::RebindToSigned<DF> di;
+  const auto r0 = hn::BitCast(df, hn::Sub(hn::Set(di, 0x7ef311c3), hn::BitCast(di, v)));
+  return hn::Mul(r0, NegMulAddF(df, v, r0, hn::Set(df, 2.0f)));
+}
+
 // asin(s + sl) = s + T, T = sl + s z P(z) unrounded: s = a = |x| with
 // sl = 0 where small (a <= 1/2), else z = (1 - a)/2 (exact), s = sqrt(z)
 // rounded and sl = (z - s^2) / (2s) (the residual exact in an fma; 1/(2s)
@@ -182,12 +192,10 @@ struct AsinPartsF {
 template <class DF>
 HWY_INLINE AsinPartsF<DF> AsinCoreF(DF df, hn::VFromD<DF> a, hn::Mask<DF> small) {
   using VF = hn::VFromD<DF>;
-  const hn::RebindToSigned<DF> di;
   const VF half = hn::Set(df, 0.5f);
   const VF w = hn::Mul(hn::Sub(hn::Set(df, 1.0f), a), half);  // exact
   const VF sq = hn::Sqrt(w);
-  const VF r0 = hn::BitCast(df, hn::Sub(hn::Set(di, 0x7ef311c3), hn::BitCast(di, sq)));
-  const VF r1 = hn::Mul(r0, NegMulAddF(df, sq, r0, hn::Set(df, 2.0f)));  // ~1/s
+  const VF r1 = RoughRecipF(df, sq);  // ~1/s
   const VF sl = hn::Mul(hn::Mul(NegMulAddF(df, sq, sq, w), r1), half);
   const VF s = hn::IfThenElse(small, a, sq);
   const VF z = hn::IfThenElse(small, hn::Mul(a, a), w);
@@ -325,9 +333,7 @@ HWY_INLINE hn::VFromD<DF> TanNativeF(DF df, hn::VFromD<DF> x) {
   const VF th = hn::Div(nh, dh);
   const VF e = NegMulAddF(df, th, dl, hn::Add(NegMulAddF(df, th, dh, nh), nl));
   const VF sgn = hn::And(dh, hn::SignBit(df));
-  const VF r0 = hn::Xor(hn::BitCast(df, hn::Sub(hn::Set(di, 0x7ef311c3),
-                                                hn::BitCast(di, hn::Abs(dh)))), sgn);
-  const VF inv = hn::Mul(r0, NegMulAddF(df, dh, r0, hn::Set(df, 2.0f)));
+  const VF inv = hn::Xor(RoughRecipF(df, hn::Abs(dh)), sgn);
   return MulAddF(df, e, inv, th);
 }
 
