@@ -306,7 +306,7 @@ std::vector<Case> Cases() {
   // Edges: the polynomial/tail split (3/4; gelu's at 3/4 sqrt2), erf
   // rounding to 1, erfc's subnormal and last nonzero results, gelu's -0.
   c.push_back({"Erf", kErf, 0, 0, [](float x) { return erfq(x); }, -5, 5,
-               {0, 0.75f, 3.9192059f, 0x1p-25f, kMin, 10.3f}});
+               {0, 0.75f, 1, 2.5f, 4, 3.9192059f, 0x1p-25f, kMin, 10.3f}});
   c.push_back({"Erfc", kErfc, 0, 0, [](float x) { return erfcq(x); }, -11, 11,
                {0, 0.75f, 9.194f, 10.0542f, 10.3f, 27, 0x1p-25f}});
   c.push_back({"Erfinv", kErfinv, 0, 0, ErfinvQ, -1, 1,

@@ -165,6 +165,14 @@ def main_f32():
     cs, e = fit_f32(tail_d, ul, uh, 3, rel=lambda u: 1, npts=300)
     show_f32("kErfcDf", cs, e, "H'(u)/H(u) (1 - u)/8 (absolute error)")
     print("// max |H'/H (1-u)/8|: %.3g" % max(abs(float(tail_d(ul + (uh - ul) * k / 50))) for k in range(51)))
+    # ErfF32's tail (a in [1, 4], erfc(a) <= 0.16 subtracted from 1): a
+    # polynomial in t = a - 5/2, no division (lawson_f32 needs numpy).
+    from fit_math_f32 import lawson_f32
+
+    def G(t):
+        return mp.erfc(t + mp.mpf(2.5)) * mp.exp((t + mp.mpf(2.5)) ** 2)
+    cs, e = lawson_f32(G, lambda t: 1 / G(t), mp.mpf("-1.501"), mp.mpf("1.501"), 11, n=800)
+    show_f32("kErfcGf", cs, e, "erfc(a) e^(a^2) in t = a - 5/2, a in [1, 4]")
     c = 1 / mp.sqrt(2)
     print("kInvSqrt2Hi = %sf; kInvSqrt2Lo = %sf;" % (float.hex(to_f32(c)), float.hex(to_f32(c - to_f32(c)))))
 
