@@ -91,3 +91,18 @@ if __name__ == "__main__":
                     ("kSqrt2OverPi", mp.sqrt(2 / mp.pi)), ("kGeluC", mp.mpf("0.044715"))):
         h = float(v)
         print("%sHi = %s;  %sLo = %s;" % (name, float.hex(h), name, float.hex(float(v - h))))
+    # Tanh: tanh(a) = a + a z P(z), z = a^2 <= 1 (plus a margin), the error
+    # relative to tanh(a).
+    def tanh_tail(z):
+        if z < mp.mpf("1e-60"):
+            return mp.mpf(-1) / 3
+        a = mp.sqrt(z)
+        return (mp.tanh(a) / a - 1) / z
+
+    def tanh_err(z, p, fz):
+        if z < mp.mpf("1e-60"):
+            return mp.mpf(0)
+        a = mp.sqrt(z)
+        return abs(z * (p - fz) / (mp.tanh(a) / a))
+    cd, err = fit(tanh_tail, 0, mp.mpf("1.0001"), 15, tanh_err, npts=1500)
+    show("kTanhP", cd, err)
