@@ -182,3 +182,8 @@ if __name__ == "__main__":
         return z / (mp.tanh(a) / a)
     cs, err = lawson_f32(tanh_tail, tanh_w, 0, mp.mpf("1.0001"), 7, n=1500)
     show("kTanhPf", cs, err, "float")
+    # TanhF32: 1/(1 + w) on w in [0, e^-2] (w = e^-2a, a >= 1), leading 1
+    # fixed, relative error.
+    W = mp.exp(-2) * mp.mpf("1.0001")
+    cs, err = lawson_f32(lambda w: 1 / (1 + w), lambda w: 1 + w, 0, W, 5, fixed=(1.0,), n=500)
+    show("kRecipOnePlusWf", cs, err, "float")

@@ -751,22 +751,28 @@ constexpr float kTanhPf[8] = {
     -0x1.18db62p-7f, 0x1.8f860ep-9f, -0x1.ae8c22p-11f, 0x1.e76a14p-14f,
 };
 
+// 1/(1 + w) on w in [0, e^-2] (TanhF32): max relative error 2^-28.7.
+constexpr float kRecipOnePlusWf[6] = {
+    0x1p+0f, -0x1.ffffe6p-1f, 0x1.fff54ap-1f, -0x1.fe8d5cp-1f, 0x1.e9bc3ep-1f, -0x1.5dd2d4p-1f,
+};
+
 // Native float32 in fmas, plain roundings (no float-float steps), a = |x|:
 //  * a < 1: a + (a z) P(z), rounded once in the fma; the roundings of z,
 //    a z and P act on a term below 0.24 a.
-//  * a >= 1 (a clamped to 9.1, where 1 - tanh < 2^-25): 1 - q with
-//    q = 2w / (1 + w), w = e^-2a = 2^k (1 + u) (k = round(-2a / ln2), the
-//    reduced argument in two fmas, u = t + t^2 Q(t) with ExpF32's kExpQf;
-//    k in [-26, 0]). q <= 0.24, so the roundings of w, 1 + w and the
-//    quotient, each relative to q, stay below an ulp of 1 - q (result in
-//    [0.76, 1)). The boundary at 1 is where both errors stay small: at 0.9
-//    (q <= 0.28, a degree-6 P) the maximum was 1.23 ulp.
+//  * a >= 1 (a clamped to 9.1, where 1 - tanh < 2^-25): 1 - 2w / (1 + w),
+//    w = e^-2a = 2^k (1 + u) (k = round(-2a / ln2), the reduced argument
+//    in two fmas, u = t + t^2 Q(t) with ExpF32's kExpQf; k in [-26, 0]),
+//    1 / (1 + w) a polynomial in w <= e^-2 (kRecipOnePlusWf: no division,
+//    which cost a third of the time on the Intel Xeon VM), and 1 - 2w R(w)
+//    rounded once in an fma. 2w / (1 + w) <= 0.24, so the roundings of w and
+//    R, relative to it, stay well below an ulp of the result in [0.76, 1).
 // Measured on all 2^32 inputs (tests/math_f32_exhaustive.cc): at most
-// 1.03 ulp from the exact tanh, at a = 1 (so within 1 ulp of the correctly
-// rounded result); about 4.1 million results not correctly rounded. The
-// float-float form this replaced (ExpCoreF and SigmoidCore) was below
-// 0.6 ulp at 2.2x the time. Sign of x on the result (tanh(-0) = -0); NaN
-// gives itself.
+// 0.89 ulp from the exact tanh (below a = 1), so within 1 ulp of the
+// correctly rounded result; 2.6 million results not correctly rounded. The
+// boundary at 1 keeps both errors small: at 0.9 (a degree-6 P) with a
+// division the maximum was 1.23 ulp. The float-float form this replaced
+// (ExpCoreF and SigmoidCore) was below 0.6 ulp at 2.2x the time. Sign of x
+// on the result (tanh(-0) = -0); NaN gives itself.
 template <class DF>
 HWY_INLINE hn::VFromD<DF> TanhF32(DF df, hn::VFromD<DF> x) {
   namespace f = f32detail;
@@ -787,7 +793,7 @@ HWY_INLINE hn::VFromD<DF> TanhF32(DF df, hn::VFromD<DF> x) {
   const VF u = MulAddF(df, hn::Mul(t, t), f::HornerFromFma<0>(df, t, f::kExpQf), t);
   const auto ki = hn::Sub(hn::BitCast(di, kb), hn::BitCast(di, magic));  // k in [-27, -3]
   const VF w = hn::BitCast(df, hn::Add(hn::BitCast(di, hn::Add(one, u)), hn::ShiftLeft<23>(ki)));
-  const VF big = hn::Sub(one, hn::Div(hn::Add(w, w), hn::Add(one, w)));
+  const VF big = NegMulAddF(df, hn::Add(w, w), f::HornerFromFma<0>(df, w, kRecipOnePlusWf), one);
   const VF r = hn::IfThenElse(hn::Lt(a, one), small, big);
   return f::KeepNaN(df, x, hn::CopySignToAbs(r, x));
 }

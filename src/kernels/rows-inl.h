@@ -30,6 +30,13 @@ struct WantsPrefetch : std::false_type {};
 template <class F>
 struct WantsPrefetch<F, std::void_t<decltype(F::kPrefetch)>> : std::bool_constant<F::kPrefetch> {};
 
+// Whether F runs whole contiguous rows of vectors itself (F::kBlock, with
+// F::Block(d, in, out, count, stream, prefetch)).
+template <class F, class = void>
+struct HasBlock : std::false_type {};
+template <class F>
+struct HasBlock<F, std::void_t<decltype(F::kBlock)>> : std::bool_constant<F::kBlock> {};
+
 // Whether a row loop of F fetches its inputs ahead under `stores`.
 template <class F>
 HWY_INLINE bool Prefetches(StoreMode stores) {
@@ -221,7 +228,18 @@ HWY_INLINE void UnaryLoop(int64_t n, TO* o, const TI* a, unsigned bcast, const F
   }
   int64_t i = 0;
   const bool prefetch = Prefetches<F>(stores);
-  if constexpr (F::kVec && std::is_same_v<TO, TI>) {
+  if constexpr (F::kVec && std::is_same_v<TO, TI> && HasBlock<F>::value) {
+    // The whole vectors in one call (MathF: an out-of-line math function).
+    const hn::ScalableTag<TI> d;
+    const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+    const bool stream = Streams(stores);
+    if (stream) {
+      for (; i < n && !Aligned(o + i, N * sizeof(TO)); ++i) o[i] = f(a[i]);
+    }
+    const int64_t whole = (n - i) / N * N;
+    if (whole > 0) f.Block(d, a + i, o + i, static_cast<size_t>(whole), stream, prefetch);
+    i += whole;
+  } else if constexpr (F::kVec && std::is_same_v<TO, TI>) {
     const hn::ScalableTag<TI> d;
     const int64_t N = static_cast<int64_t>(hn::Lanes(d));
     if (Streams(stores)) {

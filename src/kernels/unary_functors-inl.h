@@ -29,6 +29,7 @@
 #include "kernels/math_exp_f32-inl.h"
 #include "kernels/math_trig-inl.h"
 #include "kernels/math_trig_f32-inl.h"
+#include "kernels/rows-inl.h"  // PrefetchAhead
 
 HWY_BEFORE_NAMESPACE();
 namespace bcast {
@@ -431,15 +432,45 @@ using LogicalNotF = PredicateF<T, Pred::kZero>;
 
 // A math function out of line: once per function, descriptor and target,
 // not inlined at every call site of every row kernel (the library's code
-// was 12.6 MB with them inlined).
-template <class Fn, class D, class V>
-HWY_NOINLINE V MathCall(const Fn& f, D d, V x) {
-  return f(d, x);
+// was 12.6 MB with them inlined). It runs over a block of `count` lanes (a
+// multiple of the descriptor's), so that a contiguous row is one call with
+// the function's constants in registers: called a vector at a time, the
+// call and the constants' reloads cost 25-45% (float32 tanh 0.55 against
+// 0.41 ns per element in L2, exp 0.35 against 0.25; Intel Xeon VM). kF32:
+// the functor's float32 form (F32). A NaN argument gives itself, quieted
+// (see MathF::Vec). `in` may equal `out`. stream: non-temporal stores (out
+// aligned to the vector); prefetch: inputs fetched ahead (PrefetchAhead).
+template <bool kF32, class Fn, class D>
+HWY_NOINLINE void MathBlock(const Fn& f, D d, const hn::TFromD<D>* in, hn::TFromD<D>* out,
+                            size_t count, bool stream, bool prefetch) {
+  const size_t N = hn::Lanes(d);
+  for (size_t i = 0; i < count; i += N) {
+    if (prefetch) PrefetchAhead(in + i);
+    const auto x = hn::LoadU(d, in + i);
+    auto r = x;
+    if constexpr (kF32) r = f.F32(d, x);
+    else r = f(d, x);
+    r = hn::IfThenElse(hn::IsNaN(x), hn::Add(x, x), r);
+    if (stream) hn::Stream(r, d, out + i);
+    else hn::StoreU(r, d, out + i);
+  }
 }
 
+// One vector through MathBlock.
+template <bool kF32, class Fn, class D, class V>
+HWY_INLINE V MathVec(const Fn& f, D d, V x) {
+  alignas(64) hn::TFromD<D> buf[hn::MaxLanes(D())];
+  hn::StoreU(x, d, buf);
+  MathBlock<kF32>(f, d, buf, buf, hn::Lanes(d), false, false);
+  return hn::LoadU(d, buf);
+}
 template <class Fn, class D, class V>
-HWY_NOINLINE V MathCallF32(const Fn& f, D d, V x) {
-  return f.F32(d, x);
+HWY_INLINE V MathCall(const Fn& f, D d, V x) {
+  return MathVec<false>(f, d, x);
+}
+template <class Fn, class D, class V>
+HWY_INLINE V MathCallF32(const Fn& f, D d, V x) {
+  return MathVec<true>(f, d, x);
 }
 
 // float32 lanes through the float64 function: widened, computed, rounded once.
@@ -504,6 +535,13 @@ struct MathF {
   // arithmetic did to its sign differed between a vector body and a row's
   // one-lane tail, by compiler (GCC: float64 silu; clang: erf and erfc),
   // which made the bits depend on where an element fell in its row.
+  // Whole vectors of a contiguous row in one call (MathBlock), where T
+  // computes directly: float64, or float32 with its own form.
+  static constexpr bool kBlock = kVec && (std::is_same_v<T, double> || kOwnF32);
+  template <class D>
+  HWY_INLINE void Block(D d, const T* in, T* out, size_t count, bool stream, bool prefetch) const {
+    MathBlock<kOwnF32>(f, d, in, out, count, stream, prefetch);
+  }
   template <class D, class V>
   HWY_INLINE V Vec(D d, V x) const {
     V r;
