@@ -31,10 +31,10 @@
 // 2814300, Atan 1431398, Asin 726320, Acos 244335, Sin 4540588, Cos
 // 4177490, Tan 6617832 (native below |x| = 2^17, the float64 form above).
 // Tanh with plain roundings (fourth session; AVX3, and SSSE3 with the
-// emulated fma): max 1 ulp, not correctly rounded 2601198 (1/(1 + w) as a
+// emulated fma): max 1 ulp, not correctly rounded 2602722 (1/(1 + w) as a
 // polynomial; 3411322 with the division it replaced). Erf with its
 // plain-rounding tail (same session, AVX3 and SSSE3): max 1 ulp, not
-// correctly rounded 29316336 (most at tiny |x|, as before).
+// correctly rounded 29323146 (most at tiny |x|, as before).
 // Erf-family (math_erf_f32-inl.h, AVX3, commit c03de4e; the reference is
 // math_trig-inl.h's float64 function; erfinv's quad value: two Newton steps on
 // erfq/erfcq from it): every function max 1 ulp, no NaN or zero-sign

@@ -761,7 +761,7 @@ constexpr float kRecipOnePlusWf[6] = {
 //    a z and P act on a term below 0.24 a.
 //  * a >= 1 (a clamped to 9.1, where 1 - tanh < 2^-25): 1 - 2w / (1 + w),
 //    w = e^-2a = 2^k (1 + u) (k = round(-2a / ln2), the reduced argument
-//    in two fmas, u = t + t^2 Q(t) with ExpF32's kExpQf; k in [-26, 0]),
+//    in two fmas, e^r by ExpReducedFma as in ExpF32; k in [-26, 0]),
 //    1 / (1 + w) a polynomial in w <= e^-2 (kRecipOnePlusWf: no division,
 //    which cost a third of the time on the Intel Xeon VM), and 1 - 2w R(w)
 //    rounded once in an fma. 2w / (1 + w) <= 0.24, so the roundings of w and
@@ -790,9 +790,9 @@ HWY_INLINE hn::VFromD<DF> TanhF32(DF df, hn::VFromD<DF> x) {
   // -2a - k kLn2Hi is exact (see ExpF32); then the low part of ln2.
   const VF t0 = NegMulAddF(df, k, hn::Set(df, f::kLn2Hi), hn::Mul(ac, hn::Set(df, -2.0f)));
   const VF t = NegMulAddF(df, k, hn::Set(df, f::kLn2Lo), t0);
-  const VF u = MulAddF(df, hn::Mul(t, t), f::HornerFromFma<0>(df, t, f::kExpQf), t);
-  const auto ki = hn::Sub(hn::BitCast(di, kb), hn::BitCast(di, magic));  // k in [-27, -3]
-  const VF w = hn::BitCast(df, hn::Add(hn::BitCast(di, hn::Add(one, u)), hn::ShiftLeft<23>(ki)));
+  const auto ki = hn::Sub(hn::BitCast(di, kb), hn::BitCast(di, magic));
+  const VF p = ExpReducedFma(df, t, hn::Zero(df));
+  const VF w = hn::BitCast(df, hn::Add(hn::BitCast(di, p), hn::ShiftLeft<23>(ki)));
   const VF big = NegMulAddF(df, hn::Add(w, w), f::HornerFromFma<0>(df, w, kRecipOnePlusWf), one);
   const VF r = hn::IfThenElse(hn::Lt(a, one), small, big);
   return f::KeepNaN(df, x, hn::CopySignToAbs(r, x));
