@@ -94,8 +94,6 @@ if __name__ == "__main__" and len(sys.argv) == 1:
 #
 # Run: ~/.cache/bcast/venv-torch/bin/python tools/fit_math_erf_f32.py f32
 
-F32_TAIL_C = mp.mpf(4)  # u = (a - 4)/(a + 4): a -+ 4 exact with Fast2Sum
-F32_TAIL_LO, F32_TAIL_HI = mp.mpf("0.5"), mp.mpf("10.3")
 F32_ERF_SPLIT = mp.mpf(1)
 
 
@@ -139,32 +137,75 @@ def erf_q(z):
     return mp.erf(s) / s - 1
 
 
-def tail_a(u):
-    return F32_TAIL_C * (1 + u) / (1 - u)
+def fit_f32_pair(f, a, b, deg, npts=600):
+    """As fit_f32, the constant term as a float32 pair hi + lo (its rounding
+    to one float32 would cost 2^-25 that no other term can absorb). Returns
+    [c0 hi, c0 lo, c1, ..., c_deg] and the error with c0 = hi + lo."""
+    a, b = mp.mpf(a), mp.mpf(b)
+    xs = cheb_nodes(a, b, 3 * (deg + 1))
+    ws = [1 / f(x) for x in xs]
+    cs = []
+
+    def fixed(x):
+        return sum(mp.mpf(c) for c in cs[:2]) + sum(mp.mpf(c) * x ** (j - 1) for j, c in enumerate(cs) if j >= 2)
+    while len(cs) < deg + 2:
+        j0 = max(len(cs) - 1, 0)
+        A = mp.matrix([[w * x ** j for j in range(j0, deg + 1)] for x, w in zip(xs, ws)])
+        y = mp.matrix([w * (f(x) - fixed(x)) for x, w in zip(xs, ws)])
+        cs.append(to_f32(mp.qr_solve(A, y)[0][0]))
+    return cs, max_error([cs[0] + cs[1]] + cs[2:], f, a, b, npts)
 
 
-def tail_h(u):
-    # erfc(a) e^(a^2) (a + 4), slowly varying (0.78 to 2.8)
-    a = tail_a(u)
-    return mp.erfc(a) * mp.exp(a * a) * (a + F32_TAIL_C)
+def tail_table(name, f, lo, deg, what):
+    """Eight intervals of b from lo (a power of two times 1 or 3/2): [lo, 3/2
+    lo), [3/2 lo, 2 lo), ... (math_erf_f32-inl.h finds the interval from
+    b's exponent and first mantissa bit). Each: f(mid + d) = c0 + d P(d),
+    d = b - mid exact. Rows: mid, c0 hi, c0 lo, c1..c_deg; each row padded
+    to 16 floats for one vector load per row."""
+    edges = [mp.mpf(lo)]
+    while len(edges) < 9:
+        e = edges[-1]
+        m, ex = mp.frexp(e)  # e = m 2^ex, m in [1/2, 1)
+        edges.append(e * 4 / 3 if m > mp.mpf("0.7") else e * 3 / 2)
+    rows = [[] for _ in range(deg + 3)]
+    worst = mp.mpf(0)
+    for l, h in zip(edges[:-1], edges[1:]):
+        mid = (l + h) / 2
+        cs, e = fit_f32_pair(lambda t: f(t + mid), l - mid, h - mid, deg)
+        worst = max(worst, e)
+        rows[0].append(float(mid))
+        for j, c in enumerate(cs):
+            rows[j + 1].append(c)
+        print("//   [%g, %g): 2^%.1f" % (float(l), float(h), float(mp.log(e, 2))))
+    print("// %s: max relative error %.3g (2^%.1f)" % (what, float(worst), float(mp.log(worst, 2))))
+    print("alignas(64) constexpr float %s[%d][16] = {" % (name, len(rows)))
+    for r in rows:
+        print("    {" + ", ".join("%sf" % hexf(c) for c in r) + "},")
+    print("};")
 
 
-def tail_d(u):
-    # H'(u) / H(u) (1 - u) / 8: u's error u_l = R / d, 1/d ~ (1 - u)/8
-    return mp.diff(tail_h, u) / tail_h(u) * (1 - u) / (2 * F32_TAIL_C)
+def hexf(c):
+    # float.hex without the trailing zeros: 0x1.4p+0
+    m, e = float.hex(c).split("p")
+    return m.rstrip("0").rstrip(".") + "p" + e
+
+
+def gelu_n(b):
+    # b Phi(-b) e^(b^2/2): from 0.29 to 0.40 on [1, 16)
+    return b * mp.erfc(b / mp.sqrt(2)) / 2 * mp.exp(b * b / 2)
+
+
+def erfc_g(a):
+    # erfc(a) e^(a^2): from 0.47 to 0.055 on [0.75, 12)
+    return mp.erfc(a) * mp.exp(a * a)
 
 
 def main_f32():
     mp.mp.dps = 40
     cs, e = fit_f32(erf_q, 0, F32_ERF_SPLIT ** 2, 6, rel=lambda z: erf_q(z) + 1)
     show_f32("kErfQf", cs, e, "erf(a)/a - 1 in z = a^2 on [0, 1], relative to erf(a)/a")
-    ul = (F32_TAIL_LO - F32_TAIL_C) / (F32_TAIL_LO + F32_TAIL_C)
-    uh = (F32_TAIL_HI - F32_TAIL_C) / (F32_TAIL_HI + F32_TAIL_C)
-    cs, e = fit_f32(tail_h, ul, uh, 10)
-    show_f32("kErfcHf", cs, e, "erfc(a) e^(a^2) (a + 4) in u = (a - 4)/(a + 4), a in [0.5, 10.3]")
-    cs, e = fit_f32(tail_d, ul, uh, 3, rel=lambda u: 1, npts=300)
-    show_f32("kErfcDf", cs, e, "H'(u)/H(u) (1 - u)/8 (absolute error)")
-    print("// max |H'/H (1-u)/8|: %.3g" % max(abs(float(tail_d(ul + (uh - ul) * k / 50))) for k in range(51)))
+    tail_table("kGeluTailF", gelu_n, 1, 7, "b Phi(-b) e^(b^2/2), b in [1, 16)")
+    tail_table("kErfcTailF", erfc_g, mp.mpf("0.75"), 8, "erfc(a) e^(a^2), a in [0.75, 12)")
     # ErfF32's tail (a in [1, 4], erfc(a) <= 0.16 subtracted from 1): a
     # polynomial in t = a - 5/2, no division (lawson_f32 needs numpy).
     from fit_math_f32 import lawson_f32

@@ -13,24 +13,25 @@
 //    (Fast2Sum), h + (e - x q). GeluErf for -3/4 < z < 1, z = x/sqrt2 as a
 //    float-float zh + zl: 1 + erf(z) = A + B (A = 1 + zh by Fast2Sum,
 //    q at zh^2 + 2 zh zl), x (A/2) + x (B/2) in one fma.
-//  * Tail, a in [0.5, 10.3] (computed only when some lane needs it):
-//    erfc(a) = e^(-a^2) H(u) / (a + 4), u = (a - 4)/(a + 4), H of degree 10
-//    in float32 (kErfcHf, 2^-28.2; H varies only from 2.8 to 0.78). a^2 =
-//    sh + sl exactly; e^-(sh + sl) = 2^k e^(rh - v) with rh exact (fma
+//  * Tails, erfc(a) for a in [0.75, 10.3] and b Phi(-b) (gelu: x Phi(x) =
+//    -b Phi(-b) for x = -b, x - b Phi(-b) for x = b) for b in [1, 14.6],
+//    computed only when some lane needs them: f e^-s with s = a^2 or b^2/2
+//    split exactly (sh + sl) and f = erfc(a) e^(a^2) or b Phi(-b) e^(b^2/2),
+//    smooth and within a factor 9 (erfc) or 1.4 (gelu) of constant. f is
+//    a degree-8 (erfc) or 7 (gelu) polynomial on each of eight intervals of
+//    its argument, [lo, 3/2 lo), [3/2 lo, 2 lo), [2 lo, 3 lo), ..., found
+//    from the exponent and first mantissa bit, its coefficients picked per
+//    lane with one permute (or a gather where a vector has under 8 lanes);
+//    relative error 2^-28.8 or less, f = c0 + w with c0 a float32 pair and
+//    |w| < 0.1 c0. No division. e^-s = 2^k e^(rh - v) with rh exact (fma
 //    Cody-Waite with ExpF32's constants) and e^(rh - v) = 1 + rh + m kept
-//    unrounded; 1/(a + 4) = rcp (1 + eps - dl rcp) (one Div, eps exact by an
-//    fma, a + 4 = d + dl by Fast2Sum); u's error (u = uh + R/(a + 4), R from
-//    fmas) enters as H'/H R / (a + 4) (kErfcDf, a cubic); H's two outer
-//    Horner steps in float-float. G = H rcp (1 + ...) = gh + gl, and
-//    erfc = 2^k (gh + (gh rh + (gh m + gl (1 + rh)))): one rounding of the
-//    inner sum, one of the result, then an exact power-of-two scaling
-//    (ScaleTailF: subnormal results rounded once more, in integer bits).
-//    Erfc(x <= -1) = 2 - erfc(|x|), GeluErf takes x/2
-//    into the float-float G (x < 0) or returns x - (x/2) erfc (x > 0).
+//    unrounded; (c0 + w)(1 + rh + m) = Sh + (w + e1), c0 + c0 rh = Sh + Sl
+//    exactly, so the roundings before the last touch only terms below
+//    0.15 of the result. Then an exact power-of-two scaling (ScaleTailF:
+//    subnormal results rounded once more, in integer bits).
+//    Erfc(x <= -1) = 2 - erfc(|x|).
 //    Measured (tests/math_f32_exhaustive.cc, all 2^32 inputs): within 1 ulp
-//    of the correctly rounded result; the error before the last rounding
-//    reaches about 0.6 ulp in the tail, so several percent of tail results
-//    are not correctly rounded (see the commit message for counts).
+//    of the correctly rounded result (see the commit message for counts).
 //  * Erf for |x| >= 1: 1 - erfc(a) with plain roundings and no division
 //    (see ErfF32): a small erfc subtracted from 1 needs only a few bits.
 //  * Special values: Erfc(x > 10.3) = 0 (erfc < 2^-150 from 10.06);
@@ -101,17 +102,55 @@ constexpr float kErfQf[7] = {
     0x1.06eba8p-3f, -0x1.81273ep-2f, 0x1.ce2cf0p-4f, -0x1.b7f858p-6f,
     0x1.53ff92p-8f, -0x1.a3c95cp-11f, 0x1.48edeep-14f,
 };
-// H(u) = erfc(a) e^(a^2) (a + 4) in u = (a - 4)/(a + 4), a in [0.5, 10.3]
-// (H from 2.77 down to 0.78): max relative error 2^-28.2
-constexpr float kErfcHf[11] = {
-    0x1.18932cp+0f, -0x1.f3fe32p-1f, 0x1.8be1fap-1f, -0x1.14eac6p-1f,
-    0x1.52cc12p-2f, -0x1.646068p-3f, 0x1.38b274p-4f, -0x1.b02e14p-6f,
-    0x1.99c280p-8f, -0x1.9d05e4p-13f, -0x1.507c48p-11f,
+// Tails (tools/fit_math_erf_f32.py f32: tail_table): eight intervals of
+// the argument, [lo, 3/2 lo), [3/2 lo, 2 lo), [2 lo, 3 lo), ... (the index
+// from its exponent and first mantissa bit); on each f(mid + d) = c0 + d
+// P(d), c0 as a float32 pair. Rows: mid, c0 hi, c0 lo, c1, c2, ...; each
+// row padded to 16 floats (one vector; TailTabF).
+// gelu: b Phi(-b) e^(b^2/2), per interval:
+//   [1, 1.5): 2^-32.3
+//   [1.5, 2): 2^-32.0
+//   [2, 3): 2^-30.5
+//   [3, 4): 2^-32.6
+//   [4, 6): 2^-29.1
+//   [6, 8): 2^-32.9
+//   [8, 12): 2^-29.5
+//   [12, 16): 2^-34.1
+// b Phi(-b) e^(b^2/2), b in [1, 16): max relative error 1.74e-09 (2^-29.1)
+alignas(64) constexpr float kGeluTailF[10][16] = {
+    {0x1.4p+0f, 0x1.cp+0f, 0x1.4p+1f, 0x1.cp+1f, 0x1.4p+2f, 0x1.cp+2f, 0x1.4p+3f, 0x1.cp+3f},
+    {0x1.275f8ap-2f, 0x1.4bef66p-2f, 0x1.69cee6p-2f, 0x1.7d241ap-2f, 0x1.89d3acp-2f, 0x1.90a4fcp-2f, 0x1.948c6ep-2f, 0x1.9676b8p-2f},
+    {0x1.8cb2acp-27f, -0x1.d85f86p-28f, 0x1.827f5cp-27f, 0x1.2b6aa2p-27f, -0x1.36f032p-30f, 0x1.915596p-27f, -0x1.68e9c4p-28f, -0x1.fae61p-29f},
+    {0x1.7b79d2p-4f, 0x1.bd45f4p-5f, 0x1.bf399ep-6f, 0x1.a29f04p-7f, 0x1.542a96p-8f, 0x1.106374p-9f, 0x1.8af236p-11f, 0x1.27e804p-12f},
+    {-0x1.aece02p-5f, -0x1.be147p-6f, -0x1.789dbcp-7f, -0x1.1ee1a8p-8f, -0x1.66febp-10f, -0x1.b27986p-12f, -0x1.c88448p-14f, -0x1.f15da6p-16f},
+    {0x1.8ff248p-6f, 0x1.722026p-7f, 0x1.0ac202p-8f, 0x1.4fb566p-10f, 0x1.48131cp-12f, 0x1.2f21ap-14f, 0x1.d0f418p-17f, 0x1.71c95ap-19f},
+    {-0x1.446b1ep-7f, -0x1.0ee8ccp-8f, -0x1.5147bap-10f, -0x1.62fd32p-12f, -0x1.11df3ep-14f, -0x1.86537p-17f, -0x1.b6de82p-20f, -0x1.0052fcp-22f},
+    {0x1.dbc11p-9f, 0x1.67be1ep-10f, 0x1.881f04p-12f, 0x1.5c452p-14f, 0x1.ad6fc2p-17f, 0x1.dbd81ap-20f, 0x1.8b3c16p-23f, 0x1.53a9bep-26f},
+    {-0x1.44efaap-10f, -0x1.c1e5p-12f, -0x1.b79958p-14f, -0x1.4a4fc2p-16f, -0x1.55c3cap-19f, -0x1.212298p-22f, -0x1.788e0ap-26f, -0x1.ca0b0ep-30f},
+    {0x1.83ea14p-12f, 0x1.5468fep-13f, 0x1.c0e75cp-16f, 0x1.2cfae6p-18f, 0x1.ed0662p-22f, 0x1.44e318p-25f, 0x1.40a296p-29f, 0x1.21c35ep-33f},
 };
-// H'(u)/H(u) (1 - u)/8 (|.| <= 0.35), absolute error 2^-11.1: turns the
-// error of u, times (a + 4), into the relative error of H.
-constexpr float kErfcDf[4] = {
-    -0x1.c84fb6p-4f, 0x1.866d0cp-3f, -0x1.d855aep-4f, 0x1.f685b6p-6f,
+// erfc: erfc(a) e^(a^2), per interval:
+//   [0.75, 1): 2^-36.0
+//   [1, 1.5): 2^-32.0
+//   [1.5, 2): 2^-30.8
+//   [2, 3): 2^-31.4
+//   [3, 4): 2^-30.0
+//   [4, 6): 2^-29.8
+//   [6, 8): 2^-30.1
+//   [8, 12): 2^-28.8
+// erfc(a) e^(a^2), a in [0.75, 12): max relative error 2.11e-09 (2^-28.8)
+alignas(64) constexpr float kErfcTailF[11][16] = {
+    {0x1.cp-1f, 0x1.4p+0f, 0x1.cp+0f, 0x1.4p+1f, 0x1.cp+1f, 0x1.4p+2f, 0x1.cp+2f, 0x1.4p+3f},
+    {0x1.db747ep-2f, 0x1.78a692p-2f, 0x1.23cfc2p-2f, 0x1.afbb4p-3f, 0x1.3e0a9ap-3f, 0x1.c5723ap-4f, 0x1.46dc6cp-4f, 0x1.cbe832p-5f},
+    {0x1.c81356p-27f, 0x1.38652ap-30f, 0x1.e3b8a4p-27f, -0x1.895a94p-28f, -0x1.7c4e7ap-29f, -0x1.772036p-32f, -0x1.c15e1ap-34f, -0x1.eeebc6p-35f},
+    {-0x1.4369f6p-2f, -0x1.abaacep-3f, -0x1.0c3d54p-3f, -0x1.3086d8p-4f, -0x1.5285d2p-5f, -0x1.5d8434p-6f, -0x1.6e4b46p-7f, -0x1.6c55c6p-8f},
+    {0x1.80ef9p-3f, 0x1.b56f46p-4f, 0x1.c8d0dp-5f, 0x1.98958cp-6f, 0x1.5d581p-7f, 0x1.08cf84p-8f, 0x1.96a3ep-10f, 0x1.1f3df2p-11f},
+    {-0x1.9d5872p-4f, -0x1.9b63p-5f, -0x1.6cb3bep-6f, -0x1.06322p-7f, -0x1.5e5eeep-9f, -0x1.8abd64p-11f, -0x1.bf4f52p-13f, -0x1.c2cc5p-15f},
+    {0x1.982e06p-5f, 0x1.68a228p-6f, 0x1.1362ccp-7f, 0x1.435b24p-9f, 0x1.563414p-11f, 0x1.219ef4p-13f, 0x1.e7acf6p-16f, 0x1.6013ep-18f},
+    {-0x1.778e24p-6f, -0x1.29b852p-7f, -0x1.8d30c4p-9f, -0x1.807282p-11f, -0x1.4560f4p-13f, -0x1.a205p-16f, -0x1.07b6e2p-18f, -0x1.11031ap-21f},
+    {0x1.4af2bp-7f, 0x1.d1e972p-9f, 0x1.11fb82p-10f, 0x1.bac482p-13f, 0x1.2e9472p-15f, 0x1.2a0bc2p-18f, 0x1.1ae65cp-21f, 0x1.a6ef42p-25f},
+    {-0x1.1380bp-8f, -0x1.5667e2p-10f, -0x1.19da7p-12f, -0x1.ffb0c4p-15f, -0x1.2f2516p-17f, -0x1.bf588ep-21f, -0x1.2dda4p-24f, -0x1.6341c8p-28f},
+    {-0x1.fd5cdap-9f, 0x1.e662dcp-12f, 0x1.f2617ap-15f, 0x1.0e9936p-16f, 0x1.1a5bfp-19f, 0x1.3207fap-23f, 0x1.3451c6p-27f, 0x1.0d9aa8p-31f},
 };
 // erfc(a) e^(a^2) in t = a - 5/2, a in [1, 4] (ErfF32's tail): max
 // relative error 2^-24.5
@@ -122,25 +161,48 @@ constexpr float kErfcGf[12] = {
 };
 constexpr float kInvSqrt2Hi = 0x1.6a09e6p-1f;  // 1/sqrt2 = Hi + Lo to 2^-51
 constexpr float kInvSqrt2Lo = 0x1.9fcef4p-27f;
-constexpr float kErfcTailC = 4.0f;
 
-// erfc(a + al) h = y 2^k for a in [0.5, 10.3] (callers clamp; |al| <=
-// 2^-23 a, the low part of a float-float argument; h a float32 factor with
-// |h| in [2^-2, 2^126], 1 for plain erfc), y rounded once: see the top of
-// this file for the method and its error.
+// Lane i's entry of a tail table row (8 entries, padded to 16 floats):
+// one permute where a vector holds the 8 entries, else a gather.
+template <class DF, class VI>
+HWY_INLINE auto TailIndexF(DF df, VI i) {
+  if constexpr (hn::MaxLanes(df) >= 8) {
+    return hn::IndicesFromVec(df, i);
+  } else {
+    return i;
+  }
+}
+template <class DF, class Ix>
+HWY_INLINE hn::VFromD<DF> TailTabF(DF df, const float* row, Ix ix) {
+  if constexpr (hn::MaxLanes(df) >= 8) {
+    return hn::TableLookupLanes(hn::Load(df, row), ix);
+  } else {
+    return hn::GatherIndex(df, row, ix);
+  }
+}
+
+// f(b) e^-(sh + sl) = y 2^k, f from a tail table (Rows rows: f of degree
+// Rows - 3) whose first interval starts at the float32 with bits
+// first << 22; b within the table's eight intervals (callers clamp), sh +
+// sl exact with sh in [0.5, 107]; y rounded once (see the top of this file).
 template <class DF>
 struct ErfcTailF {
   hn::VFromD<DF> y, k;
   hn::VFromD<hn::RebindToSigned<DF>> ki;
 };
-template <bool kHasLow, bool kHasFactor, class DF, class VF = hn::VFromD<DF>>
-HWY_INLINE ErfcTailF<DF> ErfcTailCoreF(DF df, VF a, VF al, VF h) {
+template <size_t Rows, class DF, class VF = hn::VFromD<DF>>
+HWY_INLINE ErfcTailF<DF> ExpTailF(DF df, const float (&tab)[Rows][16], int first, VF b, VF sh, VF sl) {
   const hn::RebindToSigned<DF> di;
-  const VF one = hn::Set(df, 1.0f);
-  // a^2 = sh + sl exactly (plus 2 a al for a float-float argument).
-  const VF sh = hn::Mul(a, a);
-  VF sl = MulAddF(df, a, a, hn::Neg(sh));
-  if constexpr (kHasLow) sl = MulAddF(df, hn::Add(a, a), al, sl);
+  // The interval (kept in [0, 7] for lanes the caller discards, NaN ones too).
+  const auto i = hn::Sub(hn::ShiftRight<22>(hn::BitCast(di, b)), hn::Set(di, first));
+  const auto ix = TailIndexF(df, hn::Min(hn::Max(i, hn::Zero(di)), hn::Set(di, 7)));
+  // f = c0 + w, w = d P(d), d = b - mid exact (b and mid within a factor 2).
+  const VF d = hn::Sub(b, TailTabF(df, tab[0], ix));
+  VF p = TailTabF(df, tab[Rows - 1], ix);
+  for (size_t j = Rows - 2; j >= 3; --j) p = MulAddF(df, p, d, TailTabF(df, tab[j], ix));
+  const VF w = hn::Mul(d, p);
+  const VF c0 = TailTabF(df, tab[1], ix);
+  const VF c0l = TailTabF(df, tab[2], ix);
   // e^-(sh + sl) = 2^k e^(rh - v): k = round(-sh / ln2), rh = -sh - k kLn2Hi
   // exact (a multiple of 2^-24 below 0.35; k kLn2Hi a multiple of 2^-21),
   // v = k kLn2Lo + sl (|v| < 2^-16.9, its rounding below 2^-41).
@@ -153,55 +215,16 @@ HWY_INLINE ErfcTailF<DF> ErfcTailCoreF(DF df, VF a, VF al, VF h) {
   // rh stays exact, m (|m| < 0.07) carries the roundings (below 2^-28).
   const VF m0 = hn::Mul(hn::Mul(rh, rh), HornerFromFma<0>(df, rh, kExpQf));
   const VF m = hn::Sub(m0, MulAddF(df, v, hn::Add(rh, m0), v));
-  // u = (A - 4)/(A + 4), A = a + al: n + nl = A - 4 and d + dl = A + 4 by
-  // Fast2Sum (valid: 4's exponent is at least a's below 8; from 8 to 16
-  // both sums are exact and the error terms come out 0).
-  const VF c = hn::Set(df, kErfcTailC);
-  const VF n = hn::Sub(a, c);
-  const VF d = hn::Add(a, c);
-  VF nl = hn::Add(hn::Sub(hn::Neg(c), n), a);
-  VF dl = hn::Add(hn::Sub(c, d), a);
-  if constexpr (kHasLow) {
-    nl = hn::Add(nl, al);
-    dl = hn::Add(dl, al);
-  }
-  const VF rcp = hn::Div(one, d);  // 1/(A + 4) = rcp (1 + eps - dl rcp)
-  const VF eps = NegMulAddF(df, rcp, d, one);  // exact
-  const VF uh = hn::Mul(n, rcp);
-  // u - uh = (n + nl - uh (d + dl)) / (A + 4) = R / (A + 4): |R| < 2^-21
-  // (R's own rounding is below 2^-45 of u). H(u) = H(uh) (1 + D(uh) R),
-  // D = H'/H / (A + 4) to 2^-11: kErfcDf.
-  const VF R = NegMulAddF(df, uh, dl, hn::Add(NegMulAddF(df, uh, d, n), nl));
-  // H(uh) = c0 + uh (c1 + uh P2(uh)) = Hh + Hl, the two outer steps in
-  // float-float (a rounding of P2 costs 2^-24 |uh^2 P2| / H, below 2^-26):
-  // uh P2 = th + tl exactly, c1 + th by TwoSum, uh (S1h + S1l) = ph + pl,
-  // then c0 + ph by Fast2Sum (c0 in [1, 2), ph in [-0.33, 1.67]).
-  const VF P2 = HornerFromFma<2>(df, uh, kErfcHf);
-  const VF th = hn::Mul(uh, P2);
-  const VF tl = MulAddF(df, uh, P2, hn::Neg(th));
-  const VF c1 = hn::Set(df, kErfcHf[1]);
-  const VF S1h = hn::Add(c1, th);
-  const VF tb = hn::Sub(S1h, c1);
-  const VF S1l = hn::Add(hn::Add(hn::Sub(c1, hn::Sub(S1h, tb)), hn::Sub(th, tb)), tl);
-  const VF ph = hn::Mul(uh, S1h);
-  const VF pl = MulAddF(df, uh, S1l, MulAddF(df, uh, S1h, hn::Neg(ph)));
-  const VF c0 = hn::Set(df, kErfcHf[0]);
-  VF Hh = hn::Add(c0, ph);
-  VF Hl = hn::Add(hn::Add(hn::Sub(c0, Hh), ph), pl);
-  if constexpr (kHasFactor) {  // h (Hh + Hl), as a float-float again
-    const VF t = hn::Mul(h, Hh);
-    Hl = MulAddF(df, h, Hl, MulAddF(df, h, Hh, hn::Neg(t)));
-    Hh = t;
-  }
-  // G = erfc(A) e^(A^2) h = (Hh + Hl) rcp (1 + corr) = gh + gl.
-  const VF corr = MulAddF(df, HornerFromFma<0>(df, uh, kErfcDf), R, NegMulAddF(df, dl, rcp, eps));
-  const VF gh = hn::Mul(Hh, rcp);
-  VF gl = MulAddF(df, Hl, rcp, MulAddF(df, Hh, rcp, hn::Neg(gh)));
-  gl = MulAddF(df, gh, corr, gl);
-  // G e^(rh - v) = gh + (gh rh + (gh m + gl (1 + rh))): one rounding of
-  // the inner sum (|.| < 0.45 gh), one of the result.
-  const VF inner = MulAddF(df, gh, rh, MulAddF(df, gh, m, MulAddF(df, gl, rh, gl)));
-  const VF y = hn::Add(gh, inner);
+  // (c0 + c0l + w)(1 + rh + m) = Sh + (w + e1): c0 rh = ph + pl exactly,
+  // c0 + ph = Sh + Sl by Fast2Sum (|rh| < 0.35); e1 = Sl + pl + c0l + w rh
+  // + (c0 + w) m. |w| < 0.1 c0, so the roundings of e1 and of w + e1 stay
+  // near 0.1 ulp each; Sh + (w + e1) is the one rounding of the result.
+  const VF ph = hn::Mul(c0, rh);
+  const VF pl = MulAddF(df, c0, rh, hn::Neg(ph));
+  const VF Sh = hn::Add(c0, ph);
+  const VF Sl = hn::Add(hn::Sub(c0, Sh), ph);
+  const VF e1 = MulAddF(df, w, rh, MulAddF(df, hn::Add(c0, w), m, hn::Add(hn::Add(Sl, pl), c0l)));
+  const VF y = hn::Add(Sh, hn::Add(w, e1));
   const auto ki = hn::Sub(hn::BitCast(di, kb), hn::BitCast(di, magic));
   return {y, k, ki};
 }
@@ -240,8 +263,8 @@ HWY_INLINE hn::VFromD<DF> ScaleTailF(DF df, const ErfcTailF<DF>& t) {
 // Measured on all 2^32 inputs: within 1 ulp of the correctly rounded
 // result; the largest error, 0.99 ulp from the exact erf, is below 1 in
 // the polynomial branch, as before. The float-float tail this replaced
-// (ErfcTailCoreF, which Erfc and GeluErf still need for a small erfc) took
-// 2.2x the time.
+// (Erfc and GeluErf still need a small erfc to full relative accuracy:
+// ExpTailF) took 2.2x the time.
 template <class DF>
 HWY_INLINE hn::VFromD<DF> ErfF32(DF df, hn::VFromD<DF> x) {
   namespace f = f32detail;
@@ -257,7 +280,7 @@ HWY_INLINE hn::VFromD<DF> ErfF32(DF df, hn::VFromD<DF> x) {
     const VF s = hn::Mul(ac, ac);
     const VF sl = MulAddF(df, ac, ac, hn::Neg(s));
     // k = round(-s / ln2) in [-23, -1]; -s - k kLn2Hi exact (as in
-    // ErfcTailCoreF), then kLn2Lo; sl is e^r's low part.
+    // ExpTailF), then kLn2Lo; sl is e^r's low part.
     const VF magic = hn::Set(df, f::kRoundMagicF);
     const VF kb = MulAddF(df, s, hn::Set(df, -f::kInvLn2F), magic);
     const VF k = hn::Sub(kb, magic);
@@ -286,8 +309,10 @@ HWY_INLINE hn::VFromD<DF> ErfcF32(DF df, hn::VFromD<DF> x) {
   VF r = hn::Add(h, NegMulAddF(df, x, q, e));
   const auto small = hn::And(hn::Gt(x, hn::Set(df, -1.0f)), hn::Lt(x, hn::Set(df, 0.75f)));
   if (HWY_UNLIKELY(!hn::AllTrue(df, small))) {
-    const VF ac = f::Clamp(df, hn::Abs(x), 0.5f, 10.3f);
-    const VF t = f::ScaleTailF(df, f::ErfcTailCoreF<false, false>(df, ac, ac, ac));
+    const VF ac = f::Clamp(df, hn::Abs(x), 0.75f, 10.3f);
+    const VF sh = hn::Mul(ac, ac);
+    const VF sl = MulAddF(df, ac, ac, hn::Neg(sh));
+    const VF t = f::ScaleTailF(df, f::ExpTailF(df, f::kErfcTailF, 0x3F400000 >> 22, ac, sh, sl));
     VF rt = hn::IfThenElse(hn::Lt(x, hn::Zero(df)), hn::Sub(hn::Set(df, 2.0f), t), t);
     rt = hn::IfThenElseZero(hn::Le(x, hn::Set(df, 10.3f)), rt);
     r = hn::IfThenElse(small, r, rt);
@@ -322,14 +347,13 @@ HWY_INLINE hn::VFromD<DF> GeluErfF32(DF df, hn::VFromD<DF> x) {
   VF r = MulAddF(df, x, hn::Mul(A, half), hn::Mul(x, hn::Mul(B, half)));
   const auto small = hn::And(hn::Gt(zs, hn::Set(df, -0.75f)), hn::Lt(zs, one));
   if (HWY_UNLIKELY(!hn::AllTrue(df, small))) {
-    const VF lo = hn::Set(df, 0.5f), hi = hn::Set(df, 10.3f);
-    const auto inside = hn::And(hn::Ge(zh, lo), hn::Le(zh, hi));
-    const VF ac = f::Clamp(df, zh, 0.5f, 10.3f);
-    const VF al = hn::IfThenElseZero(inside, zl);
-    // x/2 clamped so that a NaN or infinite factor cannot reach the tail.
-    const VF hx = hn::IfThenElse(hn::Lt(ax, hn::Set(df, 1e30f)), hn::Mul(x, half), half);
-    const VF t = f::ScaleTailF(df, f::ErfcTailCoreF<true, true>(df, ac, al, hx));
-    const VF rt = hn::IfThenElse(hn::Gt(x, hn::Zero(df)), hn::Sub(x, t), t);
+    // b Phi(-b) = e^(-b^2/2) N(b), b = |x| clamped to [1, 14.6] (tail lanes
+    // have b >= 1.06); b^2/2 = sh + sl exactly.
+    const VF b = f::Clamp(df, ax, 1.0f, 14.6f);
+    const VF sh = hn::Mul(hn::Mul(b, b), half);
+    const VF sl = hn::Mul(MulAddF(df, b, b, hn::Neg(hn::Mul(b, b))), half);
+    const VF t = f::ScaleTailF(df, f::ExpTailF(df, f::kGeluTailF, 0x3F800000 >> 22, b, sh, sl));
+    const VF rt = hn::IfThenElse(hn::Gt(x, hn::Zero(df)), hn::Sub(x, t), hn::Neg(t));
     r = hn::IfThenElse(small, r, rt);
     r = hn::IfThenElse(hn::Gt(x, hn::Set(df, 14.6f)), x, r);
     r = hn::IfThenElse(hn::Lt(x, hn::Set(df, -14.5f)), hn::Set(df, -0.0f), r);
