@@ -112,6 +112,59 @@ TEST_F(Threads, LargeResultsIdenticalAcrossThreadCounts) {
   }
 }
 
+// float16/bfloat16 transcendentals look results up in a table built by the
+// first row of 64K elements or more (src/kernels/unary_functors-inl.h):
+// threads that race to build it, or run while it is built, get the bits of
+// the computation itself (calls of 1024 elements, below the table's
+// threshold, made first). Under TSan this is also the table's race check.
+TEST_F(Threads, HalfTablesBuiltWhileThreadsRace) {
+  const bc_unary_op ops[] = {BC_GELU, BC_EXP, BC_ERFINV, BC_SOFTPLUS};
+  for (bc_dtype d : {BC_FLOAT16, BC_BFLOAT16}) {
+    for (bc_unary_op op : ops) {
+      SCOPED_TRACE(std::to_string(op) + " dtype " + std::to_string(d));
+      // Every bit pattern, four times: 256K elements.
+      std::vector<uint16_t> bits(1 << 18);
+      for (size_t i = 0; i < bits.size(); ++i) bits[i] = static_cast<uint16_t>(i * 40503u);
+      const int64_t n = static_cast<int64_t>(bits.size());
+      bc_tensor* xt = nullptr;
+      ASSERT_EQ(bc_tensor_from_data(d, &n, 1, bits.data(), &xt), BC_OK) << bc_last_error();
+      Tensor x(xt);
+      bc_unary_params p = {{2.0, 10.0, 0}, 3};  // softplus: beta 2, threshold 10
+      const bc_unary_params* pp = op == BC_SOFTPLUS ? &p : nullptr;
+      std::vector<uint16_t> want(bits.size());
+      for (int64_t i = 0; i < n; i += 1024) {
+        const int64_t m = 1024;
+        bc_tensor* st = nullptr;
+        ASSERT_EQ(bc_tensor_from_data(d, &m, 1, bits.data() + i, &st), BC_OK) << bc_last_error();
+        Tensor xs(st);
+        bc_tensor* out = nullptr;
+        ASSERT_EQ(bc_unary_ex(op, xs.get(), pp, &out), BC_OK) << bc_last_error();
+        Tensor r(out);
+        ASSERT_EQ(bc_tensor_copy_to(r.get(), want.data() + i, 2048), BC_OK);
+      }
+      std::atomic<int> bad{0};
+      std::vector<std::thread> pool;
+      for (int t = 0; t < 4; ++t) {
+        pool.emplace_back([&] {
+          for (int k = 0; k < 3; ++k) {
+            bc_tensor* out = nullptr;
+            if (bc_unary_ex(op, x.get(), pp, &out) != BC_OK) {
+              ++bad;
+              continue;
+            }
+            std::vector<uint16_t> got(bits.size());
+            bc_tensor_copy_to(out, got.data(), got.size() * 2);
+            if (got != want) ++bad;
+            bc_tensor_free(out);
+          }
+        });
+      }
+      for (std::thread& t : pool) t.join();
+      EXPECT_EQ(bad.load(), 0);
+    }
+  }
+}
+
 TEST_F(Threads, ConstTensorsSharedAcrossThreads) {
   std::mt19937 rng(5);
   Host a = RandomHost(BC_FLOAT32, {300, 200}, rng), b = RandomHost(BC_FLOAT32, {200}, rng);

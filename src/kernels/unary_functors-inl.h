@@ -16,10 +16,13 @@
 #define BCAST_KERNELS_UNARY_FUNCTORS_INL_H_
 #endif
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <new>
 #include <type_traits>
 
 #include "hwy/highway.h"
@@ -723,12 +726,109 @@ struct EluFn {
 template <typename T>
 using EluF = MathF<T, EluFn>;
 
+template <class F>
+struct IsMathF : std::false_type {};
+template <typename T, class F64, bool kAccurate>
+struct IsMathF<MathF<T, F64, kAccurate>> : std::true_type {};
+
+// Result tables of float16/bfloat16 transcendentals: all 65,536 results of
+// one function on one format (with its parameter values), built once per
+// process from the function itself, so a lookup gives the same bits as the
+// computation. A slot is claimed, filled and then published (release); a
+// reader takes a table only once published (acquire). There is no lock
+// anywhere (no guard a thread could hold when another forks): a row that
+// finds another thread building computes directly. Four parameter sets
+// per function and format at most, told apart by the kernel's scalars (all
+// kMaxScalars of them, kernels.h); tables live until the library unloads.
+struct HalfTableCache {
+  static constexpr int kSlots = 4;
+  struct Slot {
+    std::atomic<const uint16_t*> table{nullptr};
+    double key[kMaxScalars] = {};
+  };
+  Slot slots[kSlots];
+  std::atomic<int> used{0};
+  std::atomic<uint64_t> computed{0};  // elements computed without a table
+  std::atomic<bool> building{false};
+  static bool Same(const double* a, const double* b) {
+    for (int i = 0; i < kMaxScalars; ++i) {
+      if (std::memcmp(&a[i], &b[i], sizeof(double)) != 0) return false;
+    }
+    return true;
+  }
+  const uint16_t* Find(const double* s) const {
+    const int n = std::min(used.load(std::memory_order_acquire), kSlots);
+    for (int i = 0; i < n; ++i) {
+      const uint16_t* t = slots[i].table.load(std::memory_order_acquire);
+      if (t != nullptr && Same(slots[i].key, s)) return t;
+    }
+    return nullptr;
+  }
+  // Builds with fill(table) unless another thread is building or every slot
+  // is taken; returns the table or nullptr.
+  template <class Fill>
+  const uint16_t* Build(const double* s, const Fill& fill) {
+    if (used.load(std::memory_order_relaxed) >= kSlots) return nullptr;
+    if (building.exchange(true, std::memory_order_acquire)) return nullptr;
+    const uint16_t* found = Find(s);
+    if (found == nullptr && used.load(std::memory_order_relaxed) < kSlots) {
+      // 2 bytes beyond the last entry: the lookup reads 4 bytes per entry.
+      uint16_t* t = new (std::nothrow) uint16_t[65536 + 2];
+      if (t != nullptr) {
+        fill(t);
+        t[65536] = t[65537] = 0;
+        const int i = used.load(std::memory_order_relaxed);
+        for (int k = 0; k < kMaxScalars; ++k) slots[i].key[k] = s[k];
+        slots[i].table.store(t, std::memory_order_release);
+        used.store(i + 1, std::memory_order_release);
+        found = t;
+      }
+    }
+    building.store(false, std::memory_order_release);
+    return found;
+  }
+};
+
+#if HWY_TARGET != HWY_SCALAR
+// A row of n (a multiple of Lanes(d)) float16/bfloat16 values through a
+// result table: each entry read as the low half of 4 bytes (GatherOffset).
+template <class D16>
+HWY_NOINLINE void HalfTableBlock(D16 d, const uint16_t* table, const uint16_t* in, uint16_t* out,
+                                 size_t n, bool stream) {
+  const hn::Half<D16> dh;
+  const hn::Repartition<int32_t, D16> d32;
+  const int32_t* base = reinterpret_cast<const int32_t*>(table);
+  const auto low = hn::Set(d32, 0xFFFF);
+  const size_t N = hn::Lanes(d);
+  for (size_t i = 0; i < n; i += N) {
+    const auto v = hn::LoadU(d, in + i);
+    const auto lo = hn::PromoteTo(d32, hn::LowerHalf(dh, v));
+    const auto hi = hn::PromoteTo(d32, hn::UpperHalf(dh, v));
+    const auto rlo = hn::And(hn::GatherOffset(d32, base, hn::Add(lo, lo)), low);
+    const auto rhi = hn::And(hn::GatherOffset(d32, base, hn::Add(hi, hi)), low);
+    const auto r = hn::Combine(d, hn::DemoteTo(dh, rhi), hn::DemoteTo(dh, rlo));
+    if (stream) {
+      hn::Stream(r, d, out + i);
+    } else {
+      hn::StoreU(r, d, out + i);
+    }
+  }
+}
+#endif
+
 // A float32 functor on float16/bfloat16 storage (format Fmt): widened,
-// computed in float32, rounded once.
+// computed in float32, rounded once. Transcendentals (MathF) also look up a
+// result table (HalfTableCache) for whole vectors of contiguous rows,
+// built once kTableMin elements have been computed without one (building
+// computes as many again, so a process never spends more than twice what
+// the table saves it): a lookup is a fraction of a nanosecond per
+// element, the computation up to several.
 template <class F, class Fmt>
 struct UnaryHalfOf {
   F f;
-  explicit UnaryHalfOf(const double* s) : f(MakeFunctor<F>(s)) {}
+  const double* s;  // kMaxScalars numbers: the table's key
+  explicit UnaryHalfOf(const double* p) : f(MakeFunctor<F>(p)), s(p != nullptr ? p : kNoScalars) {}
+  static constexpr double kNoScalars[kMaxScalars] = {};
   static constexpr bool kVec = Fmt::kVec && F::kVec;
   HWY_INLINE uint16_t operator()(uint16_t a) const { return Fmt::Narrow(f(Fmt::Widen(a))); }
 #if HWY_TARGET != HWY_SCALAR
@@ -739,6 +839,35 @@ struct UnaryHalfOf {
     const auto lo = f.Vec(df, Fmt::Widen(df, hn::LowerHalf(dh, a)));
     const auto hi = f.Vec(df, Fmt::Widen(df, hn::UpperHalf(dh, a)));
     return hn::Combine(d, Fmt::Narrow(df, hi), Fmt::Narrow(df, lo));
+  }
+  static constexpr bool kBlock = kVec && IsMathF<F>::value;
+  static constexpr size_t kTableMin = 65536;
+  static inline HalfTableCache cache;
+  template <class D>
+  HWY_INLINE void Block(D d, const uint16_t* in, uint16_t* out, size_t count, bool stream,
+                        bool prefetch) const {
+    const size_t N = hn::Lanes(d);
+    const uint16_t* table = cache.Find(s);
+    if (table == nullptr &&
+        cache.computed.fetch_add(count, std::memory_order_relaxed) + count >= kTableMin) {
+      table = cache.Build(s, [&](uint16_t* t) {
+        alignas(64) uint16_t x[hn::MaxLanes(D())];
+        for (size_t i = 0; i < 65536; i += N) {
+          for (size_t k = 0; k < N; ++k) x[k] = static_cast<uint16_t>(i + k);
+          hn::StoreU(Vec(d, hn::Load(d, x)), d, t + i);
+        }
+      });
+    }
+    if (table != nullptr) return HalfTableBlock(d, table, in, out, count, stream);
+    for (size_t i = 0; i < count; i += N) {
+      if (prefetch) PrefetchAhead(in + i);
+      const auto r = Vec(d, hn::LoadU(d, in + i));
+      if (stream) {
+        hn::Stream(r, d, out + i);
+      } else {
+        hn::StoreU(r, d, out + i);
+      }
+    }
   }
 #endif
 };
