@@ -1,86 +1,17 @@
 #!/usr/bin/env python3
-"""Polynomial coefficients for src/kernels/math_erf_f32-inl.h.
+"""Float32 polynomial coefficients for src/kernels/math_erf_f32-inl.h
+(the method is described above main_f32). Run:
 
-Same method as tools/fit_math_f32.py (fit() in tools/fit_math.py):
-Chebyshev-node interpolation (near-minimax) in 60-digit mpmath, coefficients
-rounded to double, relative error of the rounded polynomial (evaluated
-exactly) measured on a dense grid. The float32 functions evaluate these in
-float64 and round once, so a relative error e costs at most e * 2^24 ulp
-beyond the 0.5 ulp of the rounding. Run:
-
-    python3 -m venv /tmp/mpv && /tmp/mpv/bin/pip install mpmath
-    /tmp/mpv/bin/python tools/fit_math_erf_f32.py
+    ~/.cache/bcast/venv-torch/bin/python tools/fit_math_erf_f32.py
 
 and paste the printed arrays; math_erf_f32-inl.h uses them under the same
 names.
 """
-import sys
-
 import mpmath as mp
 
-from fit_math import fit, max_error
+from fit_math import max_error
 
 mp.mp.dps = 60
-
-
-def show(name, cd, err, what):
-    print("// %s: max relative error %.3g (2^%.1f)" % (what, float(err), float(mp.log(err, 2))))
-    print("constexpr double %s[%d] = {" % (name, len(cd)))
-    for i in range(0, len(cd), 3):
-        print("    " + " ".join("%s," % float.hex(c) for c in cd[i:i + 3]))
-    print("};")
-
-
-# erf(a) = a P(a^2) for a < kErfSplit.
-ERF_SPLIT = mp.mpf("0.75")
-# erfc(a) = exp(-a^2) F(a) for kErfSplit <= a <= ERFC_HI, F(a) = G(u),
-# u = (a - S) / (a + S): F is analytic in u up to u = 1 (a = inf), where it
-# has an expansion in 1/a^2.
-ERFC_HI = mp.mpf("10.3")  # gelu(x) underflows from |x|/sqrt2 = 10.25 on
-S = mp.mpf(3)
-# erfinv(a) = a C(a^2) for a <= 0.75; above, erfinv(a) = T(w),
-# w = sqrt(-log(1 - a)) in [sqrt(log 4), sqrt(24 log 2)] (1 - a >= 2^-24 for
-# float32 a < 1), split at W_SPLIT.
-W_LO = mp.sqrt(mp.log(4))
-W_HI = mp.sqrt(24 * mp.log(2)) * mp.mpf("1.0001")
-W_SPLIT = mp.mpf("2.25")
-
-
-def erf_over_a(z):
-    if z == 0:
-        return 2 / mp.sqrt(mp.pi)
-    s = mp.sqrt(z)
-    return mp.erf(s) / s
-
-
-def erfcx_of_u(u):
-    a = S * (1 + u) / (1 - u)
-    return mp.erfc(a) * mp.exp(a * a)
-
-
-def erfinv_over_a(z):
-    if z == 0:
-        return mp.sqrt(mp.pi) / 2
-    s = mp.sqrt(z)
-    return mp.erfinv(s) / s
-
-
-def erfinv_of_w(w):
-    return mp.erfinv(-mp.expm1(-w * w))
-
-
-if __name__ == "__main__" and len(sys.argv) == 1:
-    cd, e = fit(erf_over_a, 0, ERF_SPLIT ** 2, 7, npts=3000)
-    show("kErfSmall", cd, e, "erf(a)/a in z = a^2 on [0, 0.5625]")
-    cd, e = fit(erfcx_of_u, (ERF_SPLIT - S) / (ERF_SPLIT + S), (ERFC_HI - S) / (ERFC_HI + S), 12,
-                npts=3000)
-    show("kErfcTail", cd, e, "erfc(a) exp(a^2) in u = (a - 3)/(a + 3), a in [0.75, 10.3]")
-    cd, e = fit(erfinv_over_a, 0, mp.mpf("0.5625"), 12, npts=3000)
-    show("kErfinvC", cd, e, "erfinv(a)/a in z = a^2 on [0, 0.5625]")
-    cd, e = fit(erfinv_of_w, W_LO, W_SPLIT, 12, npts=3000)
-    show("kErfinvT1", cd, e, "erfinv(1 - e^-w^2) on w in [sqrt(log 4), 2.25]")
-    cd, e = fit(erfinv_of_w, W_SPLIT, W_HI, 12, npts=3000)
-    show("kErfinvT2", cd, e, "erfinv(1 - e^-w^2) on w in [2.25, sqrt(24 log 2)]")
 
 
 # ---------------------------------------------------------------------------
@@ -92,7 +23,6 @@ if __name__ == "__main__" and len(sys.argv) == 1:
 # fixed ones leave, its lowest coefficient rounded to float32 and kept.
 # Errors are of the float32 coefficients evaluated exactly, on a dense grid.
 #
-# Run: ~/.cache/bcast/venv-torch/bin/python tools/fit_math_erf_f32.py f32
 
 F32_ERF_SPLIT = mp.mpf(1)
 
@@ -156,7 +86,7 @@ def fit_f32_pair(f, a, b, deg, npts=600):
     return cs, max_error([cs[0] + cs[1]] + cs[2:], f, a, b, npts)
 
 
-def tail_table(name, f, lo, deg, what):
+def tail_table(name, f, lo, deg, what, last_hi=None):
     """Eight intervals of b from lo (a power of two times 1 or 3/2): [lo, 3/2
     lo), [3/2 lo, 2 lo), ... (math_erf_f32-inl.h finds the interval from
     b's exponent and first mantissa bit). Each: f(mid + d) = c0 + d P(d),
@@ -167,10 +97,12 @@ def tail_table(name, f, lo, deg, what):
         e = edges[-1]
         m, ex = mp.frexp(e)  # e = m 2^ex, m in [1/2, 1)
         edges.append(e * 4 / 3 if m > mp.mpf("0.7") else e * 3 / 2)
+    mids = [(l + h) / 2 for l, h in zip(edges[:-1], edges[1:])]
+    if last_hi is not None:  # the last interval also takes what lies above
+        edges[-1] = mp.mpf(last_hi)
     rows = [[] for _ in range(deg + 3)]
     worst = mp.mpf(0)
-    for l, h in zip(edges[:-1], edges[1:]):
-        mid = (l + h) / 2
+    for l, h, mid in zip(edges[:-1], edges[1:], mids):
         cs, e = fit_f32_pair(lambda t: f(t + mid), l - mid, h - mid, deg)
         worst = max(worst, e)
         rows[0].append(float(mid))
@@ -190,6 +122,20 @@ def hexf(c):
     return m.rstrip("0").rstrip(".") + "p" + e
 
 
+def erfinv_q(z):
+    # (erfinv(a)/a - sqrt(pi)/2) / z, z = a^2
+    c0 = mp.sqrt(mp.pi) / 2
+    if z == 0:
+        return c0 * mp.pi / 12
+    s = mp.sqrt(z)
+    return (mp.erfinv(s) / s - c0) / z
+
+
+def erfinv_of_l(L):
+    # erfinv(1 - e^-L): 0.81 to 3.9 on L in [log 4, 24 log 2]
+    return mp.erfinv(-mp.expm1(-L))
+
+
 def gelu_n(b):
     # b Phi(-b) e^(b^2/2): from 0.29 to 0.40 on [1, 16)
     return b * mp.erfc(b / mp.sqrt(2)) / 2 * mp.exp(b * b / 2)
@@ -206,6 +152,17 @@ def main_f32():
     show_f32("kErfQf", cs, e, "erf(a)/a - 1 in z = a^2 on [0, 1], relative to erf(a)/a")
     tail_table("kGeluTailF", gelu_n, 1, 7, "b Phi(-b) e^(b^2/2), b in [1, 16)")
     tail_table("kErfcTailF", erfc_g, mp.mpf("0.75"), 8, "erfc(a) e^(a^2), a in [0.75, 12)")
+    # ErfinvF32: a (c0 + z Q(z)) for a <= 3/4 (c0 = sqrt(pi)/2 as a float32
+    # pair), the error relative to erfinv(a)/a; above, erfinv(1 - m) as a
+    # function of L = -log(m) on eight intervals from 1 (the last to 16.7:
+    # m >= 2^-24).
+    c0 = mp.sqrt(mp.pi) / 2
+
+    cs, e = fit_f32(erfinv_q, 0, mp.mpf("0.5625"), 9,
+                    rel=lambda z: (erfinv_q(z) * z + c0) / z if z != 0 else mp.inf, npts=600)
+    show_f32("kErfinvQf", cs, e, "(erfinv(a)/a - c0)/z in z = a^2 on [0, 0.5625], relative to erfinv(a)/a")
+    print("kErfinvC0Hi = %sf; kErfinvC0Lo = %sf;" % (hexf(to_f32(c0)), hexf(to_f32(c0 - to_f32(c0)))))
+    tail_table("kErfinvTailF", erfinv_of_l, 1, 7, "erfinv(1 - e^-L), L in [1, 16.7]", last_hi="16.7")
     # ErfF32's tail (a in [1, 4], erfc(a) <= 0.16 subtracted from 1): a
     # polynomial in t = a - 5/2, no division (lawson_f32 needs numpy).
     from fit_math_f32 import lawson_f32
@@ -218,5 +175,5 @@ def main_f32():
     print("kInvSqrt2Hi = %sf; kInvSqrt2Lo = %sf;" % (float.hex(to_f32(c)), float.hex(to_f32(c - to_f32(c)))))
 
 
-if __name__ == "__main__" and len(sys.argv) > 1 and sys.argv[1] == "f32":
+if __name__ == "__main__":
     main_f32()

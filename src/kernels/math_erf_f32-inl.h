@@ -37,17 +37,12 @@
 //  * Special values: Erfc(x > 10.3) = 0 (erfc < 2^-150 from 10.06);
 //    gelu(x > 14.6) = x, gelu(x < -14.5) = -0 (|gelu| < 2^-150), gelu(-inf)
 //    NaN as GeluFn's float64 form; NaN gives itself.
-// Erfinv: through float64 (ViaF64 of math_exp_f32-inl.h): each half widened
-// (exact), plain float64 arithmetic with short polynomials to a relative
-// error of ~2^-34 or better, rounded once to float32:
-//  * Erfinv: a = |y| <= 3/4: a C(a^2), degree 12; above, T(w),
-//    w = sqrt(-log(1 - a)) (1 - a exact, Log64), T of degree 12 on two
-//    intervals of w; the coefficients are chosen per lane, so each lane runs
-//    one Horner chain (and the log only when some lane needs it).
+// Erfinv: native float32 in fmas (see ErfinvF32): a polynomial in a^2 up
+// to |x| = 3/4, then a tail table in L = -log(1 - |x|) with the log
+// unrounded (LogSumPartsF); no division, no square root.
 //
-// Polynomials: tools/fit_math_erf_f32.py (float64 ones for Erfinv; with
-// the argument f32 the float32 ones; the errors quoted are of the rounded
-// coefficients evaluated exactly).
+// Polynomials: tools/fit_math_erf_f32.py (the errors quoted are of the
+// rounded coefficients evaluated exactly).
 
 #if defined(BCAST_KERNELS_MATH_ERF_F32_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef BCAST_KERNELS_MATH_ERF_F32_INL_H_
@@ -69,40 +64,14 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 namespace f32detail {
 
-// From tools/fit_math_erf_f32.py (float64, evaluated through ViaF64).
-// erfinv(a)/a in z = a^2 on [0, 0.5625]: max relative error 5.18e-11 (2^-34.2)
-constexpr double kErfinvC[13] = {
-    0x1.c5bf891b88b04p-1, 0x1.db29f912cf530p-3, 0x1.053cfccfd6ad9p-3,
-    0x1.6245a026b345ep-4, 0x1.0ef42a312b220p-4, 0x1.356cfa5eb4104p-5,
-    0x1.2c624207385cfp-3, -0x1.e4eed71ad9b78p-2, 0x1.b6505d8ab8e3bp+0,
-    -0x1.d49e362290e1dp+1, 0x1.4ec36490b5cf6p+2, -0x1.12b3ecb0516b9p+2,
-    0x1.a825c0ac5de48p+0,
-};
-// erfinv(1 - e^-w^2) on w in [sqrt(log 4), 2.25]: max relative error 1.7e-12 (2^-39.1)
-constexpr double kErfinvT1[13] = {
-    0x1.e987a7655588bp-7, -0x1.97082027fff75p-4, 0x1.247ad11fcde64p+0,
-    -0x1.dcdd7bfa0008fp-3, -0x1.7ee37a60111cfp-1, 0x1.15b308401d315p+0,
-    -0x1.a7d671910a303p-1, 0x1.ae2450c1fb262p-2, -0x1.31341539732e6p-3,
-    0x1.2dc628cfa05b8p-5, -0x1.8e83c13dfda20p-8, 0x1.3d07df78df702p-11,
-    -0x1.ccb4b87bd9710p-16,
-};
-// erfinv(1 - e^-w^2) on w in [2.25, sqrt(24 log 2)]: max relative error 5.94e-13 (2^-40.6)
-constexpr double kErfinvT2[13] = {
-    0x1.6e04f5ea05670p-7, -0x1.709e8c57458e0p-3, 0x1.9693d14fd27bcp+0,
-    -0x1.47e12e5d43d44p+0, 0x1.72725ba39d921p-1, -0x1.3401b36eb8ce3p-2,
-    0x1.7fb948e4183a9p-4, -0x1.669fba9334522p-6, 0x1.f0ac729def63ep-9,
-    -0x1.ef38bfc8c7111p-12, 0x1.507e3e830a6c9p-15, -0x1.1732009e6540cp-19,
-    0x1.ab21f0cfb7de8p-25,
-};
-
-// Native float32 (tools/fit_math_erf_f32.py f32; float32 coefficients
+// Native float32 (tools/fit_math_erf_f32.py; float32 coefficients
 // fitted one at a time so that their rounding is absorbed):
 // erf(a)/a - 1 in z = a^2 on [0, 1], relative to erf(a)/a: max error 2^-29.3
 constexpr float kErfQf[7] = {
     0x1.06eba8p-3f, -0x1.81273ep-2f, 0x1.ce2cf0p-4f, -0x1.b7f858p-6f,
     0x1.53ff92p-8f, -0x1.a3c95cp-11f, 0x1.48edeep-14f,
 };
-// Tails (tools/fit_math_erf_f32.py f32: tail_table): eight intervals of
+// Tails (tools/fit_math_erf_f32.py: tail_table): eight intervals of
 // the argument, [lo, 3/2 lo), [3/2 lo, 2 lo), [2 lo, 3 lo), ... (the index
 // from its exponent and first mantissa bit); on each f(mid + d) = c0 + d
 // P(d), c0 as a float32 pair. Rows: mid, c0 hi, c0 lo, c1, c2, ...; each
@@ -159,6 +128,36 @@ constexpr float kErfcGf[12] = {
     0x1.432e74p-9f,  -0x1.806fa6p-11f, 0x1.bf8a2ap-13f, -0x1.f2f5bep-15f,
     0x1.d96ddcp-17f, -0x1.f62a7p-19f,  0x1.cd8a14p-20f, -0x1.cee3bp-22f,
 };
+// (erfinv(a)/a - c0)/z in z = a^2 on [0, 0.5625], relative to erfinv(a)/a: max relative error 1.49e-09 (2^-29.3)
+constexpr float kErfinvQf[10] = {
+    0x1.db29dap-3f, 0x1.0546f2p-3f, 0x1.6018d4p-4f, 0x1.2c503ap-4f,
+    -0x1.f9ececp-7f, 0x1.7be1dap-2f, -0x1.ec2d6cp-1f, 0x1.e3cbfp+0f,
+    -0x1.f03e5p+0f, 0x1.ed0264p-1f,
+};
+constexpr float kErfinvC0Hi = 0x1.c5bf8ap-1f;  // sqrt(pi)/2 = Hi + Lo
+constexpr float kErfinvC0Lo = -0x1.c96212p-26f;
+// erfinv: erfinv(1 - e^-L) in L (the last interval to 16.7), per interval:
+//   [1, 1.5): 2^-31.9
+//   [1.5, 2): 2^-32.1
+//   [2, 3): 2^-31.6
+//   [3, 4): 2^-31.9
+//   [4, 6): 2^-30.2
+//   [6, 8): 2^-31.3
+//   [8, 12): 2^-30.3
+//   [12, 16.7): 2^-30.8
+// erfinv(1 - e^-L), L in [1, 16.7]: max relative error 8.21e-10 (2^-30.2)
+alignas(64) constexpr float kErfinvTailF[10][16] = {
+    {0x1.4p+0f, 0x1.cp+0f, 0x1.4p+1f, 0x1.cp+1f, 0x1.4p+2f, 0x1.cp+2f, 0x1.4p+3f, 0x1.cp+3f},
+    {0x1.81de44p-1f, 0x1.ec6fc8p-1f, 0x1.3abdaep+0f, 0x1.885bap+0f, 0x1.ea7ap+0f, 0x1.2c2a5ap+1f, 0x1.711c24p+1f, 0x1.be03e4p+1f},
+    {0x1.3dc8aap-26f, 0x1.5e09b2p-29f, 0x1.d4b01cp-27f, -0x1.71c794p-26f, -0x1.99a96ep-26f, -0x1.6f8e24p-31f, 0x1.c7e0a2p-24f, 0x1.2b4f9ap-25f},
+    {0x1.cad41p-2f, 0x1.8db67cp-2f, 0x1.51bb78p-2f, 0x1.1f0ffap-2f, 0x1.e06444p-3f, 0x1.94aa62p-3f, 0x1.50c4e2p-3f, 0x1.1b0648p-3f},
+    {-0x1.29e35cp-4f, -0x1.9252ap-5f, -0x1.fead2ep-6f, -0x1.43196cp-6f, -0x1.84d71ep-7f, -0x1.da7bd8p-8f, -0x1.163242p-8f, -0x1.4e58f4p-9f},
+    {0x1.5ffdf4p-6f, 0x1.76d0f4p-7f, 0x1.683f1ep-8f, 0x1.5764dcp-9f, 0x1.2ca9eep-10f, 0x1.0c52a2p-11f, 0x1.bf39a8p-13f, 0x1.82e13p-14f},
+    {-0x1.f3b9ccp-8f, -0x1.a53704p-9f, -0x1.33c5cp-10f, -0x1.bbff6p-12f, -0x1.1c0b1p-13f, -0x1.74738cp-15f, -0x1.baace6p-17f, -0x1.14afc2p-18f},
+    {0x1.8370eep-9f, 0x1.072444p-10f, 0x1.20a3ep-12f, 0x1.395446p-14f, 0x1.29b852p-16f, 0x1.21a8acp-18f, 0x1.e7d222p-21f, 0x1.bb4c64p-23f},
+    {-0x1.47bddap-10f, -0x1.5882e2p-12f, -0x1.2a4682p-14f, -0x1.e7391ep-17f, -0x1.57ac66p-19f, -0x1.df320ep-22f, -0x1.2ae7dep-24f, -0x1.7c2e8ap-27f},
+    {0x1.4674e6p-11f, 0x1.c81c38p-18f, 0x1.4c30a8p-16f, 0x1.272f2p-18f, 0x1.68dcdep-22f, 0x1.6d06a2p-26f, 0x1.582818p-28f, 0x1.f39d2ep-32f},
+};
 constexpr float kInvSqrt2Hi = 0x1.6a09e6p-1f;  // 1/sqrt2 = Hi + Lo to 2^-51
 constexpr float kInvSqrt2Lo = 0x1.9fcef4p-27f;
 
@@ -181,10 +180,31 @@ HWY_INLINE hn::VFromD<DF> TailTabF(DF df, const float* row, Ix ix) {
   }
 }
 
-// f(b) e^-(sh + sl) = y 2^k, f from a tail table (Rows rows: f of degree
-// Rows - 3) whose first interval starts at the float32 with bits
-// first << 22; b within the table's eight intervals (callers clamp), sh +
-// sl exact with sh in [0.5, 107]; y rounded once (see the top of this file).
+// f(b) = c0 + c0l + w from a tail table (Rows rows: f of degree Rows - 3)
+// whose first interval starts at the float32 with bits first << 22; b
+// within the table's eight intervals (callers clamp; above the last, its
+// polynomial). c1 is f'(mid) to about 2^-4 relative (for a low part of b).
+template <class DF>
+struct TailTermsF {
+  hn::VFromD<DF> c0, c0l, w, c1;
+};
+template <size_t Rows, class DF, class VF = hn::VFromD<DF>>
+HWY_INLINE TailTermsF<DF> TailPolyF(DF df, const float (&tab)[Rows][16], int first, VF b) {
+  const hn::RebindToSigned<DF> di;
+  // The interval (kept in [0, 7] for lanes the caller discards, NaN ones too).
+  const auto i = hn::Sub(hn::ShiftRight<22>(hn::BitCast(di, b)), hn::Set(di, first));
+  const auto ix = TailIndexF(df, hn::Min(hn::Max(i, hn::Zero(di)), hn::Set(di, 7)));
+  // f = c0 + w, w = d P(d), d = b - mid exact (b and mid within a factor 2).
+  const VF d = hn::Sub(b, TailTabF(df, tab[0], ix));
+  VF p = TailTabF(df, tab[Rows - 1], ix);
+  for (size_t j = Rows - 2; j >= 4; --j) p = MulAddF(df, p, d, TailTabF(df, tab[j], ix));
+  const VF c1 = TailTabF(df, tab[3], ix);
+  p = MulAddF(df, p, d, c1);
+  return {TailTabF(df, tab[1], ix), TailTabF(df, tab[2], ix), hn::Mul(d, p), c1};
+}
+
+// f(b) e^-(sh + sl) = y 2^k, f from a tail table (TailPolyF), sh + sl exact
+// with sh in [0.5, 107]; y rounded once (see the top of this file).
 template <class DF>
 struct ErfcTailF {
   hn::VFromD<DF> y, k;
@@ -193,16 +213,8 @@ struct ErfcTailF {
 template <size_t Rows, class DF, class VF = hn::VFromD<DF>>
 HWY_INLINE ErfcTailF<DF> ExpTailF(DF df, const float (&tab)[Rows][16], int first, VF b, VF sh, VF sl) {
   const hn::RebindToSigned<DF> di;
-  // The interval (kept in [0, 7] for lanes the caller discards, NaN ones too).
-  const auto i = hn::Sub(hn::ShiftRight<22>(hn::BitCast(di, b)), hn::Set(di, first));
-  const auto ix = TailIndexF(df, hn::Min(hn::Max(i, hn::Zero(di)), hn::Set(di, 7)));
-  // f = c0 + w, w = d P(d), d = b - mid exact (b and mid within a factor 2).
-  const VF d = hn::Sub(b, TailTabF(df, tab[0], ix));
-  VF p = TailTabF(df, tab[Rows - 1], ix);
-  for (size_t j = Rows - 2; j >= 3; --j) p = MulAddF(df, p, d, TailTabF(df, tab[j], ix));
-  const VF w = hn::Mul(d, p);
-  const VF c0 = TailTabF(df, tab[1], ix);
-  const VF c0l = TailTabF(df, tab[2], ix);
+  const TailTermsF<DF> f = TailPolyF(df, tab, first, b);
+  const VF c0 = f.c0, c0l = f.c0l, w = f.w;
   // e^-(sh + sl) = 2^k e^(rh - v): k = round(-sh / ln2), rh = -sh - k kLn2Hi
   // exact (a multiple of 2^-24 below 0.35; k kLn2Hi a multiple of 2^-21),
   // v = k kLn2Lo + sl (|v| < 2^-16.9, its rounding below 2^-41).
@@ -362,35 +374,43 @@ HWY_INLINE hn::VFromD<DF> GeluErfF32(DF df, hn::VFromD<DF> x) {
   return f::KeepNaN(df, x, r);
 }
 
+// a = |x| <= 3/4: a (c0 + z Q(z)), z = a^2, c0 = sqrt(pi)/2 as a float32
+// pair: a c0hi + a (c0lo + z Q) in one fma; a z Q is below 0.18 of the
+// result, so its few roundings (z, Q's Horner steps, two products) stay
+// below half an ulp of it. Above 3/4: erfinv(1 - m) with m = 1 - a exact,
+// a function of L = -log(m) in [1.38, 16.7] (m >= 2^-24) from a tail table
+// (TailPolyF, degree 7, 2^-30.2); log(m) as the unrounded sum S + t of
+// LogSumPartsF (m is normal), so L = Lh + Ll and Ll enters through f's
+// slope: c0hi + (w + (c0lo + c1 Ll)), one rounding. erfinv(+-1) = +-inf,
+// |x| > 1 NaN, NaN gives itself.
 template <class DF>
 HWY_INLINE hn::VFromD<DF> ErfinvF32(DF df, hn::VFromD<DF> x) {
+  namespace f = f32detail;
   using VF = hn::VFromD<DF>;
-  VF r = f32detail::ViaF64(df, x, [](auto d, auto v) {
-    namespace f = f32detail;
-    using V = decltype(v);
-    const V a = hn::Abs(v);
-    const V one = hn::Set(d, 1.0);
-    const auto tail = hn::Gt(a, hn::Set(d, 0.75));
-    const V z = hn::Mul(a, a);
-    if (hn::AllFalse(d, tail)) return hn::CopySignToAbs(hn::Mul(a, f::Horner(d, z, f::kErfinvC)), v);
-    // 1 - a exact (a >= 1/2), in [2^-24, 1/4] on tail lanes below 1.
-    const V m = hn::IfThenElse(hn::And(tail, hn::Lt(a, one)), hn::Sub(one, a), hn::Set(d, 0.25));
-    const V w = hn::Sqrt(hn::Neg(f::Log64(d, m)));
-    const auto t2 = hn::Gt(w, hn::Set(d, 2.25));
-    const V s = hn::IfThenElse(tail, w, z);
-    auto coef = [&](size_t i) {
-      return hn::IfThenElse(tail, hn::IfThenElse(t2, hn::Set(d, f::kErfinvT2[i]), hn::Set(d, f::kErfinvT1[i])),
-                            hn::Set(d, f::kErfinvC[i]));
-    };
-    V p = coef(12);
-    for (size_t i = 12; i-- > 0;) p = hn::Add(hn::Mul(p, s), coef(i));
-    return hn::CopySignToAbs(hn::IfThenElse(tail, p, hn::Mul(a, p)), v);
-  });
-  const VF a = hn::Abs(x);
   const VF one = hn::Set(df, 1.0f);
-  r = hn::IfThenElse(hn::Eq(a, one), hn::CopySignToAbs(hn::Set(df, f32detail::kInfF), x), r);
-  r = hn::IfThenElse(hn::Gt(a, one), f32detail::NaNF(df), r);
-  return f32detail::KeepNaN(df, x, r);
+  const VF a = hn::Abs(x);
+  const VF z = hn::Mul(a, a);
+  const VF q = f::HornerFromFma<0>(df, z, f::kErfinvQf);
+  const VF inner = MulAddF(df, z, q, hn::Set(df, f::kErfinvC0Lo));
+  VF r = MulAddF(df, a, hn::Set(df, f::kErfinvC0Hi), hn::Mul(a, inner));
+  const auto tail = hn::Gt(a, hn::Set(df, 0.75f));
+  if (HWY_UNLIKELY(!hn::AllFalse(df, tail))) {
+    // 1 - a exact (a >= 1/2), in [2^-24, 1/4] on tail lanes below 1.
+    const VF m = hn::IfThenElse(hn::And(tail, hn::Lt(a, one)), hn::Sub(one, a), hn::Set(df, 0.25f));
+    const f::LogArgF<DF> la = f::LogArgOf(df, m);
+    const f::SumF<DF> lg = f::LogSumPartsF<false>(df, la.e, la.f, la.f);
+    // L = -(S + t) = Lh + Ll (Fast2Sum: |S| >= 1.38 > |t|).
+    const VF s = hn::Add(lg.s, lg.t);
+    const VF Lh = hn::Neg(s);
+    const VF Ll = hn::Sub(hn::Sub(s, lg.s), lg.t);
+    const f::TailTermsF<DF> t = f::TailPolyF(df, f::kErfinvTailF, 0x3F800000 >> 22, Lh);
+    const VF rt = hn::Add(t.c0, hn::Add(t.w, MulAddF(df, t.c1, Ll, t.c0l)));
+    r = hn::IfThenElse(tail, rt, r);
+  }
+  r = hn::CopySignToAbs(r, x);
+  r = hn::IfThenElse(hn::Eq(a, one), hn::CopySignToAbs(hn::Set(df, f::kInfF), x), r);
+  r = hn::IfThenElse(hn::Gt(a, one), f::NaNF(df), r);
+  return f::KeepNaN(df, x, r);
 }
 
 }  // namespace math
