@@ -724,12 +724,13 @@ TEST_P(UnaryTarget, NanRowsGiveTheSameBitsInBodyAndTail) {
 }
 
 // The halves' result tables (unary_functors-inl.h: built once 64K elements
-// were computed without one, per SIMD target) on every target: every bit
+// were computed without one, per SIMD target; exact ops too, where
+// HalfDirect does not keep the direct path) on every target: every bit
 // pattern computed, then again through the table (a gather, emulated below
 // AVX2), both against the quad reference bit for bit.
 TEST_P(UnaryTarget, HalfTablesMatchReference) {
   if (bc_set_simd_cap(GetParam()) != BC_OK) GTEST_SKIP() << GetParam() << " not available";
-  for (bc_unary_op op : {BC_EXP, BC_GELU, BC_ERFINV}) {
+  for (bc_unary_op op : {BC_EXP, BC_GELU, BC_ERFINV, BC_SQRT, BC_CEIL, BC_HARDSWISH, BC_NAN_TO_NUM}) {
     for (bc_dtype d : {BC_FLOAT16, BC_BFLOAT16}) {
       SCOPED_TRACE(PairLabel(op, d) + " on " + GetParam());
       std::mt19937 rng(800 + op * 16 + d);

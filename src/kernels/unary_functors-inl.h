@@ -726,12 +726,39 @@ struct EluFn {
 template <typename T>
 using EluF = MathF<T, EluFn>;
 
-template <class F>
-struct IsMathF : std::false_type {};
-template <typename T, class F64, bool kAccurate>
-struct IsMathF<MathF<T, F64, kAccurate>> : std::true_type {};
+// Halves' ops computed directly rather than through a result table: their
+// widen, compute, narrow runs at 0.77-0.93 of a copy's speed on the Intel
+// Xeon VM (bench/unary_matrix.py, (1024,4096), 2026-11-28), at or above a
+// table's 0.67-0.78; bfloat16's narrowing (no hardware conversion) costs
+// more, so fewer of its ops qualify. Every other op on the halves takes a
+// table.
+template <class F, class Fmt>
+struct HalfDirect : std::false_type {};
+#define BCAST_HALF_DIRECT(F, Fmt) \
+  template <>                     \
+  struct HalfDirect<F, Fmt> : std::true_type {};
+BCAST_HALF_DIRECT(NegF<float>, F16Format)
+BCAST_HALF_DIRECT(AbsF<float>, F16Format)
+BCAST_HALF_DIRECT(SquareF<float>, F16Format)
+BCAST_HALF_DIRECT(ReluF<float>, F16Format)
+BCAST_HALF_DIRECT(LeakyReluF<float>, F16Format)
+BCAST_HALF_DIRECT(HardtanhF<float>, F16Format)
+BCAST_HALF_DIRECT(SignF<float>, F16Format)
+BCAST_HALF_DIRECT(FloorF<float>, F16Format)
+BCAST_HALF_DIRECT(CeilF<float>, F16Format)
+BCAST_HALF_DIRECT(RoundF<float>, F16Format)
+BCAST_HALF_DIRECT(TruncF<float>, F16Format)
+BCAST_HALF_DIRECT(FracF<float>, F16Format)
+BCAST_HALF_DIRECT(NanToNumF<float>, F16Format)
+BCAST_HALF_DIRECT(ReciprocalF<float>, F16Format)
+BCAST_HALF_DIRECT(NegF<float>, BF16Format)
+BCAST_HALF_DIRECT(AbsF<float>, BF16Format)
+BCAST_HALF_DIRECT(SquareF<float>, BF16Format)
+BCAST_HALF_DIRECT(ReluF<float>, BF16Format)
+BCAST_HALF_DIRECT(LeakyReluF<float>, BF16Format)
+#undef BCAST_HALF_DIRECT
 
-// Result tables of float16/bfloat16 transcendentals: all 65,536 results of
+// Result tables of float16/bfloat16 ops: all 65,536 results of
 // one function on one format (with its parameter values), built once per
 // process from the function itself, so a lookup gives the same bits as the
 // computation. A slot is claimed, filled and then published (release); a
@@ -817,8 +844,8 @@ HWY_NOINLINE void HalfTableBlock(D16 d, const uint16_t* table, const uint16_t* i
 #endif
 
 // A float32 functor on float16/bfloat16 storage (format Fmt): widened,
-// computed in float32, rounded once. Transcendentals (MathF) also look up a
-// result table (HalfTableCache) for whole vectors of contiguous rows,
+// computed in float32, rounded once. Most ops (not HalfDirect's) also look
+// up a result table (HalfTableCache) for whole vectors of contiguous rows,
 // built once kTableMin elements have been computed without one (building
 // computes as many again, so a process never spends more than twice what
 // the table saves it): a lookup is a fraction of a nanosecond per
@@ -840,7 +867,7 @@ struct UnaryHalfOf {
     const auto hi = f.Vec(df, Fmt::Widen(df, hn::UpperHalf(dh, a)));
     return hn::Combine(d, Fmt::Narrow(df, hi), Fmt::Narrow(df, lo));
   }
-  static constexpr bool kBlock = kVec && IsMathF<F>::value;
+  static constexpr bool kBlock = kVec && !HalfDirect<F, Fmt>::value;
   static constexpr size_t kTableMin = 65536;
   static inline HalfTableCache cache;
   template <class D>
