@@ -104,8 +104,11 @@ Types ResolveTypes(const OpArgs& a, const bc_tensor* out) {
   switch (info.promotion) {
     // Logical ops, like comparisons, read the operands cast to their common
     // dtype (PyTorch 2.x: logical_and(f16 1, f64 0-dim 1e-10) is false).
+    // Unary predicates (isnan, signbit, logical_not, ...) read the halves'
+    // bits as they are; comparisons of two operands widen them.
     case kCompare:
-    case kLogical: return {ComputeType(common), BC_BOOL, BC_BOOL, common};
+    case kLogical:
+      return {info.nin == 1 && IsHalf(common) ? common : ComputeType(common), BC_BOOL, BC_BOOL, common};
     default: return {ComputeType(common), ComputeType(common), result, common};
   }
 }

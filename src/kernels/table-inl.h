@@ -111,7 +111,10 @@ constexpr RowKernel TernaryEntry() {
 
 template <template <typename> class F, Promotion P, DtypeSet S, bc_dtype D>
 constexpr RowKernel UnaryEntry() {
-  if constexpr (!NeedsKernel(P, S, D)) {
+  if constexpr ((P == kCompare || P == kLogical) && kHalf<D> && InDtypeSet(S, D)) {
+    // predicates on the halves' bits (binary comparisons widen them instead)
+    return &UnaryRow<HalfPred<F<uint16_t>, HalfFormat<D>>, bool, uint16_t>;
+  } else if constexpr (!NeedsKernel(P, S, D)) {
     return nullptr;
   } else if constexpr (P == kCompare || P == kLogical) {  // predicates: bool out
     using T = std::conditional_t<D == BC_BOOL, uint8_t, ValueOf<D>>;

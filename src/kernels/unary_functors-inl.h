@@ -431,6 +431,47 @@ using SignbitF = PredicateF<T, Pred::kSignbit>;
 template <typename T>
 using LogicalNotF = PredicateF<T, Pred::kZero>;
 
+// A predicate on float16/bfloat16 bits (Fmt), without widening: the
+// exponent field all ones with a nonzero fraction is NaN, with a zero one
+// infinity; the sign is the top bit.
+template <class F, class Fmt>
+struct HalfPred;
+template <typename T, Pred kP, class Fmt>
+struct HalfPred<PredicateF<T, kP>, Fmt> {
+  static constexpr int16_t kExp = std::is_same_v<Fmt, F16Format> ? 0x7c00 : 0x7f80;
+  static constexpr bool kVec = HWY_TARGET != HWY_SCALAR;
+  HalfPred() = default;
+  explicit HalfPred(const double*) {}
+  HWY_INLINE bool operator()(uint16_t b) const {
+    const int a = b & 0x7fff;
+    switch (kP) {
+      case Pred::kNan: return a > kExp;
+      case Pred::kInf: return a == kExp;
+      case Pred::kPosInf: return b == kExp;
+      case Pred::kNegInf: return b == (kExp | 0x8000);
+      case Pred::kFinite: return a < kExp;
+      case Pred::kSignbit: return (b & 0x8000) != 0;
+      default: return a == 0;
+    }
+  }
+  template <class D, class V>
+  HWY_INLINE auto Vec(D d, V b) const {
+    const hn::RebindToSigned<D> di;
+    const auto bi = hn::BitCast(di, b);
+    const auto a = hn::And(bi, hn::Set(di, int16_t{0x7fff}));
+    const auto e = hn::Set(di, kExp);
+    switch (kP) {
+      case Pred::kNan: return hn::RebindMask(d, hn::Gt(a, e));
+      case Pred::kInf: return hn::RebindMask(d, hn::Eq(a, e));
+      case Pred::kPosInf: return hn::RebindMask(d, hn::Eq(bi, e));
+      case Pred::kNegInf: return hn::RebindMask(d, hn::Eq(bi, hn::Set(di, static_cast<int16_t>(kExp | 0x8000))));
+      case Pred::kFinite: return hn::RebindMask(d, hn::Lt(a, e));
+      case Pred::kSignbit: return hn::RebindMask(d, hn::Lt(bi, hn::Zero(di)));
+      default: return hn::RebindMask(d, hn::Eq(a, hn::Zero(di)));
+    }
+  }
+};
+
 // ---------------------------------------------------------------- transcendentals
 
 // A math function out of line: once per function, descriptor and target,
