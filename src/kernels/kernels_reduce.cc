@@ -781,6 +781,59 @@ void ColsHalf(const char* const* row, int64_t rows, int64_t ncols, int64_t, cons
   for (; k0 < ncols; ++k0) ColsHalfBlocks<K, H, 1, 1>(row, rows, k0, 1, centers, acc);
 }
 
+// Products of the halves, read as they are: each element converted exactly
+// (ToFloat), then the products of Run and Cols for float32 values (lanes
+// of a block in float64, folded pairwise; columns row by row).
+template <typename H>
+void RunHalfProd(const void* xv, int64_t n, int64_t, double, ReduceAcc* acc) {
+  const H* HWY_RESTRICT x = static_cast<const H*>(xv);
+  for (int64_t b = 0; b < n; b += kReduceBlock) {
+    const int64_t m = n - b < kReduceBlock ? n - b : kReduceBlock;
+    double lane[kReduceLanes];
+    for (int j = 0; j < kReduceLanes; ++j) lane[j] = 1.0;
+    int64_t i = 0;
+    for (; i + kReduceLanes <= m; i += kReduceLanes) {
+      for (int j = 0; j < kReduceLanes; ++j) lane[j] *= static_cast<double>(ToFloat(x[b + i + j]));
+    }
+    for (int j = 0; i + j < m; ++j) lane[j] *= static_cast<double>(ToFloat(x[b + i + j]));
+    for (int w = kReduceLanes / 2; w >= 1; w /= 2) {
+      for (int j = 0; j < w; ++j) lane[j] *= lane[j + w];
+    }
+    acc->s *= lane[0];
+  }
+}
+
+template <typename H, int W, int NB>
+HWY_INLINE void ColsHalfProdBlocks(const char* const* row, int64_t rows, int64_t k0, int64_t nb,
+                                   ReduceAcc* a) {
+  double s[NB][W];
+  for (int64_t b = 0; b < nb; ++b) {
+    for (int j = 0; j < W; ++j) s[b][j] = a[k0 + b * W + j].s;
+  }
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t b = 0; b < nb; ++b) {
+      const H* HWY_RESTRICT x = reinterpret_cast<const H*>(row[r]) + k0 + b * W;
+      for (int j = 0; j < W; ++j) s[b][j] *= static_cast<double>(ToFloat(x[j]));
+    }
+  }
+  for (int64_t b = 0; b < nb; ++b) {
+    for (int j = 0; j < W; ++j) a[k0 + b * W + j].s = s[b][j];
+  }
+}
+
+template <typename H>
+void ColsHalfProd(const char* const* row, int64_t rows, int64_t ncols, int64_t, const double*,
+                  ReduceAcc* acc) {
+  constexpr int kBlocks = 16;
+  int64_t k0 = 0;
+  while (k0 + kReduceLanes <= ncols) {
+    const int64_t nb = std::min<int64_t>(kBlocks, (ncols - k0) / kReduceLanes);
+    ColsHalfProdBlocks<H, kReduceLanes, kBlocks>(row, rows, k0, nb, acc);
+    k0 += nb * kReduceLanes;
+  }
+  for (; k0 < ncols; ++k0) ColsHalfProdBlocks<H, 1, 1>(row, rows, k0, 1, acc);
+}
+
 template <ReduceKind K>
 void FillHalf(ReduceKernel* row) {
   row[8] = {&RunHalf<K, F16>, &ColsHalf<K, F16>};
@@ -845,6 +898,8 @@ const ReduceKernel* ReduceKernelTable() {
     FillHalf<kRSum>(table[kRSum]);
     FillHalf<kRNanSum>(table[kRNanSum]);
     FillHalf<kRSumSqDev>(table[kRSumSqDev]);
+    table[kRProd][8] = {&RunHalfProd<F16>, &ColsHalfProd<F16>};
+    table[kRProd][9] = {&RunHalfProd<BF16>, &ColsHalfProd<BF16>};
     FillHalfKeys<kRMax>(table[kRMax]);
     FillHalfKeys<kRMin>(table[kRMin]);
     FillHalfKeys<kRArgMax>(table[kRArgMax]);
