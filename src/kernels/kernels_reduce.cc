@@ -711,74 +711,50 @@ void RunHalf(const void* xv, int64_t n, int64_t, double center, ReduceAcc* acc) 
   }
 }
 
-// Columns [k0, k0 + nb W) (nb <= NB) of a half tensor over the rows of one
-// call, each column's additions those of its rows in order. Like Cols for
-// narrow elements, the rows are read row by row across the nb blocks (a
-// block is one cache line of a row): a block at a time read 64 bytes of
-// each far-apart row and ran at 0.4 of a read stream (Intel Xeon VM,
-// float16 sum over the middle dim of (64,64,1024)).
-template <ReduceKind K, typename H, int W, int NB>
-HWY_INLINE void ColsHalfBlocks(const char* const* row, int64_t rows, int64_t k0, int64_t nb,
-                               const double* centers, ReduceAcc* a) {
-  auto widen = [](const H* HWY_RESTRICT x, float* w) {
-    if constexpr (std::is_same_v<H, F16>) {
-      if constexpr (W == kReduceLanes) {
+template <ReduceKind K, typename H, int W>
+HWY_INLINE void ColsHalfBlock(const char* const* row, int64_t rows, int64_t k0, const double* centers,
+                              ReduceAcc* a) {
+  if constexpr (K == kRSumSqDev) {
+    double s[W] = {}, c[W];
+    for (int j = 0; j < W; ++j) c[j] = centers[k0 + j];
+    for (int64_t r = 0; r < rows; ++r) {
+      const H* HWY_RESTRICT x = reinterpret_cast<const H*>(row[r]) + k0;
+      HWY_ALIGN float w[W];
+      if constexpr (std::is_same_v<H, F16>) {
         Widen(x, W, w);
       } else {
         for (int j = 0; j < W; ++j) w[j] = ToFloat(x[j]);
       }
-    } else {
-      for (int j = 0; j < W; ++j) w[j] = ToFloat(x[j]);
-    }
-  };
-  if constexpr (K == kRSumSqDev) {
-    double s[NB][W] = {};
-    for (int64_t r = 0; r < rows; ++r) {
-      for (int64_t b = 0; b < nb; ++b) {
-        const H* HWY_RESTRICT x = reinterpret_cast<const H*>(row[r]) + k0 + b * W;
-        const double* c = centers + k0 + b * W;
-        HWY_ALIGN float w[W];
-        widen(x, w);
-        for (int j = 0; j < W; ++j) {
-          const double dv = static_cast<double>(w[j]) - c[j];
-          s[b][j] += dv * dv;
-        }
+      for (int j = 0; j < W; ++j) {
+        const double dv = static_cast<double>(w[j]) - c[j];
+        s[j] += dv * dv;
       }
     }
-    for (int64_t b = 0; b < nb; ++b) {
-      for (int j = 0; j < W; ++j) AddCompensated(&a[k0 + b * W + j], s[b][j]);
-    }
+    for (int j = 0; j < W; ++j) AddCompensated(&a[k0 + j], s[j]);
   } else {
-    float s[NB][W] = {};  // at most kReduceRowBlock additions each
+    float s[W] = {};  // at most kReduceRowBlock additions each
     for (int64_t r = 0; r < rows; ++r) {
-      for (int64_t b = 0; b < nb; ++b) {
-        const H* HWY_RESTRICT x = reinterpret_cast<const H*>(row[r]) + k0 + b * W;
-        if constexpr (std::is_same_v<H, F16>) {
-          HWY_ALIGN float w[W];
-          widen(x, w);
-          for (int j = 0; j < W; ++j) s[b][j] += K == kRNanSum && IsNan(w[j]) ? 0.0f : w[j];
-        } else {
-          for (int j = 0; j < W; ++j) s[b][j] += HalfTerm<K>(x[j]);
-        }
+      const H* HWY_RESTRICT x = reinterpret_cast<const H*>(row[r]) + k0;
+      if constexpr (std::is_same_v<H, F16>) {
+        HWY_ALIGN float w[W];
+        Widen(x, W, w);
+        for (int j = 0; j < W; ++j) s[j] += K == kRNanSum && IsNan(w[j]) ? 0.0f : w[j];
+      } else {
+        for (int j = 0; j < W; ++j) s[j] += HalfTerm<K>(x[j]);
       }
     }
-    for (int64_t b = 0; b < nb; ++b) {
-      for (int j = 0; j < W; ++j) AddCompensated(&a[k0 + b * W + j], s[b][j]);
-    }
+    for (int j = 0; j < W; ++j) AddCompensated(&a[k0 + j], s[j]);
   }
 }
 
 template <ReduceKind K, typename H>
 void ColsHalf(const char* const* row, int64_t rows, int64_t ncols, int64_t, const double* centers,
               ReduceAcc* acc) {
-  constexpr int kBlocks = 16;  // 512 columns, row by row
   int64_t k0 = 0;
-  while (k0 + kReduceLanes <= ncols) {
-    const int64_t nb = std::min<int64_t>(kBlocks, (ncols - k0) / kReduceLanes);
-    ColsHalfBlocks<K, H, kReduceLanes, kBlocks>(row, rows, k0, nb, centers, acc);
-    k0 += nb * kReduceLanes;
+  for (; k0 + kReduceLanes <= ncols; k0 += kReduceLanes) {
+    ColsHalfBlock<K, H, kReduceLanes>(row, rows, k0, centers, acc);
   }
-  for (; k0 < ncols; ++k0) ColsHalfBlocks<K, H, 1, 1>(row, rows, k0, 1, centers, acc);
+  for (; k0 < ncols; ++k0) ColsHalfBlock<K, H, 1>(row, rows, k0, centers, acc);
 }
 
 // Products of the halves, read as they are: each element converted exactly
