@@ -1,13 +1,17 @@
 // Double-double arithmetic on float64 Highway vectors, for the vector math
 // functions (math_exp-inl.h and the others): a value is hi + lo with
 // |lo| <= ulp(hi)/2 (or nearly so). Only exact IEEE operations (Add, Sub,
-// Mul, Div, Sqrt): TwoProd splits by Veltkamp/Dekker rather than an FMA, so
-// that every SIMD target gives the same bits. The library and its tests are
-// compiled with -ffp-contract=off, which these error-free transformations
-// need (a fused a*b-p would change them).
+// Mul, Div, Sqrt, FMA), so that every SIMD target gives the same bits.
+// TwoProd's error term is a b - p rounded once by FMA where the target has
+// it (AVX2, AVX3), else Veltkamp/Dekker splitting: both are exact, so both
+// give the same pair. The library and its tests are compiled with
+// -ffp-contract=off, which the error-free transformations need (a
+// compiler-fused a*b-p inside Dekker's sum would change them).
 //
 // Ranges: Split/TwoProd are exact when no product overflows or underflows,
-// i.e. |a| < 2^996 and the products' error terms are normal numbers.
+// i.e. |a| < 2^996 and the products' error terms are normal numbers; the
+// callers keep to them, and tests/test_math_exp.cc compares every target's
+// bits.
 
 #if defined(BCAST_KERNELS_MATH_DD_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef BCAST_KERNELS_MATH_DD_INL_H_
@@ -59,6 +63,10 @@ HWY_INLINE DD<V> Split(D d, V a) {
 template <class D, class V>
 HWY_INLINE DD<V> TwoProd(D d, V a, V b) {
   const V p = hn::Mul(a, b);
+#if HWY_NATIVE_FMA
+  (void)d;
+  return {p, hn::MulSub(a, b, p)};  // exact: the same pair as below
+#endif
   const DD<V> as = Split(d, a);
   const DD<V> bs = Split(d, b);
   V e = hn::Sub(hn::Mul(as.hi, bs.hi), p);
@@ -72,6 +80,10 @@ HWY_INLINE DD<V> TwoProd(D d, V a, V b) {
 template <class D, class V>
 HWY_INLINE DD<V> TwoSqr(D d, V a) {
   const V p = hn::Mul(a, a);
+#if HWY_NATIVE_FMA
+  (void)d;
+  return {p, hn::MulSub(a, a, p)};
+#endif
   const DD<V> as = Split(d, a);
   V e = hn::Sub(hn::Mul(as.hi, as.hi), p);
   e = hn::Add(e, hn::Mul(hn::Add(as.hi, as.hi), as.lo));

@@ -40,6 +40,7 @@
 
 #include "hwy/highway.h"
 #include "kernels/math_dd-inl.h"
+#include "kernels/math_fma-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace bcast {
@@ -80,13 +81,14 @@ constexpr double kRoundMagic = 0x1.8p52;  // x + magic - magic: nearest integer
 template <class V>
 using DD = dd::DD<V>;
 
-// c[0] + x (c[1] + x (...)), unrolled at compile time.
+// c[0] + x (c[1] + x (...)), unrolled at compile time; each step one
+// fused multiply-add (MulAddD: the same bits on every target).
 template <size_t I, size_t N, class D, class V>
 HWY_INLINE V HornerFrom(D d, V x, const double (&c)[N]) {
   if constexpr (I + 1 == N) {
     return hn::Set(d, c[I]);
   } else {
-    return hn::Add(hn::Mul(HornerFrom<I + 1>(d, x, c), x), hn::Set(d, c[I]));
+    return MulAddD(d, HornerFrom<I + 1>(d, x, c), x, hn::Set(d, c[I]));
   }
 }
 template <class D, class V, size_t N>

@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <cmath>
 #include <limits>
 
 #include "hwy/highway.h"
@@ -121,6 +122,40 @@ HWY_INLINE V MulAddF(DF df, V a, V b, V c) {
 template <class DF, class V = hn::VFromD<DF>>
 HWY_INLINE V NegMulAddF(DF df, V a, V b, V c) {
   return MulAddF(df, hn::Neg(a), b, c);
+}
+
+// ---- float64 ---------------------------------------------------------------
+// MulAddD: a b + c of float64 lanes rounded once, with the same bits on
+// every target. FMA targets use the instruction. The others (SSE4, SSSE3,
+// EMU128, SCALAR: CPUs from before 2013) call libm's fma lane by lane, which
+// C99 and IEEE 754 define as the correctly rounded a b + c (glibc and musl
+// compute it so, in software where the CPU has no FMA): about 10x the cost
+// of a multiply and an add there, on targets that are not the ones to be
+// fast on. Out of line, as the float32 emulation.
+
+namespace fmadetail {
+
+template <class D, class V = hn::VFromD<D>>
+HWY_NOINLINE V LibmMulAdd(D d, V a, V b, V c) {
+  constexpr size_t kMax = HWY_MAX_BYTES / sizeof(double);
+  HWY_ALIGN double pa[kMax], pb[kMax], pc[kMax];
+  hn::Store(a, d, pa);
+  hn::Store(b, d, pb);
+  hn::Store(c, d, pc);
+  for (size_t i = 0; i < hn::Lanes(d); ++i) pa[i] = std::fma(pa[i], pb[i], pc[i]);
+  return hn::Load(d, pa);
+}
+
+}  // namespace fmadetail
+
+template <class D, class V = hn::VFromD<D>>
+HWY_INLINE V MulAddD(D d, V a, V b, V c) {
+#if HWY_NATIVE_FMA
+  (void)d;
+  return hn::MulAdd(a, b, c);
+#else
+  return fmadetail::LibmMulAdd(d, a, b, c);
+#endif
 }
 
 }  // namespace math

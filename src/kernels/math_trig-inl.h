@@ -341,6 +341,7 @@ inline constexpr double kLogL[7] = {
 #include <string.h>
 
 #include "hwy/highway.h"
+#include "kernels/math_fma-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace bcast {
@@ -372,11 +373,18 @@ HWY_INLINE void Split(D d, V a, V& hi, V& lo) {
   lo = hn::Sub(a, hi);
 }
 // p + e = a * b exactly (no overflow, no underflow), a and b given split.
+// Where the target has FMA, e is a b - p in one rounding, which is exact:
+// the same pair (the splits are then dead code).
 template <class V>
 HWY_INLINE void TwoProdS(V a, V ah, V al, V b, V bh, V bl, V& p, V& e) {
   p = hn::Mul(a, b);
+#if HWY_NATIVE_FMA
+  (void)ah, (void)al, (void)bh, (void)bl;
+  e = hn::MulSub(a, b, p);
+#else
   e = hn::Add(hn::Add(hn::Add(hn::Sub(hn::Mul(ah, bh), p), hn::Mul(ah, bl)), hn::Mul(al, bh)),
               hn::Mul(al, bl));
+#endif
 }
 template <class D, class V = hn::VFromD<D>>
 HWY_INLINE void TwoProd(D d, V a, V b, V& p, V& e) {
@@ -396,13 +404,14 @@ HWY_INLINE void DivDD(D d, V nh, V nl, V dh, V dl, V& qh, V& ql) {
   ql = hn::Div(rem, dh);
 }
 
-// c[0] + c[1] x + ... by Horner's scheme. (Not Estrin's: its independent
+// c[0] + c[1] x + ... by Horner's scheme, one fused multiply-add a step
+// (MulAddD: the same bits on every target). (Not Estrin's: its independent
 // multiply-adds of mixed signs let GCC's SLP vectorizer form vfmaddsub in
 // the scalar targets, even with -ffp-contract=off, where FMA is enabled.)
 template <class D, size_t N, class V = hn::VFromD<D>>
 HWY_INLINE V Poly(D d, V x, const double (&c)[N]) {
   V r = hn::Set(d, c[N - 1]);
-  for (size_t i = N - 1; i-- > 0;) r = hn::Add(hn::Mul(r, x), hn::Set(d, c[i]));
+  for (size_t i = N - 1; i-- > 0;) r = MulAddD(d, r, x, hn::Set(d, c[i]));
   return r;
 }
 
