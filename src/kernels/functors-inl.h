@@ -20,6 +20,7 @@
 #include "core/dtype.h"
 #include "hwy/highway.h"
 #include "kernels/bf16-inl.h"
+#include "kernels/math_fma-inl.h"
 #include "kernels/scalar_ops.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -949,69 +950,6 @@ BCAST_COMPARE_FUNCTOR(LogicalXorF, (a != T(0)) != (b != T(0)), hn::Xor(NonZero(a
 // FMA use the instruction; the others compute the same correctly rounded
 // result, so that every target gives the same bits. Scalar forms use
 // std::fma (exact everywhere).
-#if HWY_TARGET != HWY_SCALAR && !HWY_NATIVE_FMA
-// Round to odd: s = RN(x) with x - s = err exactly; where err != 0 and s is
-// even, the neighbour of s toward x, which is odd. Rounding the result to
-// fewer bits afterwards is then a single correct rounding (Boldo and
-// Melquiond).
-template <class DD, class VD>
-HWY_INLINE VD RoundToOdd(DD dd, VD s, VD err) {
-  const hn::RebindToSigned<DD> di;
-  const auto bits = hn::BitCast(di, s);
-  const auto one = hn::Set(di, 1);
-  const auto even = hn::Eq(hn::And(bits, one), hn::Zero(di));
-  const auto inexact = hn::And(hn::Not(hn::Eq(err, hn::Zero(dd))), hn::IsFinite(s));
-  const auto toward_zero = hn::Xor(hn::Lt(err, hn::Zero(dd)), hn::Lt(s, hn::Zero(dd)));
-  const auto step = hn::IfThenElse(hn::RebindMask(di, toward_zero), hn::Neg(one), one);
-  const auto move = hn::And(even, hn::RebindMask(di, inexact));
-  return hn::BitCast(dd, hn::IfThenElse(move, hn::Add(bits, step), bits));
-}
-// float64 a * b + c without FMA: the product exact as p + e (Dekker's
-// TwoProduct with Veltkamp's split), the three-term sum as vh + rh + rl, rh
-// rounded to odd, then one rounding. Lanes where a split or product could
-// overflow or underflow (or any lane is not finite) take std::fma.
-template <class DD, class VD>
-HWY_INLINE VD FusedMulAddF64(DD dd, VD a, VD b, VD c) {
-  const VD p = hn::Mul(a, b);
-  const VD big = hn::Set(dd, 0x1p996), huge = hn::Set(dd, 0x1p1000), tiny = hn::Set(dd, 0x1p-900);
-  const VD ap = hn::Abs(p);
-  const auto zero_product = hn::Or(hn::Eq(a, hn::Zero(dd)), hn::Eq(b, hn::Zero(dd)));
-  const auto ok = hn::And(
-      hn::And(hn::Lt(hn::Abs(a), big), hn::Lt(hn::Abs(b), big)),
-      hn::And(hn::Lt(hn::Abs(c), huge),
-              hn::Or(zero_product, hn::And(hn::Ge(ap, tiny), hn::Lt(ap, huge)))));
-  if (!hn::AllTrue(dd, ok)) {
-    using T = hn::TFromD<DD>;
-    constexpr size_t kN = hn::MaxLanes(dd);
-    alignas(64) T x[kN], y[kN], z[kN];
-    hn::Store(a, dd, x);
-    hn::Store(b, dd, y);
-    hn::Store(c, dd, z);
-    for (size_t i = 0; i < hn::Lanes(dd); ++i) x[i] = std::fma(x[i], y[i], z[i]);
-    return hn::Load(dd, x);
-  }
-  const VD k = hn::Set(dd, 134217729.0);  // 2^27 + 1
-  auto split = [&](VD x, VD& lo) {
-    const VD t = hn::Mul(x, k);
-    const VD hi = hn::Sub(t, hn::Sub(t, x));
-    lo = hn::Sub(x, hi);
-    return hi;
-  };
-  VD al, bl;
-  const VD ah = split(a, al), bh = split(b, bl);
-  const VD e = hn::Add(hn::Add(hn::Add(hn::Sub(hn::Mul(ah, bh), p), hn::Mul(ah, bl)),
-                               hn::Mul(al, bh)),
-                       hn::Mul(al, bl));
-  VD t1, t2, vl, rl;
-  const VD s1 = TwoSum(dd, p, c, &t1);
-  const VD s2 = TwoSum(dd, t1, e, &t2);
-  const VD vh = TwoSum(dd, s1, s2, &vl);
-  const VD rh = TwoSum(dd, vl, t2, &rl);
-  const VD r = hn::Add(vh, RoundToOdd(dd, rh, rl));
-  // A zero result is exact: p + c has its sign (-0 only when both are -0).
-  return hn::IfThenElse(hn::Eq(r, hn::Zero(dd)), hn::Add(p, c), r);
-}
-#endif
 template <class D, class V>
 HWY_INLINE V FusedMulAdd(D d, V a, V b, V c) {
 #if HWY_TARGET == HWY_SCALAR
@@ -1021,17 +959,15 @@ HWY_INLINE V FusedMulAdd(D d, V a, V b, V c) {
   return hn::MulAdd(a, b, c);
 #else
   if constexpr (sizeof(hn::TFromD<D>) == 8) {
-    return FusedMulAddF64(d, a, b, c);
+    return math::fmadetail::FusedMulAddF64(d, a, b, c);
   } else {
     // float32: the product is exact in float64; the sum, rounded to odd
     // there, rounds once to float32.
     const hn::Half<D> dh;
     const hn::Repartition<double, D> dd;
     auto half = [&](auto x, auto y, auto z) {
-      const auto pz = hn::PromoteTo(dd, z);
-      auto err = pz;
-      const auto s = TwoSum(dd, hn::Mul(hn::PromoteTo(dd, x), hn::PromoteTo(dd, y)), pz, &err);
-      return hn::DemoteTo(dh, RoundToOdd(dd, s, err));
+      return hn::DemoteTo(dh, math::fmadetail::MulAddToOdd(dd, hn::PromoteTo(dd, x), hn::PromoteTo(dd, y),
+                                                           hn::PromoteTo(dd, z)));
     };
     return hn::Combine(d, half(hn::UpperHalf(dh, a), hn::UpperHalf(dh, b), hn::UpperHalf(dh, c)),
                        half(hn::LowerHalf(dh, a), hn::LowerHalf(dh, b), hn::LowerHalf(dh, c)));

@@ -61,24 +61,38 @@ HWY_INLINE hn::VFromD<DF> DemoteToF32(DF df, VD v) {
 
 namespace fmadetail {
 
-// a b + c of float64 lanes holding float32 values, rounded to odd.
+// Round to odd: s = RN(x) with x - s = err exactly; where err != 0 and s is
+// even (and finite), the neighbour of s toward x, which is odd. Rounding
+// the result to fewer bits afterwards is then a single correct rounding
+// (Boldo and Melquiond).
 template <class DD, class VD = hn::VFromD<DD>>
-HWY_INLINE VD MulAddToOdd(DD dd, VD a, VD b, VD c) {
+HWY_INLINE VD RoundToOdd(DD dd, VD s, VD err) {
   const hn::RebindToSigned<DD> di;
-  const VD p = hn::Mul(a, b);  // exact
-  const VD s = hn::Add(p, c);
-  const VD pb = hn::Sub(s, c);
-  const VD cb = hn::Sub(s, pb);
-  const VD e = hn::Add(hn::Sub(p, pb), hn::Sub(c, cb));  // TwoSum: p + c - s
   const auto bits = hn::BitCast(di, s);
   const auto one = hn::Set(di, 1);
   const auto even = hn::Eq(hn::And(bits, one), hn::Zero(di));
-  // +1 (away from zero) where e has s's sign, else -1 (toward zero).
-  const auto step = hn::Or(hn::ShiftRight<63>(hn::BitCast(di, hn::Xor(e, s))), one);
-  const VD inf = hn::Set(dd, std::numeric_limits<double>::infinity());
-  const auto inexact = hn::And(hn::Ne(e, hn::Zero(dd)), hn::Lt(hn::Abs(s), inf));
-  const auto fix = hn::And(hn::RebindMask(di, inexact), even);
-  return hn::BitCast(dd, hn::IfThenElse(fix, hn::Add(bits, step), bits));
+  const auto inexact = hn::And(hn::Not(hn::Eq(err, hn::Zero(dd))), hn::IsFinite(s));
+  const auto toward_zero = hn::Xor(hn::Lt(err, hn::Zero(dd)), hn::Lt(s, hn::Zero(dd)));
+  const auto step = hn::IfThenElse(hn::RebindMask(di, toward_zero), hn::Neg(one), one);
+  const auto move = hn::And(even, hn::RebindMask(di, inexact));
+  return hn::BitCast(dd, hn::IfThenElse(move, hn::Add(bits, step), bits));
+}
+
+// s + *err == a + b exactly, any order (Knuth's TwoSum).
+template <class VD>
+HWY_INLINE VD TwoSumD(VD a, VD b, VD* err) {
+  const VD s = hn::Add(a, b);
+  const VD bb = hn::Sub(s, a);
+  *err = hn::Add(hn::Sub(a, hn::Sub(s, bb)), hn::Sub(b, bb));
+  return s;
+}
+
+// a b + c of float64 lanes holding float32 values, rounded to odd.
+template <class DD, class VD = hn::VFromD<DD>>
+HWY_INLINE VD MulAddToOdd(DD dd, VD a, VD b, VD c) {
+  VD e;
+  const VD s = TwoSumD(hn::Mul(a, b), c, &e);  // the product is exact
+  return RoundToOdd(dd, s, e);
 }
 
 // Out of line: inlined at every fma of every float32 function, the
@@ -125,26 +139,67 @@ HWY_INLINE V NegMulAddF(DF df, V a, V b, V c) {
 }
 
 // ---- float64 ---------------------------------------------------------------
-// MulAddD: a b + c of float64 lanes rounded once, with the same bits on
-// every target. FMA targets use the instruction. The others (SSE4, SSSE3,
-// EMU128, SCALAR: CPUs from before 2013) call libm's fma lane by lane, which
+// MulAddD: a b + c of float64 lanes rounded once (IEEE fma), with the same
+// bits on every target. FMA targets (AVX2, AVX3) use the instruction. The
+// others (SSE4, SSSE3, EMU128: CPUs from before 2013) use FusedMulAddF64
+// below, out of line as the float32 emulation; SCALAR uses std::fma, which
 // C99 and IEEE 754 define as the correctly rounded a b + c (glibc and musl
-// compute it so, in software where the CPU has no FMA): about 10x the cost
-// of a multiply and an add there, on targets that are not the ones to be
-// fast on. Out of line, as the float32 emulation.
+// compute it so, in software where the CPU has no FMA).
 
 namespace fmadetail {
 
-template <class D, class V = hn::VFromD<D>>
-HWY_NOINLINE V LibmMulAdd(D d, V a, V b, V c) {
-  constexpr size_t kMax = HWY_MAX_BYTES / sizeof(double);
-  HWY_ALIGN double pa[kMax], pb[kMax], pc[kMax];
-  hn::Store(a, d, pa);
-  hn::Store(b, d, pb);
-  hn::Store(c, d, pc);
-  for (size_t i = 0; i < hn::Lanes(d); ++i) pa[i] = std::fma(pa[i], pb[i], pc[i]);
-  return hn::Load(d, pa);
+#if !HWY_NATIVE_FMA && HWY_TARGET != HWY_SCALAR
+// float64 a b + c without FMA: the product exact as p + e (Dekker's
+// TwoProduct with Veltkamp's split), the three-term sum as vh + rh + rl, rh
+// rounded to odd, then one rounding. Lanes where a split or product could
+// overflow or underflow (or any lane is not finite) take std::fma. Also the
+// binary ops' fused forms (FusedMulAdd in functors-inl.h).
+template <class DD, class VD = hn::VFromD<DD>>
+HWY_INLINE VD FusedMulAddF64(DD dd, VD a, VD b, VD c) {
+  const VD p = hn::Mul(a, b);
+  const VD big = hn::Set(dd, 0x1p996), huge = hn::Set(dd, 0x1p1000), tiny = hn::Set(dd, 0x1p-900);
+  const VD ap = hn::Abs(p);
+  const auto zero_product = hn::Or(hn::Eq(a, hn::Zero(dd)), hn::Eq(b, hn::Zero(dd)));
+  const auto ok = hn::And(
+      hn::And(hn::Lt(hn::Abs(a), big), hn::Lt(hn::Abs(b), big)),
+      hn::And(hn::Lt(hn::Abs(c), huge),
+              hn::Or(zero_product, hn::And(hn::Ge(ap, tiny), hn::Lt(ap, huge)))));
+  if (!hn::AllTrue(dd, ok)) {
+    constexpr size_t kN = HWY_MAX_BYTES / sizeof(double);
+    HWY_ALIGN double x[kN], y[kN], z[kN];
+    hn::Store(a, dd, x);
+    hn::Store(b, dd, y);
+    hn::Store(c, dd, z);
+    for (size_t i = 0; i < hn::Lanes(dd); ++i) x[i] = std::fma(x[i], y[i], z[i]);
+    return hn::Load(dd, x);
+  }
+  const VD k = hn::Set(dd, 134217729.0);  // 2^27 + 1
+  auto split = [&](VD x, VD& lo) {
+    const VD t = hn::Mul(x, k);
+    const VD hi = hn::Sub(t, hn::Sub(t, x));
+    lo = hn::Sub(x, hi);
+    return hi;
+  };
+  VD al, bl;
+  const VD ah = split(a, al), bh = split(b, bl);
+  const VD e = hn::Add(hn::Add(hn::Add(hn::Sub(hn::Mul(ah, bh), p), hn::Mul(ah, bl)),
+                               hn::Mul(al, bh)),
+                       hn::Mul(al, bl));
+  VD t1, t2, vl, rl;
+  const VD s1 = TwoSumD(p, c, &t1);
+  const VD s2 = TwoSumD(t1, e, &t2);
+  const VD vh = TwoSumD(s1, s2, &vl);
+  const VD rh = TwoSumD(vl, t2, &rl);
+  const VD r = hn::Add(vh, RoundToOdd(dd, rh, rl));
+  // A zero result is exact: p + c has its sign (-0 only when both are -0).
+  return hn::IfThenElse(hn::Eq(r, hn::Zero(dd)), hn::Add(p, c), r);
 }
+
+template <class DD, class VD = hn::VFromD<DD>>
+HWY_NOINLINE VD EmulatedMulAddD(DD dd, VD a, VD b, VD c) {
+  return FusedMulAddF64(dd, a, b, c);
+}
+#endif
 
 }  // namespace fmadetail
 
@@ -153,8 +208,10 @@ HWY_INLINE V MulAddD(D d, V a, V b, V c) {
 #if HWY_NATIVE_FMA
   (void)d;
   return hn::MulAdd(a, b, c);
+#elif HWY_TARGET == HWY_SCALAR
+  return hn::Set(d, std::fma(hn::GetLane(a), hn::GetLane(b), hn::GetLane(c)));
 #else
-  return fmadetail::LibmMulAdd(d, a, b, c);
+  return fmadetail::EmulatedMulAddD(d, a, b, c);
 #endif
 }
 
