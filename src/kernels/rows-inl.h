@@ -197,6 +197,25 @@ HWY_NOINLINE void BinaryRow(int64_t n, int64_t rows, char* const* p, const int64
            reinterpret_cast<const TI*>(q[2]));
     });
   };
+  if constexpr (F::kVec && std::is_same_v<TO, TI> && (kFloat<TI>)) {
+    // Rows of at most one vector (points, RGBA, 16-wide tiles of a 3-D
+    // broadcast): one masked vector a row, without the row loop's setup,
+    // which cost more than the row itself. Floating lanes only: masked-off
+    // lanes read as zeros, harmless to a floating op, and 4- and 8-byte
+    // lanes have masked loads and stores on both targets (no access past
+    // the row's n elements).
+    if (rows > 1 && bcast != 3 && n <= static_cast<int64_t>(hn::Lanes(hn::ScalableTag<TI>()))) {
+      const hn::ScalableTag<TI> d;
+      const auto m = hn::FirstN(d, static_cast<size_t>(n));
+      auto in = [&](const TI* x, bool one) { return one ? hn::Set(d, x[0]) : hn::MaskedLoad(m, d, x); };
+      ForEachRow<3>(rows, p, step, [&](char* const* q) {
+        const TI* a = reinterpret_cast<const TI*>(q[1]);
+        const TI* b = reinterpret_cast<const TI*>(q[2]);
+        hn::BlendedStore(f.Vec(d, in(a, bcast & 1), in(b, bcast & 2)), m, d, reinterpret_cast<TO*>(q[0]));
+      });
+      return;
+    }
+  }
   switch (bcast) {
     case 0:
       return each_row([&](TO* o, const TI* a, const TI* b) { Loop2<1, 1>(n, o, a, b, f, stores); });
