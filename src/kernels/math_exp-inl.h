@@ -3,17 +3,18 @@
 // functions built on them (Sigmoid, Logit, Silu, Softplus, Mish, Elu,
 // GeluTanh). Each result is within 1 ulp of the correctly rounded value of
 // the exact function (measured <= 0.56 ulp from the exact value,
-// tests/test_math_exp.cc; Exp and Exp2 <= 0.67, Tanh, with plain
-// roundings, <= 1.16). The same bits on every Highway target: only
+// tests/test_math_exp.cc; Exp, Exp2, Log, Log2 and Log10 <= 0.76, Tanh,
+// with plain roundings, <= 1.16). The same bits on every Highway target: only
 // correctly rounded IEEE operations (add, multiply, divide, square root,
 // fused multiply-add by MulAddD in math_fma-inl.h; no approximate
 // reciprocals, no libm function but fma), double-double (math_dd-inl.h)
 // where rounding errors would add up, and selects for the edges. Compile
 // with -ffp-contract=off.
 //
-// Polynomials are evaluated by fused multiply-adds; Exp and Exp2 are plain
-// float64 (ExpLean) with the one large rounding last, which halved their
-// cost; the rest keep the double-double cores below.
+// Polynomials are evaluated by fused multiply-adds. Exp and Exp2 (ExpLean)
+// and Log, Log2 and Log10 (LogPlain) are plain float64 with exact splits
+// where a rounding would count, and the one large rounding last, at about
+// half the double-double cores' cost; the rest keep those cores below.
 //
 // Building blocks (namespace detail):
 //  * ExpCore(xh + xl) = 2^k (1 + e1): k = round(x / ln2), r = x - k ln2 by
@@ -212,26 +213,34 @@ HWY_INLINE DD<V> OnePlus(D d, DD<V> e1) {
   return y;
 }
 
+// x = 2^e m with m in [sqrt(1/2), sqrt(2)) for finite x > 0: m returned;
+// a subnormal x is first scaled by *scale = 2^54 (else 1), whose exponent
+// is e0 (e = e0 - 54 there, else e0).
+template <class D, class V>
+HWY_INLINE V LogReduce(D d, V x, V* scale, V* e0, V* e) {
+  const hn::RebindToUnsigned<D> du;
+  using VU = hn::VFromD<decltype(du)>;
+  const auto sub = hn::Lt(x, hn::Set(d, 0x1p-1022));
+  *scale = hn::IfThenElse(sub, hn::Set(d, 0x1p54), hn::Set(d, 1.0));
+  const VU u = hn::BitCast(du, hn::Mul(x, *scale));
+  // e + 1024
+  const VU eb = hn::ShiftRight<52>(
+      hn::Add(u, hn::Set(du, 0x4000000000000000ull - 0x3fe6a09e667f3bcdull)));
+  *e0 = hn::Sub(hn::BitCast(d, hn::Or(eb, hn::Set(du, 0x4330000000000000ull))),
+                hn::Set(d, 0x1p52 + 1024.0));
+  *e = hn::Sub(*e0, hn::IfThenElseZero(sub, hn::Set(d, 54.0)));
+  return hn::BitCast(d, hn::Add(hn::Sub(u, hn::ShiftLeft<52>(eb)), hn::Set(du, 1024ull << 52)));
+}
+
 // log(xh + xl) for finite xh > 0 (|xl| <= ulp(xh)); other inputs give
 // garbage that the callers replace. kLo: whether xl can be nonzero.
 template <bool kLo, class D, class V>
 HWY_INLINE DD<V> LogDD(D d, V xh, V xl) {
-  const hn::RebindToUnsigned<D> du;
-  using VU = hn::VFromD<decltype(du)>;
-  const auto sub = hn::Lt(xh, hn::Set(d, 0x1p-1022));
-  const V xs = hn::IfThenElse(sub, hn::Mul(xh, hn::Set(d, 0x1p54)), xh);
-  const VU u = hn::BitCast(du, xs);
-  // e + 1024, where x = 2^e m, m in [sqrt(1/2), sqrt(2)).
-  const VU eb = hn::ShiftRight<52>(
-      hn::Add(u, hn::Set(du, 0x4000000000000000ull - 0x3fe6a09e667f3bcdull)));
-  const V m = hn::BitCast(
-      d, hn::Add(hn::Sub(u, hn::ShiftLeft<52>(eb)), hn::Set(du, 1024ull << 52)));
-  const V e0 = hn::Sub(hn::BitCast(d, hn::Or(eb, hn::Set(du, 0x4330000000000000ull))),
-                       hn::Set(d, 0x1p52 + 1024.0));
-  const V e = hn::Sub(e0, hn::IfThenElseZero(sub, hn::Set(d, 54.0)));
+  V scale, e0, e;
+  const V m = LogReduce(d, xh, &scale, &e0, &e);
   DD<V> f;
   if (kLo) {
-    const V xls = hn::IfThenElse(sub, hn::Mul(xl, hn::Set(d, 0x1p54)), xl);
+    const V xls = hn::Mul(xl, scale);
     f = dd::TwoSum(hn::Sub(m, hn::Set(d, 1.0)), Scale(d, xls, hn::Neg(e0)));
   } else {
     f = {hn::Sub(m, hn::Set(d, 1.0)), hn::Zero(d)};
@@ -367,25 +376,57 @@ HWY_INLINE hn::VFromD<D> Expm1(D d, hn::VFromD<D> x) {
 // ---------------------------------------------------------------------------
 // Logarithms
 
+namespace detail {
+
+// log(x) times c = ch + cl (c = 1: kMul false), plus e (eh + el), for
+// x = 2^e m: plain float64 in fdlibm's arrangement with fused
+// multiply-adds. f = m - 1 (exact), s = f / (2 + f), and
+// log(1 + f) = f - f^2/2 + s (f^2/2 + R), R = 2 s^2 P(s^2) with LogDD's
+// polynomial, held as hi + lo: f^2 exact (TwoSqr), f - f^2/2 split exactly
+// (FastTwoSum), so only the small terms are rounded before the sum with
+// e eh (exact: eh has 42 bits, |e| < 2^11), which is added last. About
+// 0.6 ulp from the exact value (test_math_exp.cc measures it).
+template <bool kMul, class D, class V>
+HWY_INLINE V LogPlain(D d, V x, double ch, double cl, double eh, double el) {
+  V scale, e0, e;
+  const V m = LogReduce(d, x, &scale, &e0, &e);
+  const V half = hn::Set(d, 0.5);
+  const V f = hn::Sub(m, hn::Set(d, 1.0));
+  const V s = hn::Div(f, hn::Add(hn::Set(d, 2.0), f));
+  const V z = hn::Mul(s, s);
+  const V r2 = hn::Mul(hn::Add(z, z), Horner(d, z, kLogTail));
+  const DD<V> f2 = dd::TwoSqr(d, f);  // no underflow: f is 0 or |f| >= 2^-53
+  const V hfsq = hn::Mul(f2.hi, half);
+  const DD<V> h = dd::FastTwoSum(f, hn::Neg(hfsq));  // |f^2/2| < |f|
+  V lo = hn::Sub(MulAddD(d, s, hn::Add(hfsq, r2), h.lo), hn::Mul(f2.lo, half));
+  V hi = h.hi;
+  if (kMul) {
+    const DD<V> p = dd::TwoProd(d, hi, hn::Set(d, ch));
+    lo = MulAddD(d, lo, hn::Set(d, ch), MulAddD(d, hi, hn::Set(d, cl), p.lo));
+    hi = p.hi;
+  }
+  // |e eh| >= |hi| where e != 0 (|log(m)| <= ln2/2, times c <= 1/ln2)
+  const DD<V> t = dd::FastTwoSum(hn::Mul(e, hn::Set(d, eh)), hi);
+  return FixLog(d, x, hn::Add(t.hi, hn::Add(t.lo, MulAddD(d, e, hn::Set(d, el), lo))));
+}
+
+}  // namespace detail
+
 template <class D>
 HWY_INLINE hn::VFromD<D> Log(D d, hn::VFromD<D> x) {
-  return detail::FixLog(d, x, dd::Round(detail::LogDD<false>(d, x, hn::Zero(d))));
+  return detail::LogPlain<false>(d, x, 1.0, 0.0, detail::kLn2CwHi, detail::kLn2CwLo);
 }
 
 template <class D>
 HWY_INLINE hn::VFromD<D> Log2(D d, hn::VFromD<D> x) {
-  using V = hn::VFromD<D>;
-  const dd::DD<V> l = detail::LogDD<false>(d, x, hn::Zero(d));
-  const dd::DD<V> c = {hn::Set(d, detail::kInvLn2), hn::Set(d, detail::kInvLn2Lo)};
-  return detail::FixLog(d, x, dd::Round(dd::Mul(d, l, c)));
+  return detail::LogPlain<true>(d, x, detail::kInvLn2, detail::kInvLn2Lo, 1.0, 0.0);
 }
 
+// log10(2) = kLog10Of2Hi (42 significant bits) + kLog10Of2Lo.
 template <class D>
 HWY_INLINE hn::VFromD<D> Log10(D d, hn::VFromD<D> x) {
-  using V = hn::VFromD<D>;
-  const dd::DD<V> l = detail::LogDD<false>(d, x, hn::Zero(d));
-  const dd::DD<V> c = {hn::Set(d, detail::kInvLn10Hi), hn::Set(d, detail::kInvLn10Lo)};
-  return detail::FixLog(d, x, dd::Round(dd::Mul(d, l, c)));
+  return detail::LogPlain<true>(d, x, detail::kInvLn10Hi, detail::kInvLn10Lo, 0x1.34413509f78p-2,
+                                0x1.fef311f12b358p-46);
 }
 
 template <class D>
