@@ -3,8 +3,8 @@
 // functions built on them (Sigmoid, Logit, Silu, Softplus, Mish, Elu,
 // GeluTanh). Each result is within 1 ulp of the correctly rounded value of
 // the exact function (measured <= 0.56 ulp from the exact value,
-// tests/test_math_exp.cc; Exp, Exp2, Log, Log2 and Log10 <= 0.76, Tanh,
-// with plain roundings, <= 1.16). The same bits on every Highway target: only
+// tests/test_math_exp.cc; Log, Log2 and Log10 <= 0.76, Tanh, with plain
+// roundings, <= 1.16). The same bits on every Highway target: only
 // correctly rounded IEEE operations (add, multiply, divide, square root,
 // fused multiply-add by MulAddD in math_fma-inl.h; no approximate
 // reciprocals, no libm function but fma), double-double (math_dd-inl.h)
@@ -14,7 +14,9 @@
 // Polynomials are evaluated by fused multiply-adds. Exp and Exp2 (ExpLean)
 // and Log, Log2 and Log10 (LogPlain) are plain float64 with exact splits
 // where a rounding would count, and the one large rounding last, at about
-// half the double-double cores' cost; the rest keep those cores below.
+// half the double-double cores' cost; Sigmoid, Silu, Softplus, Mish and
+// GeluTanh take their e^x from the same plain form (ExpOnePlus); the rest
+// keep the double-double cores below.
 //
 // Building blocks (namespace detail):
 //  * ExpCore(xh + xl) = 2^k (1 + e1): k = round(x / ln2), r = x - k ln2 by
@@ -213,6 +215,44 @@ HWY_INLINE DD<V> OnePlus(D d, DD<V> e1) {
   return y;
 }
 
+// e^(rh + rl) for |rh| <= 0.35, |rl| <= 2^-30, in plain float64 with fused
+// multiply-adds: 1 + rh + (rl + r^2 (1/2 + r P(r))), r = rh + rl rounded,
+// as hi + lo with hi = 1 + rh rounded, lo its exact rest plus the small
+// terms (up to 0.07: not normalised). Only the linear term needs r's low
+// part; r^2 is taken as rh^2 (exact as q + ql) + 2 rh rl, so that r's
+// rounding stays out of it too.
+template <class D, class V>
+HWY_INLINE DD<V> ExpRed(D d, V rh, V rl) {
+  const V r = hn::Add(rh, rl);
+  const V s = MulAddD(d, r, Horner(d, r, kExpTail), hn::Set(d, 0.5));
+  const V q = hn::Mul(rh, rh);
+  const V ql = MulAddD(d, hn::Add(rh, rh), rl, MulAddD(d, rh, rh, hn::Neg(q)));
+  const V u = MulAddD(d, q, s, MulAddD(d, ql, s, rl));
+  const DD<V> y = dd::FastTwoSum(hn::Set(d, 1.0), rh);
+  return {y.hi, hn::Add(y.lo, u)};
+}
+
+template <class V>
+struct ExpY {
+  V k;      // integer-valued
+  DD<V> y;  // e^x = 2^k (y.hi + y.lo), y in [0.7, 1.42]
+};
+
+// e^(xh + xl) = 2^k y for the callers that need 1 + e1 only (ExpCore's
+// OnePlus), in plain float64 with fused multiply-adds: rh = x - k ln2hi
+// (exact), rl = xl - k ln2lo, y = ExpRed(rh, rl) normalised (relative
+// error about 2^-57). x is clamped to [-1400, 1400]; NaN propagates.
+template <class D, class V>
+HWY_INLINE ExpY<V> ExpOnePlus(D d, V xh, V xl) {
+  const V x = Clamp(d, xh, -1400.0, 1400.0);
+  const V magic = hn::Set(d, kRoundMagic);
+  const V k = hn::Sub(MulAddD(d, x, hn::Set(d, kInvLn2), magic), magic);
+  const V nk = hn::Neg(k);
+  const V rh = MulAddD(d, nk, hn::Set(d, kLn2CwHi), x);  // exact
+  const DD<V> y = ExpRed(d, rh, MulAddD(d, nk, hn::Set(d, kLn2CwLo), xl));
+  return {k, dd::FastTwoSum(y.hi, y.lo)};
+}
+
 // x = 2^e m with m in [sqrt(1/2), sqrt(2)) for finite x > 0: m returned;
 // a subnormal x is first scaled by *scale = 2^54 (else 1), whose exponent
 // is e0 (e = e0 - 54 there, else e0).
@@ -279,8 +319,8 @@ HWY_INLINE V MulSigmoid(D d, V m, V zh, V zl) {
   const auto pos = hn::Ge(zh, hn::Zero(d));
   const V ah = hn::Abs(zh);
   const V al = hn::IfThenElse(pos, zl, hn::Neg(zl));
-  const ExpParts<V> c = ExpCore(d, hn::Neg(ah), hn::Neg(al));
-  const DD<V> y = OnePlus(d, c.e1);
+  const ExpY<V> c = ExpOnePlus(d, hn::Neg(ah), hn::Neg(al));
+  const DD<V> y = c.y;
   const V kc = hn::IfThenElse(hn::Lt(c.k, hn::Set(d, -1000.0)), hn::Set(d, -1000.0), c.k);
   const DD<V> t = dd::MulPow2(y, Pow2(d, kc));  // e^-|z|
   DD<V> den = dd::FastTwoSum(hn::Set(d, 1.0), t.hi);
@@ -317,19 +357,11 @@ HWY_INLINE auto TinyMask(D d, V x, double bound) {
 
 namespace detail {
 
-// 2^k e^(rh + rl) for |rh| <= 0.35, |rl| <= 2^-30, k integer-valued in
-// [-2044, 2046], in plain float64 with fused multiply-adds (the composites
-// keep ExpCore's double-double): e^r = 1 + rh + (rl + r^2 (1/2 + r P(r)))
-// with r = rh + rl rounded, as only the linear term needs r's low part. The
-// 1 + rh is split exactly (FastTwoSum), so the one rounding of any size is
-// the last: about 0.5 + 0.15 ulp (test_math_exp.cc measures it).
+// 2^k e^(rh + rl) (ExpRed), rounded once: the one rounding of any size is
+// the last (test_math_exp.cc measures the result).
 template <class D, class V>
 HWY_INLINE V ExpLean(D d, V rh, V rl, V k) {
-  const V r = hn::Add(rh, rl);
-  const V s = MulAddD(d, r, Horner(d, r, kExpTail), hn::Set(d, 0.5));
-  const V u = MulAddD(d, hn::Mul(r, r), s, rl);
-  const DD<V> y = dd::FastTwoSum(hn::Set(d, 1.0), rh);
-  return ScaleNormal(d, DD<V>{y.hi, hn::Add(y.lo, u)}, k);
+  return ScaleNormal(d, ExpRed(d, rh, rl), k);
 }
 
 }  // namespace detail
@@ -625,8 +657,8 @@ HWY_INLINE hn::VFromD<D> Softplus(D d, hn::VFromD<D> x, double beta, double thre
   const auto pos = hn::Gt(zd.hi, hn::Zero(d));
   const V ah = hn::Abs(zd.hi);
   const V al = hn::IfThenElse(pos, zd.lo, hn::Neg(zd.lo));
-  const detail::ExpParts<V> c = detail::ExpCore(d, hn::Neg(ah), hn::Neg(al));
-  const dd::DD<V> y = detail::OnePlus(d, c.e1);
+  const detail::ExpY<V> c = detail::ExpOnePlus(d, hn::Neg(ah), hn::Neg(al));
+  const dd::DD<V> y = c.y;
   const V kc = hn::IfThenElse(hn::Lt(c.k, hn::Set(d, -1000.0)), hn::Set(d, -1000.0), c.k);
   const dd::DD<V> t = dd::MulPow2(y, detail::Pow2(d, kc));  // e^-|z|
   const dd::DD<V> one_t = dd::AddD(t, hn::Set(d, 1.0));
@@ -653,8 +685,8 @@ HWY_INLINE hn::VFromD<D> Mish(D d, hn::VFromD<D> x) {
   using V = hn::VFromD<D>;
   const V xi = detail::Clamp(d, x, -800.0, 40.0);
   const auto pos = hn::Gt(xi, hn::Zero(d));
-  const detail::ExpParts<V> c = detail::ExpCore(d, hn::Neg(hn::Abs(xi)), hn::Zero(d));
-  const dd::DD<V> y = detail::OnePlus(d, c.e1);
+  const detail::ExpY<V> c = detail::ExpOnePlus(d, hn::Neg(hn::Abs(xi)), hn::Zero(d));
+  const dd::DD<V> y = c.y;
   const V kc = hn::IfThenElse(hn::Lt(c.k, hn::Set(d, -1000.0)), hn::Set(d, -1000.0), c.k);
   const dd::DD<V> t = dd::MulPow2(y, detail::Pow2(d, kc));  // e^-|x|
   const dd::DD<V> t2 = dd::Mul(d, t, t);
