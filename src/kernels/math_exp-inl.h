@@ -238,18 +238,28 @@ struct ExpY {
   DD<V> y;  // e^x = 2^k (y.hi + y.lo), y in [0.7, 1.42]
 };
 
-// e^(xh + xl) = 2^k y for the callers that need 1 + e1 only (ExpCore's
-// OnePlus), in plain float64 with fused multiply-adds: rh = x - k ln2hi
-// (exact), rl = xl - k ln2lo, y = ExpRed(rh, rl) normalised (relative
-// error about 2^-57). x is clamped to [-1400, 1400]; NaN propagates.
+// k = round(x / ln2) for xh clamped to [-1400, 1400] (NaN propagates), and
+// x - k ln2 as *rh = xh - k ln2hi (exact, as in ExpCore) and
+// *rl = xl - k ln2lo; returns k.
 template <class D, class V>
-HWY_INLINE ExpY<V> ExpOnePlus(D d, V xh, V xl) {
+HWY_INLINE V ExpArg(D d, V xh, V xl, V* rh, V* rl) {
   const V x = Clamp(d, xh, -1400.0, 1400.0);
   const V magic = hn::Set(d, kRoundMagic);
   const V k = hn::Sub(MulAddD(d, x, hn::Set(d, kInvLn2), magic), magic);
   const V nk = hn::Neg(k);
-  const V rh = MulAddD(d, nk, hn::Set(d, kLn2CwHi), x);  // exact
-  const DD<V> y = ExpRed(d, rh, MulAddD(d, nk, hn::Set(d, kLn2CwLo), xl));
+  *rh = MulAddD(d, nk, hn::Set(d, kLn2CwHi), x);
+  *rl = MulAddD(d, nk, hn::Set(d, kLn2CwLo), xl);
+  return k;
+}
+
+// e^(xh + xl) = 2^k y for the callers that need 1 + e1 only (ExpCore's
+// OnePlus), in plain float64 with fused multiply-adds: y = ExpRed of
+// ExpArg's reduced argument, normalised (relative error about 2^-57).
+template <class D, class V>
+HWY_INLINE ExpY<V> ExpOnePlus(D d, V xh, V xl) {
+  V rh, rl;
+  const V k = ExpArg(d, xh, xl, &rh, &rl);
+  const DD<V> y = ExpRed(d, rh, rl);
   return {k, dd::FastTwoSum(y.hi, y.lo)};
 }
 
@@ -366,16 +376,12 @@ HWY_INLINE V ExpLean(D d, V rh, V rl, V k) {
 
 }  // namespace detail
 
-// k = round(x / ln2), rh = x - k ln2hi (exact, as in ExpCore), rl = -k ln2lo.
 template <class D>
 HWY_INLINE hn::VFromD<D> Exp(D d, hn::VFromD<D> x) {
   using V = hn::VFromD<D>;
-  const V xc = detail::Clamp(d, x, -1400.0, 1400.0);
-  const V magic = hn::Set(d, detail::kRoundMagic);
-  const V k = hn::Sub(MulAddD(d, xc, hn::Set(d, detail::kInvLn2), magic), magic);
-  const V nk = hn::Neg(k);
-  const V rh = MulAddD(d, nk, hn::Set(d, detail::kLn2CwHi), xc);
-  return detail::ExpLean(d, rh, hn::Mul(nk, hn::Set(d, detail::kLn2CwLo)), k);
+  V rh, rl;
+  const V k = detail::ExpArg(d, x, hn::Zero(d), &rh, &rl);
+  return detail::ExpLean(d, rh, rl, k);
 }
 
 // k = round(x), f = x - k (exact), r = f ln2 as rh + rl (TwoProd, plus

@@ -32,6 +32,7 @@
 #include <limits>
 
 #include "hwy/highway.h"
+#include "kernels/math_dd-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace bcast {
@@ -78,21 +79,11 @@ HWY_INLINE VD RoundToOdd(DD dd, VD s, VD err) {
   return hn::BitCast(dd, hn::IfThenElse(move, hn::Add(bits, step), bits));
 }
 
-// s + *err == a + b exactly, any order (Knuth's TwoSum).
-template <class VD>
-HWY_INLINE VD TwoSumD(VD a, VD b, VD* err) {
-  const VD s = hn::Add(a, b);
-  const VD bb = hn::Sub(s, a);
-  *err = hn::Add(hn::Sub(a, hn::Sub(s, bb)), hn::Sub(b, bb));
-  return s;
-}
-
 // a b + c of float64 lanes holding float32 values, rounded to odd.
 template <class DD, class VD = hn::VFromD<DD>>
 HWY_INLINE VD MulAddToOdd(DD dd, VD a, VD b, VD c) {
-  VD e;
-  const VD s = TwoSumD(hn::Mul(a, b), c, &e);  // the product is exact
-  return RoundToOdd(dd, s, e);
+  const dd::DD<VD> s = dd::TwoSum(hn::Mul(a, b), c);  // the product is exact
+  return RoundToOdd(dd, s.hi, s.lo);
 }
 
 // Out of line: inlined at every fma of every float32 function, the
@@ -173,24 +164,12 @@ HWY_INLINE VD FusedMulAddF64(DD dd, VD a, VD b, VD c) {
     for (size_t i = 0; i < hn::Lanes(dd); ++i) x[i] = std::fma(x[i], y[i], z[i]);
     return hn::Load(dd, x);
   }
-  const VD k = hn::Set(dd, 134217729.0);  // 2^27 + 1
-  auto split = [&](VD x, VD& lo) {
-    const VD t = hn::Mul(x, k);
-    const VD hi = hn::Sub(t, hn::Sub(t, x));
-    lo = hn::Sub(x, hi);
-    return hi;
-  };
-  VD al, bl;
-  const VD ah = split(a, al), bh = split(b, bl);
-  const VD e = hn::Add(hn::Add(hn::Add(hn::Sub(hn::Mul(ah, bh), p), hn::Mul(ah, bl)),
-                               hn::Mul(al, bh)),
-                       hn::Mul(al, bl));
-  VD t1, t2, vl, rl;
-  const VD s1 = TwoSumD(p, c, &t1);
-  const VD s2 = TwoSumD(t1, e, &t2);
-  const VD vh = TwoSumD(s1, s2, &vl);
-  const VD rh = TwoSumD(vl, t2, &rl);
-  const VD r = hn::Add(vh, RoundToOdd(dd, rh, rl));
+  const VD e = dd::TwoProd(dd, a, b).lo;  // Dekker's here: no FMA
+  const dd::DD<VD> s1 = dd::TwoSum(p, c);
+  const dd::DD<VD> s2 = dd::TwoSum(s1.lo, e);
+  const dd::DD<VD> v = dd::TwoSum(s1.hi, s2.hi);
+  const dd::DD<VD> r2 = dd::TwoSum(v.lo, s2.lo);
+  const VD r = hn::Add(v.hi, RoundToOdd(dd, r2.hi, r2.lo));
   // A zero result is exact: p + c has its sign (-0 only when both are -0).
   return hn::IfThenElse(hn::Eq(r, hn::Zero(dd)), hn::Add(p, c), r);
 }
