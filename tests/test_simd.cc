@@ -286,6 +286,81 @@ TEST_P(Float32Accuracy, Float64HypotWithinOneUlp) {
 INSTANTIATE_TEST_SUITE_P(Targets, Float32Accuracy, ::testing::ValuesIn(kSimdTargets),
                          [](const ::testing::TestParamInfo<const char*>& i) { return std::string(i.param); });
 
+// The exactness policy: where a result is not exact (atan2, pow and hypot
+// of floating operands), every SIMD target gives the same bits. Each op and
+// dtype runs rows of random operands of many magnitudes (pow: results up to
+// and past the vector forms' range) with special lanes mixed in, on every
+// target this CPU has; each target's bits must equal the first target's
+// (the best one). NaNs need only be NaN on both.
+TEST(Simd, BinaryMathSameBitsOnEveryTarget) {
+  struct Run {
+    std::string target;
+    std::vector<uint8_t> bytes;
+  };
+  const bc_op ops[] = {BC_ATAN2, BC_POW, BC_HYPOT};
+  const bc_dtype dtypes[] = {BC_FLOAT64, BC_FLOAT32, BC_FLOAT16, BC_BFLOAT16};
+  const double kSpecial[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1.0, -2.0, 0.5, 3.0, 1e200, 1e-310, -1e-40};
+  const int64_t n = 60013;
+  for (bc_op op : ops) {
+    for (bc_dtype d : dtypes) {
+      const bool f64 = d == BC_FLOAT64;
+      std::mt19937 rng(91 + op * 7 + d);
+      std::uniform_real_distribution<double> unit(-1.0, 1.0), mant(1.0, 2.0);
+      std::uniform_int_distribution<int> exps(f64 ? -600 : -30, f64 ? 600 : 30);
+      std::vector<double> a(n), b(n);
+      for (int64_t i = 0; i < n; ++i) {
+        const double sa = (rng() & 1) ? 1 : -1, sb = (rng() & 1) ? 1 : -1;
+        if (i % 41 == 0) {
+          a[i] = kSpecial[rng() % 12];
+          b[i] = kSpecial[rng() % 12];
+        } else if (op == BC_POW) {
+          a[i] = (i % 4 == 0) ? 1.0 + unit(rng) * 1e-3 : std::ldexp(mant(rng), exps(rng));
+          // b ln a up to +-90: past both forms' limits (64 and 80).
+          b[i] = (i % 7 == 0) ? std::round(unit(rng) * 8) : unit(rng) * 90.0 / std::log(a[i]);
+        } else {
+          a[i] = std::ldexp(mant(rng), exps(rng)) * sa;
+          b[i] = std::fabs(a[i]) * ((i % 3 == 0) ? mant(rng) * 0.5 : std::ldexp(mant(rng), exps(rng) / 8)) * sb;
+        }
+      }
+      Tensor ta = ToTensor(MakeHost(d, {n}, a)), tb = ToTensor(MakeHost(d, {n}, b));
+      const size_t size = f64 ? 8 : d == BC_FLOAT32 ? 4 : 2;
+      std::vector<Run> runs;
+      std::vector<std::string> targets = {""};  // "": the best target
+      for (const char* t : kSimdTargets) targets.push_back(t);
+      for (const std::string& t : targets) {
+        if (bc_set_simd_cap(t.c_str()) != BC_OK) continue;
+        bc_tensor* out = nullptr;
+        ASSERT_EQ(bc_binary(op, ta.get(), tb.get(), &out), BC_OK) << t << ": " << bc_last_error();
+        Tensor r(out);
+        Run run{t.empty() ? std::string("best (") + bc_simd_target() + ")" : t, std::vector<uint8_t>(n * size)};
+        ASSERT_EQ(bc_tensor_copy_to(out, run.bytes.data(), run.bytes.size()), BC_OK);
+        runs.push_back(std::move(run));
+      }
+      ASSERT_EQ(bc_set_simd_cap(nullptr), BC_OK);
+      ASSERT_GE(runs.size(), 2u);
+      for (size_t k = 1; k < runs.size(); ++k) {
+        int64_t differ = 0, first = -1;
+        for (int64_t i = 0; i < n; ++i) {
+          if (std::memcmp(&runs[0].bytes[i * size], &runs[k].bytes[i * size], size) == 0) continue;
+          // Both NaN (any payload) is the same result.
+          auto is_nan = [&](const uint8_t* p) {
+            if (f64) { double v; std::memcpy(&v, p, 8); return std::isnan(v); }
+            if (d == BC_FLOAT32) { float v; std::memcpy(&v, p, 4); return std::isnan(v); }
+            uint16_t h;
+            std::memcpy(&h, p, 2);
+            return d == BC_FLOAT16 ? (h & 0x7c00) == 0x7c00 && (h & 0x3ff) : (h & 0x7f80) == 0x7f80 && (h & 0x7f);
+          };
+          if (is_nan(&runs[0].bytes[i * size]) && is_nan(&runs[k].bytes[i * size])) continue;
+          if (differ++ == 0) first = i;
+        }
+        EXPECT_EQ(differ, 0) << bc_op_name(op) << " " << ShortName(d) << ": " << runs[k].target << " differs from "
+                             << runs[0].target << " in " << differ << " of " << n << " elements, first at " << first
+                             << " (" << (first >= 0 ? a[first] : 0) << ", " << (first >= 0 ? b[first] : 0) << ")";
+      }
+    }
+  }
+}
+
 TEST(Simd, CapNames) {
   std::string best = bc_simd_target();
   EXPECT_FALSE(best.empty());

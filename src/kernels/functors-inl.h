@@ -461,13 +461,15 @@ struct ShrF {
 // outside the domain where that holds (infinities, NaN; for pow a base <= 0
 // or a result outside the normal float range) take libm. The
 // scalar form runs the same float64 code on one lane, so that a row's tail
-// gives the same bits as its vectors. (A target with FMA contracts the
-// polynomials, one without does not: their float64 intermediates can differ
-// in the last bit, which rounding to float32 all but always hides.)
-// Targets whose MulAdd is one fused multiply-add.
-constexpr bool kFmaTarget = HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2;
+// and the SCALAR target give the same bits as the vectors. Every
+// multiply-add here and in the float64 forms below is math::MulAddD (or its
+// negated forms): rounded once on every target, the instruction where there
+// is FMA and an exact emulation elsewhere, so that every target computes the
+// same bits (tests/test_simd.cc, BinaryMathSameBitsOnEveryTarget).
 template <typename T>
 constexpr bool kF64MathVec = std::is_same_v<T, float> && HWY_TARGET != HWY_SCALAR;
+template <typename T>
+constexpr bool kF64Vec = std::is_same_v<T, double> && HWY_TARGET != HWY_SCALAR;
 
 // s = a + b and its exact error through *err (Knuth's TwoSum).
 template <class DD, class VD>
@@ -481,7 +483,7 @@ HWY_INLINE VD TwoSum(DD, VD a, VD b, VD* err) {
 template <class DD, class VD, size_t N>
 HWY_INLINE VD Horner(DD dd, VD x, const double (&c)[N]) {
   VD p = hn::Set(dd, c[0]);
-  for (size_t i = 1; i < N; ++i) p = hn::MulAdd(p, x, hn::Set(dd, c[i]));
+  for (size_t i = 1; i < N; ++i) p = math::MulAddD(dd, p, x, hn::Set(dd, c[i]));
   return p;
 }
 
@@ -504,7 +506,7 @@ HWY_INLINE VD Atan2ForFloat32(DD dd, VD y, VD x) {
   const VD z = hn::Mul(t, t);
   const VD p = Horner(dd, z, {0.050542097039046434, -0.08627289505125398, 0.11071759151644987,
                               -0.14284175492697315, 0.1999997778435137, -0.33333333281082583});
-  VD a = hn::MulAdd(hn::Mul(t, z), p, t);
+  VD a = math::MulAddD(dd, hn::Mul(t, z), p, t);
   a = hn::Add(a, hn::IfThenElseZero(big, hn::Set(dd, 0.78539816339744828)));
   a = hn::IfThenElse(hn::Gt(ay, ax), hn::Sub(hn::Set(dd, 1.5707963267948966), a), a);
   const auto x_signed = hn::Lt(hn::CopySign(hn::Set(dd, 1.0), x), zero);  // -0 too
@@ -531,7 +533,7 @@ template <class DD, class VD>
 HWY_INLINE VD ExpReduce(DD dd, VD x, VD* scale) {
   const hn::RebindToUnsigned<DD> du;
   const VD shifter = hn::Set(dd, 6755399441055744.0);
-  const VD t = hn::MulAdd(x, hn::Set(dd, 1.4426950408889634), shifter);
+  const VD t = math::MulAddD(dd, x, hn::Set(dd, 1.4426950408889634), shifter);
   const auto k_bits = hn::Sub(hn::BitCast(du, t), hn::BitCast(du, shifter));
   *scale = hn::BitCast(dd, hn::ShiftLeft<52>(hn::Add(k_bits, hn::Set(du, 1023))));
   return hn::Sub(t, shifter);
@@ -551,7 +553,7 @@ HWY_INLINE VD PowExponent(DD dd, VD a, VD b) {
   const VD q = Horner(dd, w, {0.09681723051810882, 0.1109567711101456, 0.14285877696176555,
                               0.19999999396152213, 0.3333333333368987});
   const VD s2 = hn::Add(s, s);
-  const VD ln_a = hn::MulAdd(e, hn::Set(dd, 0.6931471805599453), hn::MulAdd(hn::Mul(s2, w), q, s2));
+  const VD ln_a = math::MulAddD(dd, e, hn::Set(dd, 0.6931471805599453), math::MulAddD(dd, hn::Mul(s2, w), q, s2));
   return hn::Mul(b, ln_a);
 }
 // exp(x) for |x| < 80: x = k ln 2 + r, |r| <= ln(2)/2 (k rounded by adding
@@ -561,7 +563,7 @@ template <class DD, class VD>
 HWY_INLINE VD PowExp(DD dd, VD x) {
   VD scale;
   const VD k = ExpReduce(dd, x, &scale);
-  const VD r = hn::NegMulAdd(k, hn::Set(dd, 0.6931471805599453), x);
+  const VD r = math::NegMulAddD(dd, k, hn::Set(dd, 0.6931471805599453), x);
   const VD p = Horner(dd, r, {0.00019915869310828895, 0.00139485808238663, 0.008333266093010952,
                               0.04166621827438506, 0.1666666689107552, 0.5000000107749364,
                               0.9999999999797802, 0.9999999999595487});
@@ -569,7 +571,7 @@ HWY_INLINE VD PowExp(DD dd, VD x) {
 }
 constexpr double kPowExponentLimit = 80.0;
 
-// float64 atan2 on targets with FMA, for finite y and x whose nonzero
+// float64 atan2, for finite y and x whose nonzero
 // magnitudes lie in [2^-500, 2^500]: the same octant reduction as above,
 // but the reduced argument t = num / den as a double-double (numerator and
 // denominator as exact sums, one division, the residual by fused
@@ -589,7 +591,7 @@ HWY_INLINE VD Atan2F64(DD dd, VD y, VD x) {
   const auto nonzero = hn::Gt(den, zero);
   const VD inv = hn::Div(one, hn::IfThenElse(nonzero, den, one));
   const VD t0 = hn::Mul(num, inv);
-  const VD r = hn::Sub(hn::Add(hn::NegMulAdd(t0, den, num), num_lo), hn::Mul(t0, den_lo));
+  const VD r = hn::Sub(hn::Add(math::NegMulAddD(dd, t0, den, num), num_lo), hn::Mul(t0, den_lo));
   const VD t = hn::IfThenElseZero(nonzero, t0);
   const VD t_lo = hn::IfThenElseZero(nonzero, hn::Mul(r, inv));
   const VD z = hn::Mul(t, t);
@@ -597,7 +599,7 @@ HWY_INLINE VD Atan2F64(DD dd, VD y, VD x) {
                               0.0585814891280221, -0.06664511447381948, 0.07692183190826087,
                               -0.09090904578123903, 0.11111111015256361, -0.14285714284666542,
                               0.1999999999999552, -0.3333333333333333});
-  const VD lo = hn::MulAdd(hn::Mul(t, z), p, t_lo);  // atan(t) = t + lo
+  const VD lo = math::MulAddD(dd, hn::Mul(t, z), p, t_lo);  // atan(t) = t + lo
   // The result is k pi/4 + atan(t) or k pi/4 - atan(t), by octant.
   const auto swap = hn::Gt(ay, ax);
   const auto x_signed = hn::Lt(hn::CopySign(one, x), zero);  // -0 too
@@ -608,7 +610,7 @@ HWY_INLINE VD Atan2F64(DD dd, VD y, VD x) {
   const VD st = hn::IfThenElse(minus, hn::Neg(t), t), slo = hn::IfThenElse(minus, hn::Neg(lo), lo);
   const VD pio4_hi = hn::Set(dd, 0.7853981633974483), pio4_lo = hn::Set(dd, 3.061616997868383e-17);
   const VD k_hi = hn::Mul(k, pio4_hi);
-  const VD k_lo = hn::MulAdd(k, pio4_lo, hn::MulSub(k, pio4_hi, k_hi));
+  const VD k_lo = math::MulAddD(dd, k, pio4_lo, math::MulSubD(dd, k, pio4_hi, k_hi));
   VD e;
   const VD sum = TwoSum(dd, k_hi, st, &e);
   return hn::CopySign(hn::Add(sum, hn::Add(hn::Add(e, k_lo), slo)), y);
@@ -627,21 +629,19 @@ HWY_INLINE auto OutsideTwoTo500(DD dd, VD a, VD b) {
 
 template <typename T>
 struct Atan2F {
-  static constexpr bool kVec = kF64MathVec<T> || (std::is_same_v<T, double> && kFmaTarget);
+  static constexpr bool kVec = kF64MathVec<T> || kF64Vec<T>;
   HWY_INLINE T operator()(T y, T x) const {
-    if constexpr (kF64MathVec<T>) {
+    if constexpr (std::is_same_v<T, float>) {
       if (std::isfinite(y) && std::isfinite(x)) {
         const hn::CappedTag<double, 1> d1;
         return static_cast<float>(hn::GetLane(Atan2ForFloat32(d1, hn::Set(d1, y), hn::Set(d1, x))));
       }
     }
-#if HWY_TARGET != HWY_SCALAR
-    if constexpr (std::is_same_v<T, double> && kFmaTarget) {  // the vectors' code, one lane
+    if constexpr (std::is_same_v<T, double>) {  // the vectors' code, one lane
       const hn::CappedTag<double, 1> d1;
       const auto vy = hn::Set(d1, y), vx = hn::Set(d1, x);
       if (hn::AllFalse(d1, OutsideTwoTo500(d1, vy, vx))) return hn::GetLane(Atan2F64(d1, vy, vx));
     }
-#endif
     return std::atan2(y, x);
   }
 #if HWY_TARGET != HWY_SCALAR
@@ -659,7 +659,7 @@ struct Atan2F {
 #endif
 };
 
-// float64 pow on targets with FMA, for a normal positive a, finite b and
+// float64 pow, for a normal positive a, finite b and
 // |b ln a| < 64 (a result between 1.6e-28 and 6.2e27): exp(b ln a) with
 // ln a and b ln a as double-doubles. ln a = e ln 2 + 2 atanh(s),
 // s = (m - 1) / (m + 1) for a = 2^e m, m in [sqrt(1/2), sqrt(2)):
@@ -681,14 +681,14 @@ HWY_INLINE VD PowF64Exponent(DD dd, VD a, VD b, VD* lo) {
   const VD den = TwoSum(dd, m, one, &den_lo);
   const VD inv = hn::Div(one, den);
   const VD s_hi = hn::Mul(f, inv);
-  const VD s_lo = hn::Mul(hn::Sub(hn::NegMulAdd(s_hi, den, f), hn::Mul(s_hi, den_lo)), inv);
+  const VD s_lo = hn::Mul(hn::Sub(math::NegMulAddD(dd, s_hi, den, f), hn::Mul(s_hi, den_lo)), inv);
   // w = s^2 and v = w/3 as double-doubles; x = w^2 P(w).
   const VD w_hi = hn::Mul(s_hi, s_hi);
-  const VD w_lo = hn::MulAdd(hn::Add(s_hi, s_hi), s_lo, hn::MulSub(s_hi, s_hi, w_hi));
+  const VD w_lo = math::MulAddD(dd, hn::Add(s_hi, s_hi), s_lo, math::MulSubD(dd, s_hi, s_hi, w_hi));
   const VD third = hn::Set(dd, 0.3333333333333333);
   const VD v_hi = hn::Mul(w_hi, third);
-  const VD v_lo = hn::MulAdd(w_lo, third, hn::MulAdd(w_hi, hn::Set(dd, 1.850371707708594e-17),
-                                                      hn::MulSub(w_hi, third, v_hi)));
+  const VD v_lo = math::MulAddD(dd, w_lo, third, math::MulAddD(dd, w_hi, hn::Set(dd, 1.850371707708594e-17),
+                                                      math::MulSubD(dd, w_hi, third, v_hi)));
   const VD p = Horner(dd, w_hi, {0.06457356091967545, 0.06642934418772871, 0.07692788731654072,
                                  0.09090904105460941, 0.11111111135663404, 0.14285714285669004,
                                  0.20000000000000015});
@@ -698,7 +698,7 @@ HWY_INLINE VD PowF64Exponent(DD dd, VD a, VD b, VD* lo) {
   const VD u_lo = hn::Add(hn::Add(hn::Sub(v_hi, u_hi), x), v_lo);
   const VD t_hi = hn::Add(s_hi, s_hi), t_lo = hn::Add(s_lo, s_lo);
   const VD q_hi = hn::Mul(t_hi, u_hi);
-  const VD q_lo = hn::MulAdd(t_lo, u_hi, hn::MulAdd(t_hi, u_lo, hn::MulSub(t_hi, u_hi, q_hi)));
+  const VD q_lo = math::MulAddD(dd, t_lo, u_hi, math::MulAddD(dd, t_hi, u_lo, math::MulSubD(dd, t_hi, u_hi, q_hi)));
   const VD l_hi = hn::Add(t_hi, q_hi);
   const VD l_lo = hn::Add(hn::Add(hn::Sub(t_hi, l_hi), q_hi), hn::Add(t_lo, q_lo));
   // ln a = e ln 2 + ln m (e times ln 2's high part is exact), times b.
@@ -706,7 +706,7 @@ HWY_INLINE VD PowF64Exponent(DD dd, VD a, VD b, VD* lo) {
   const VD ln_hi = TwoSum(dd, hn::Mul(e, hn::Set(dd, 0.6931471805598903)), l_hi, &g);
   const VD ln_lo = hn::Add(hn::Add(g, l_lo), hn::Mul(e, hn::Set(dd, 5.497923018708371e-14)));
   const VD m_hi = hn::Mul(b, ln_hi);
-  *lo = hn::MulAdd(b, ln_lo, hn::MulSub(b, ln_hi, m_hi));
+  *lo = math::MulAddD(dd, b, ln_lo, math::MulSubD(dd, b, ln_hi, m_hi));
   return m_hi;
 }
 template <class DD, class VD>
@@ -714,8 +714,8 @@ HWY_INLINE VD PowF64Exp(DD dd, VD x_hi, VD x_lo) {
   const VD one = hn::Set(dd, 1.0);
   VD scale;
   const VD k = ExpReduce(dd, x_hi, &scale);
-  const VD r = hn::NegMulAdd(k, hn::Set(dd, 0.6931471805598903), x_hi);  // exact
-  const VD r_lo = hn::NegMulAdd(k, hn::Set(dd, 5.497923018708371e-14), x_lo);
+  const VD r = math::NegMulAddD(dd, k, hn::Set(dd, 0.6931471805598903), x_hi);  // exact
+  const VD r_lo = math::NegMulAddD(dd, k, hn::Set(dd, 5.497923018708371e-14), x_lo);
   const VD q = Horner(dd, r, {2.0916212837493853e-09, 2.5107353767261877e-08,
                               2.7557269903215795e-07, 2.755725016302918e-06,
                               2.4801587328555858e-05, 0.00019841269879033045,
@@ -725,7 +725,7 @@ HWY_INLINE VD PowF64Exp(DD dd, VD x_hi, VD x_lo) {
   const VD h = TwoSum(dd, one, r, &h_lo);
   const VD r2q = hn::Mul(hn::Mul(r, r), q);
   // exp(r + r_lo) = exp(r) + r_lo exp(r) (r_lo is k ln 2's low part: up to 5e-12).
-  const VD tail = hn::MulAdd(r_lo, hn::Add(h, r2q), hn::Add(r2q, h_lo));
+  const VD tail = math::MulAddD(dd, r_lo, hn::Add(h, r2q), hn::Add(r2q, h_lo));
   return hn::Mul(hn::Add(h, tail), scale);
 }
 // Lanes PowF64 does not take: a not normal and positive, b not finite, or
@@ -740,9 +740,9 @@ HWY_INLINE auto PowF64Outside(DD dd, VD a, VD b, VD m) {
 template <typename T>
 struct PowF {
   static constexpr bool kVec =
-      kF64MathVec<T> || kMulWrapLanes<T> || (std::is_same_v<T, double> && kFmaTarget);
+      kF64MathVec<T> || kMulWrapLanes<T> || kF64Vec<T>;
   HWY_INLINE T operator()(T a, T b) const {
-    if constexpr (kF64MathVec<T>) {
+    if constexpr (std::is_same_v<T, float>) {
       if (a > 0 && std::isfinite(a) && std::isfinite(b)) {
         const hn::CappedTag<double, 1> d1;
         const auto m = PowExponent(d1, hn::Set(d1, a), hn::Set(d1, b));
@@ -750,15 +750,13 @@ struct PowF {
           return static_cast<float>(hn::GetLane(PowExp(d1, m)));
       }
     }
-#if HWY_TARGET != HWY_SCALAR
-    if constexpr (std::is_same_v<T, double> && kFmaTarget) {  // the vectors' code, one lane
+    if constexpr (std::is_same_v<T, double>) {  // the vectors' code, one lane
       const hn::CappedTag<double, 1> d1;
       const auto va = hn::Set(d1, a), vb = hn::Set(d1, b);
       auto lo = hn::Zero(d1);
       const auto m = PowF64Exponent(d1, va, vb, &lo);
       if (hn::AllFalse(d1, PowF64Outside(d1, va, vb, m))) return hn::GetLane(PowF64Exp(d1, m, lo));
     }
-#endif
     return scalar::Pow(a, b);
   }
 #if HWY_TARGET != HWY_SCALAR
@@ -816,7 +814,7 @@ struct CopysignF {
   template <class D, class V>
   HWY_INLINE V Vec(D, V a, V b) const { return hn::CopySign(a, b); }
 };
-// float64 hypot on targets with FMA, for |a| and |b| in [2^-500, 2^500] (or
+// float64 hypot, for |a| and |b| in [2^-500, 2^500] (or
 // a zero): the squares split exactly into high and low parts (fused
 // multiply-add), the larger plus the smaller summed with their error
 // (Fast2Sum), the square root of that, then one Newton step on the exact
@@ -824,37 +822,32 @@ struct CopysignF {
 template <class DD, class VD>
 HWY_INLINE VD HypotF64(DD dd, VD a, VD b) {
   const VD x = hn::Max(hn::Abs(a), hn::Abs(b)), y = hn::Min(hn::Abs(a), hn::Abs(b));
-  const VD hx = hn::Mul(x, x), lx = hn::MulSub(x, x, hx);
-  const VD hy = hn::Mul(y, y), ly = hn::MulSub(y, y, hy);
+  const VD hx = hn::Mul(x, x), lx = math::MulSubD(dd, x, x, hx);
+  const VD hy = hn::Mul(y, y), ly = math::MulSubD(dd, y, y, hy);
   const VD sum = hn::Add(hx, hy);
   const VD low = hn::Add(hn::Add(hn::Add(hn::Sub(hx, sum), hy), lx), ly);
   const VD r = hn::Sqrt(hn::Add(sum, low));
-  const VD residual = hn::Add(hn::NegMulAdd(r, r, sum), low);
+  const VD residual = hn::Add(math::NegMulAddD(dd, r, r, sum), low);
   const VD fixed = hn::Add(r, hn::Div(residual, hn::Add(r, r)));
   return hn::IfThenElse(hn::Eq(y, hn::Zero(dd)), x, fixed);
 }
 
 // hypot: float32 as glibc's hypotf computes it, sqrt(a*a + b*b) in float64
 // rounded once (exact products, one rounding of the sum), an infinity
-// winning over a NaN; float64 as HypotF64 on FMA targets, else libm.
+// winning over a NaN; float64 as HypotF64, libm outside its domain.
 template <typename T>
 struct HypotF {
   static constexpr bool kVec = (std::is_same_v<T, float> && HWY_TARGET != HWY_SCALAR) ||
-                               (std::is_same_v<T, double> && kFmaTarget);
+                               kF64Vec<T>;
   HWY_INLINE T operator()(T a, T b) const {
     if constexpr (std::is_same_v<T, float>) {
       if (std::isinf(a) || std::isinf(b)) return std::numeric_limits<T>::infinity();
       const double x = a, y = b;
       return static_cast<float>(std::sqrt(x * x + y * y));
     } else {
-#if HWY_TARGET != HWY_SCALAR
-      if constexpr (kFmaTarget) {  // the same code as the vectors, on one lane
-        const hn::CappedTag<double, 1> d1;
-        const auto va = hn::Set(d1, a), vb = hn::Set(d1, b);
-        if (hn::AllFalse(d1, OutsideTwoTo500(d1, va, vb)))
-          return hn::GetLane(HypotF64(d1, va, vb));
-      }
-#endif
+      const hn::CappedTag<double, 1> d1;  // the same code as the vectors, on one lane
+      const auto va = hn::Set(d1, a), vb = hn::Set(d1, b);
+      if (hn::AllFalse(d1, OutsideTwoTo500(d1, va, vb))) return hn::GetLane(HypotF64(d1, va, vb));
       return std::hypot(a, b);
     }
   }

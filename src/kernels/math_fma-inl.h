@@ -194,6 +194,27 @@ HWY_INLINE V MulAddD(D d, V a, V b, V c) {
 #endif
 }
 
+// c - a b and a b - c, rounded once (the same bits as MulAddD with a or c
+// negated; the FMA targets' own instructions).
+template <class D, class V = hn::VFromD<D>>
+HWY_INLINE V NegMulAddD(D d, V a, V b, V c) {
+#if HWY_NATIVE_FMA
+  (void)d;
+  return hn::NegMulAdd(a, b, c);
+#else
+  return MulAddD(d, hn::Neg(a), b, c);
+#endif
+}
+template <class D, class V = hn::VFromD<D>>
+HWY_INLINE V MulSubD(D d, V a, V b, V c) {
+#if HWY_NATIVE_FMA
+  (void)d;
+  return hn::MulSub(a, b, c);
+#else
+  return MulAddD(d, a, b, hn::Neg(c));
+#endif
+}
+
 }  // namespace math
 // NOLINTNEXTLINE(google-readability-namespace-comments)
 }  // namespace HWY_NAMESPACE
