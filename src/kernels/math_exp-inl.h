@@ -424,8 +424,12 @@ namespace detail {
 // (FastTwoSum), so only the small terms are rounded before the sum with
 // e eh (exact: eh has 42 bits, |e| < 2^11), which is added last. About
 // 0.6 ulp from the exact value (test_math_exp.cc measures it).
-template <bool kMul, class D, class V>
-HWY_INLINE V LogPlain(D d, V x, double ch, double cl, double eh, double el) {
+// kMul: times ch + cl (log2, log10). kLow: log(x (1 + c)) for |c| <= 2^-52,
+// as log(x) + c (the next term, c^2/2, is below 2^-105), c added to the
+// small terms before the last sum (Logit's quotient's low part); without
+// kLow, c is not read.
+template <bool kMul, bool kLow = false, class D, class V>
+HWY_INLINE V LogPlain(D d, V x, double ch, double cl, double eh, double el, V c) {
   V scale, e0, e;
   const V m = LogReduce(d, x, &scale, &e0, &e);
   const V half = hn::Set(d, 0.5);
@@ -437,6 +441,7 @@ HWY_INLINE V LogPlain(D d, V x, double ch, double cl, double eh, double el) {
   const V hfsq = hn::Mul(f2.hi, half);
   const DD<V> h = dd::FastTwoSum(f, hn::Neg(hfsq));  // |f^2/2| < |f|
   V lo = hn::Sub(MulAddD(d, s, hn::Add(hfsq, r2), h.lo), hn::Mul(f2.lo, half));
+  if (kLow) lo = hn::Add(lo, c);
   V hi = h.hi;
   if (kMul) {
     const DD<V> p = dd::TwoProd(d, hi, hn::Set(d, ch));
@@ -452,19 +457,19 @@ HWY_INLINE V LogPlain(D d, V x, double ch, double cl, double eh, double el) {
 
 template <class D>
 HWY_INLINE hn::VFromD<D> Log(D d, hn::VFromD<D> x) {
-  return detail::LogPlain<false>(d, x, 1.0, 0.0, detail::kLn2CwHi, detail::kLn2CwLo);
+  return detail::LogPlain<false>(d, x, 1.0, 0.0, detail::kLn2CwHi, detail::kLn2CwLo, x);
 }
 
 template <class D>
 HWY_INLINE hn::VFromD<D> Log2(D d, hn::VFromD<D> x) {
-  return detail::LogPlain<true>(d, x, detail::kInvLn2, detail::kInvLn2Lo, 1.0, 0.0);
+  return detail::LogPlain<true>(d, x, detail::kInvLn2, detail::kInvLn2Lo, 1.0, 0.0, x);
 }
 
 // log10(2) = kLog10Of2Hi (42 significant bits) + kLog10Of2Lo.
 template <class D>
 HWY_INLINE hn::VFromD<D> Log10(D d, hn::VFromD<D> x) {
   return detail::LogPlain<true>(d, x, detail::kInvLn10Hi, detail::kInvLn10Lo, 0x1.34413509f78p-2,
-                                0x1.fef311f12b358p-46);
+                                0x1.fef311f12b358p-46, x);
 }
 
 template <class D>
@@ -625,11 +630,17 @@ HWY_INLINE hn::VFromD<D> Logit(D d, hn::VFromD<D> x) {
   const V one = hn::Set(d, 1.0);
   const auto inside = hn::And(hn::Gt(x, hn::Zero(d)), hn::Lt(x, one));
   const V xc = hn::IfThenElse(inside, x, hn::Set(d, 0.5));
-  const dd::DD<V> q = dd::Div(d, dd::DD<V>{xc, hn::Zero(d)}, dd::TwoSum(one, hn::Neg(xc)));
+  // q = xc / (1 - xc) = qh (1 + c): qh rounded, 1 - xc = m.hi + m.lo
+  // exactly, the residual xc - qh m exact to 2^-105 (its first part by one
+  // fma), and c = residual / xc (qh m differs from xc by under 2^-52).
+  const dd::DD<V> m = dd::TwoSum(one, hn::Neg(xc));
+  const V qh = hn::Div(xc, m.hi);
+  const V res = NegMulAddD(d, qh, m.lo, NegMulAddD(d, qh, m.hi, xc));
   // x < 2^-54: log(x) (the log1p(-x) term is below 2^-54 absolute).
   const auto tiny = hn::Lt(xc, hn::Set(d, 0x1p-54));
-  const V r = dd::Round(detail::LogDD<true>(d, hn::IfThenElse(tiny, xc, q.hi),
-                                            hn::IfThenZeroElse(tiny, q.lo)));
+  const V c = hn::IfThenZeroElse(tiny, hn::Div(res, xc));
+  const V r = detail::LogPlain<false, true>(d, hn::IfThenElse(tiny, xc, qh), 1.0, 0.0,
+                                            detail::kLn2CwHi, detail::kLn2CwLo, c);
   const V inf = hn::Set(d, detail::kInf);
   V v = hn::IfThenElse(inside, r, detail::NaNV(d));
   v = hn::IfThenElse(hn::Eq(x, hn::Zero(d)), hn::Neg(inf), v);
