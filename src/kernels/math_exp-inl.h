@@ -475,10 +475,12 @@ HWY_INLINE hn::VFromD<D> Log10(D d, hn::VFromD<D> x) {
 template <class D>
 HWY_INLINE hn::VFromD<D> Log1p(D d, hn::VFromD<D> x) {
   using V = hn::VFromD<D>;
+  // log(s.hi + s.lo) = log(s.hi) + s.lo / s.hi (to 2^-105); LogPlain's
+  // special values of s.hi are 1 + x's: x = -1 -> -inf, x < -1 -> NaN,
+  // inf -> inf.
   const dd::DD<V> s = dd::TwoSum(hn::Set(d, 1.0), x);
-  const V r = dd::Round(detail::LogDD<true>(d, s.hi, s.lo));
-  // 1 + x's special values: x = -1 -> -inf, x < -1 -> NaN, inf -> inf.
-  const V v = detail::FixLog(d, hn::IfThenElse(hn::IsInf(x), x, s.hi), r);
+  const V v = detail::LogPlain<false, true>(d, s.hi, 1.0, 0.0, detail::kLn2CwHi,
+                                            detail::kLn2CwLo, hn::Div(s.lo, s.hi));
   return hn::IfThenElse(detail::TinyMask(d, x, 0x1p-54), x, v);
 }
 
@@ -607,8 +609,15 @@ HWY_INLINE hn::VFromD<D> Atanh(D d, hn::VFromD<D> x) {
   const V a = hn::Abs(x);
   const V one = hn::Set(d, 1.0);
   const V ac = hn::IfThenElseZero(hn::Lt(a, one), a);
-  const dd::DD<V> q = dd::Div(d, dd::TwoSum(one, ac), dd::TwoSum(one, hn::Neg(ac)));
-  const V l = hn::Mul(dd::Round(detail::LogDD<true>(d, q.hi, q.lo)), hn::Set(d, 0.5));
+  // q = (1 + ac) / (1 - ac) = qh (1 + c), both sums exact as n and m, the
+  // residual n - qh m to 2^-105 (by fmas), c = residual / n; then
+  // log(qh) + c as Logit's.
+  const dd::DD<V> n = dd::TwoSum(one, ac), m = dd::TwoSum(one, hn::Neg(ac));
+  const V qh = hn::Div(n.hi, m.hi);
+  const V res = hn::Add(NegMulAddD(d, qh, m.lo, NegMulAddD(d, qh, m.hi, n.hi)), n.lo);
+  const V l = hn::Mul(detail::LogPlain<false, true>(d, qh, 1.0, 0.0, detail::kLn2CwHi,
+                                                    detail::kLn2CwLo, hn::Div(res, n.hi)),
+                      hn::Set(d, 0.5));
   V r = hn::IfThenElse(hn::Eq(a, one), hn::Set(d, detail::kInf), l);
   r = hn::IfThenElse(hn::Not(hn::Le(a, one)), detail::NaNV(d), r);
   r = hn::CopySignToAbs(r, x);
