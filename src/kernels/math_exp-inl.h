@@ -428,8 +428,11 @@ namespace detail {
 // as log(x) + c (the next term, c^2/2, is below 2^-105), c added to the
 // small terms before the last sum (Logit's quotient's low part); without
 // kLow, c is not read.
-template <bool kMul, bool kLow = false, class D, class V>
-HWY_INLINE V LogPlain(D d, V x, double ch, double cl, double eh, double el, V c) {
+// LogPlainPair: the same, for finite x > 0, as the unrounded pair before
+// the last sum (hi + lo, |lo| <= ulp(hi); about 2^-55 relative error), for
+// callers that add more to it (Softplus).
+template <bool kMul, bool kLow, bool kPair, class D, class V>
+HWY_INLINE auto LogPlainImpl(D d, V x, double ch, double cl, double eh, double el, V c) {
   V scale, e0, e;
   const V m = LogReduce(d, x, &scale, &e0, &e);
   const V half = hn::Set(d, 0.5);
@@ -450,7 +453,21 @@ HWY_INLINE V LogPlain(D d, V x, double ch, double cl, double eh, double el, V c)
   }
   // |e eh| >= |hi| where e != 0 (|log(m)| <= ln2/2, times c <= 1/ln2)
   const DD<V> t = dd::FastTwoSum(hn::Mul(e, hn::Set(d, eh)), hi);
-  return FixLog(d, x, hn::Add(t.hi, hn::Add(t.lo, MulAddD(d, e, hn::Set(d, el), lo))));
+  const V rest = hn::Add(t.lo, MulAddD(d, e, hn::Set(d, el), lo));
+  if constexpr (kPair) {
+    return dd::FastTwoSum(t.hi, rest);
+  } else {
+    return FixLog(d, x, hn::Add(t.hi, rest));
+  }
+}
+template <bool kMul, bool kLow = false, class D, class V>
+HWY_INLINE V LogPlain(D d, V x, double ch, double cl, double eh, double el, V c) {
+  return LogPlainImpl<kMul, kLow, false>(d, x, ch, cl, eh, el, c);
+}
+// log(x (1 + c)) as a pair, for finite x > 0 and |c| <= 2^-52.
+template <class D, class V>
+HWY_INLINE DD<V> LogPlainPair(D d, V x, V c) {
+  return LogPlainImpl<false, true, true>(d, x, 1.0, 0.0, kLn2CwHi, kLn2CwLo, c);
 }
 
 }  // namespace detail
@@ -688,7 +705,8 @@ HWY_INLINE hn::VFromD<D> Softplus(D d, hn::VFromD<D> x, double beta, double thre
   const V kc = hn::IfThenElse(hn::Lt(c.k, hn::Set(d, -1000.0)), hn::Set(d, -1000.0), c.k);
   const dd::DD<V> t = dd::MulPow2(y, detail::Pow2(d, kc));  // e^-|z|
   const dd::DD<V> one_t = dd::AddD(t, hn::Set(d, 1.0));
-  const dd::DD<V> l = detail::LogDD<true>(d, one_t.hi, one_t.lo);  // log1p(e^-|z|)
+  // log1p(e^-|z|) = log(one_t.hi) + one_t.lo / one_t.hi
+  const dd::DD<V> l = detail::LogPlainPair(d, one_t.hi, hn::Div(one_t.lo, one_t.hi));
   const dd::DD<V> sp = dd::Add(zd, l);
   // z > 0: z + log1p(e^-z); z <= 0: log1p(e^z).
   // e^z = 2^k y below 2^-25: log1p(t) = t (1 + w), w = -t/2 + t^2/3 (the
@@ -699,7 +717,8 @@ HWY_INLINE hn::VFromD<D> Softplus(D d, hn::VFromD<D> x, double beta, double thre
   const dd::DD<V> ser = dd::Add(y, dd::MulD(d, y, w));
   dd::DD<V> s = {hn::IfThenElse(pos, sp.hi, l.hi), hn::IfThenElse(pos, sp.lo, l.lo)};
   s = {hn::IfThenElse(tiny, ser.hi, s.hi), hn::IfThenElse(tiny, ser.lo, s.lo)};
-  const dd::DD<V> q = dd::Div(d, s, dd::DD<V>{b, hn::Zero(d)});
+  // Divided by beta (beta 1, PyTorch's default: s itself, as the division gives).
+  const dd::DD<V> q = beta == 1.0 ? s : dd::Div(d, s, dd::DD<V>{b, hn::Zero(d)});
   const V r = detail::ScaleDD(d, q, hn::IfThenElseZero(tiny, c.k));
   return hn::IfThenElse(hn::Or(ret_x, hn::IsNaN(x)), x, r);
 }
