@@ -66,6 +66,29 @@ HWY_INLINE bool Aligned(const TO* o, uintptr_t align) {
   return reinterpret_cast<uintptr_t>(o) % align == 0;
 }
 
+// A comparison's mask over d's lanes as 0/1 bytes, one a lane (bool
+// outputs). With AVX-512's mask registers that is one zero-masking move of
+// ones (the mask's bits are the bytes' lanes); elsewhere the all-ones lanes
+// are narrowed to bytes. On the AVX-512 targets the narrowing took 60% of a
+// fused where(a > 0, a, 0.1 * a) (three packs and a permute a vector).
+template <class D, class M>
+HWY_INLINE auto MaskBytes(D d, M m) {
+  using T = hn::TFromD<D>;
+  const hn::Rebind<uint8_t, D> d8;
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  if constexpr (sizeof(T) > 1) {
+    using M8 = decltype(hn::MaskFromVec(hn::Zero(d8)));
+    using Raw = decltype(M8().raw);
+    return hn::IfThenElseZero(M8{static_cast<Raw>(m.raw)}, hn::Set(d8, uint8_t{1}));
+  }
+#endif
+  const hn::RebindToSigned<D> di;
+  const auto v = hn::And(hn::BitCast(di, hn::VecFromMask(d, m)), hn::Set(di, 1));
+  if constexpr (sizeof(T) == 1) return hn::BitCast(d8, v);
+  else if constexpr (sizeof(T) == 8) return hn::TruncateTo(d8, hn::BitCast(hn::RebindToUnsigned<D>(), v));
+  else return hn::DemoteTo(d8, v);
+}
+
 // The scalar rest of a row after its whole vectors (fewer than a vector's
 // lanes, or a functor without a vector form): left rolled. Inside the row
 // loop GCC unrolled these, which made the kernels 11% larger and their build
@@ -119,18 +142,12 @@ HWY_INLINE void Loop2(int64_t n, TO* o, const TI* a, const TI* b, const F& f, St
   } else if constexpr (F::kVec && std::is_same_v<TO, bool>) {
     // Comparisons: each mask lane becomes a 0/1 byte.
     const hn::ScalableTag<TI> d;
-    const hn::RebindToSigned<decltype(d)> di;
     const hn::Rebind<uint8_t, decltype(d)> d8;
     const int64_t N = static_cast<int64_t>(hn::Lanes(d));
     const auto a0 = hn::Set(d, a[0]);
     const auto b0 = hn::Set(d, b[0]);
-    const auto one = hn::Set(di, 1);
     auto bytes = [&](int64_t j) {
-      const auto m = f.Vec(d, SA == 0 ? a0 : hn::LoadU(d, a + j), SB == 0 ? b0 : hn::LoadU(d, b + j));
-      const auto v = hn::And(hn::BitCast(di, hn::VecFromMask(d, m)), one);
-      if constexpr (sizeof(TI) == 1) return hn::BitCast(d8, v);
-      else if constexpr (sizeof(TI) == 8) return hn::TruncateTo(d8, hn::BitCast(hn::RebindToUnsigned<decltype(d)>(), v));
-      else return hn::DemoteTo(d8, v);
+      return MaskBytes(d, f.Vec(d, SA == 0 ? a0 : hn::LoadU(d, a + j), SB == 0 ? b0 : hn::LoadU(d, b + j)));
     };
     uint8_t* o8 = reinterpret_cast<uint8_t*>(o);
     // Stream writes a whole register: only where the bytes fill one.
@@ -279,18 +296,10 @@ HWY_INLINE void UnaryLoop(int64_t n, TO* o, const TI* a, unsigned bcast, const F
     for (; i + N <= n; i += N) hn::StoreU(f.Vec(d, hn::LoadU(d, a + i)), d, o + i);
   } else if constexpr (F::kVec && std::is_same_v<TO, bool>) {
     const hn::ScalableTag<TI> d;
-    const hn::RebindToSigned<decltype(d)> di;
     const hn::Rebind<uint8_t, decltype(d)> d8;
     const int64_t N = static_cast<int64_t>(hn::Lanes(d));
-    const auto one = hn::Set(di, 1);
     uint8_t* o8 = reinterpret_cast<uint8_t*>(o);
-    auto bytes = [&](int64_t j) {
-      const auto v = hn::And(hn::BitCast(di, hn::VecFromMask(d, f.Vec(d, hn::LoadU(d, a + j)))), one);
-      if constexpr (sizeof(TI) == 1) return hn::BitCast(d8, v);
-      else if constexpr (sizeof(TI) == 8)
-        return hn::TruncateTo(d8, hn::BitCast(hn::RebindToUnsigned<decltype(d)>(), v));
-      else return hn::DemoteTo(d8, v);
-    };
+    auto bytes = [&](int64_t j) { return MaskBytes(d, f.Vec(d, hn::LoadU(d, a + j))); };
     // Streamed where the executor streams the output, in stores of 16 bytes
     // or wider: N bytes a vector, or two vectors' 8 bytes each (float64 on
     // AVX-512).
