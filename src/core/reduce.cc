@@ -517,14 +517,29 @@ void StoreValues(bc_dtype d, char* p, int64_t step, const char* is_float, const 
       }
       return;
     default:
-      VisitDtype(d, [&](auto t) {
+      VisitDtype(d, [p, step, is_float, f, i, n](auto t) {  // by value: the stores cannot alias them
         using T = decltype(t);
-        for (int64_t k = 0; k < n; ++k) {
+        char* q = p;
+        for (int64_t k = 0; k < n; ++k, q += step) {
           const T v = is_float[k] ? Convert<T>(f[k]) : Convert<T>(i[k]);
-          std::memcpy(p + k * step, &v, sizeof v);
+          std::memcpy(q, &v, sizeof v);
         }
       });
   }
+}
+
+// Outputs k < n at p + k * step (bytes): the integer keys acc[k].i (amax
+// and amin of integers and bool), converted as StoreValues converts them;
+// not for the halves' outputs.
+void StoreKeys(bc_dtype d, char* p, int64_t step, const ReduceAcc* acc, int64_t n) {
+  VisitDtype(d, [p, step, acc, n](auto t) {  // by value: the stores cannot alias them
+    using T = decltype(t);
+    char* q = p;
+    for (int64_t k = 0; k < n; ++k, q += step) {
+      const T v = Convert<T>(acc[k].i);
+      std::memcpy(q, &v, sizeof v);
+    }
+  });
 }
 
 // Output strides (elements) per input dim for an out tensor that keeps the
@@ -603,7 +618,14 @@ void Reduce(const ReduceArgs& a, const bc_tensor& x, uint64_t mask, const Reduce
   const int64_t oes = static_cast<int64_t>(DtypeSize(out.dtype));
   // The outputs of one sink call: consecutive along the innermost kept dim.
   const int64_t ostep = plan.nk > 0 ? plan.k[plan.nk - 1].ostride * oes : 0;
+  const bool keys = r.key && !IsFloating(t.compute) && !IsHalf(out.dtype);
   auto write = [&](int64_t o0, int64_t count, const ReduceAcc* acc, bool second_pass, const double* values) {
+    if (keys && !second_pass) {  // the values themselves: no finish, one pass
+      int64_t off, dummy;
+      OffsetOf(plan.k, plan.nk, o0, &dummy, &off);
+      StoreKeys(out.dtype, od + off * oes, ostep, acc, count);
+      return;
+    }
     double f[kColChunk];
     int64_t i[kColChunk];
     char is_float[kColChunk];

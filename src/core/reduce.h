@@ -46,6 +46,9 @@ struct ReduceRecipe {
                  bc_dtype compute, double* f, int64_t* i, char* is_float) = nullptr;
   // The center of the second pass from the first's accumulator.
   double (*center)(const ReduceAcc& first, int64_t n, bc_dtype compute) = nullptr;
+  // The result is the first pass's key (amax, amin): for an integral
+  // compute dtype that key is the value itself, stored without `finish`.
+  bool key = false;
 };
 
 const char* ReduceOpName(int op);  // "unknown" outside bc_reduce_op

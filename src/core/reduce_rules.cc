@@ -368,8 +368,8 @@ ReduceRecipe RecipeOf(const ReduceArgs& a) {
     case BC_PROD: return {kRProd, kRNumKinds, Each<FinishProd>, nullptr};
     case BC_MEAN: return {kRSum, kRNumKinds, Each<FinishMean>, nullptr};
     case BC_NANMEAN: return {kRNanSum, kRCountNotNan, Each<FinishNanMean>, SumCenter};
-    case BC_AMAX: return {kRMax, kRNumKinds, Each<FinishKey>, nullptr};
-    case BC_AMIN: return {kRMin, kRNumKinds, Each<FinishKey>, nullptr};
+    case BC_AMAX: return {kRMax, kRNumKinds, Each<FinishKey>, nullptr, true};
+    case BC_AMIN: return {kRMin, kRNumKinds, Each<FinishKey>, nullptr, true};
     case BC_ARGMAX: return {kRArgMax, kRNumKinds, Each<FinishIndex>, nullptr};
     case BC_ARGMIN: return {kRArgMin, kRNumKinds, Each<FinishIndex>, nullptr};
     case BC_ANY: return {kRCountNonzero, kRNumKinds, Each<FinishAny>, nullptr};
