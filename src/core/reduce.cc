@@ -503,6 +503,15 @@ float ToOddF32(double v) {
   return f;
 }
 
+// StoreValues' loop for one dtype, with its arguments its own (StoreEach).
+template <typename T>
+void StoreMixed(char* q, int64_t step, const char* is_float, const double* f, const int64_t* i, int64_t n) {
+  for (int64_t k = 0; k < n; ++k, q += step) {
+    const T v = is_float[k] ? Convert<T>(f[k]) : Convert<T>(i[k]);
+    std::memcpy(q, &v, sizeof v);
+  }
+}
+
 // Outputs k < n at p + k * step (bytes): f[k] where is_float[k], else i[k].
 void StoreValues(bc_dtype d, char* p, int64_t step, const char* is_float, const double* f, const int64_t* i,
                  int64_t n) {
@@ -517,27 +526,36 @@ void StoreValues(bc_dtype d, char* p, int64_t step, const char* is_float, const 
       }
       return;
     default:
-      VisitDtype(d, [p, step, is_float, f, i, n](auto t) {  // by value: the stores cannot alias them
-        using T = decltype(t);
-        char* q = p;
-        for (int64_t k = 0; k < n; ++k, q += step) {
-          const T v = is_float[k] ? Convert<T>(f[k]) : Convert<T>(i[k]);
-          std::memcpy(q, &v, sizeof v);
-        }
-      });
+      VisitDtype(d, [&](auto t) { StoreMixed<decltype(t)>(p, step, is_float, f, i, n); });
   }
 }
 
-// Outputs k < n at p + k * step (bytes): the integer keys acc[k].i (amax
-// and amin of integers and bool), converted as StoreValues converts them;
-// not for the halves' outputs.
-void StoreKeys(bc_dtype d, char* p, int64_t step, const ReduceAcc* acc, int64_t n) {
-  VisitDtype(d, [p, step, acc, n](auto t) {  // by value: the stores cannot alias them
+// Outputs k < n at q + k * step (bytes): value(acc[k].i). The arguments
+// are the loop's own, so that the byte stores do not make the compiler
+// reload them (as it must for a lambda's captures) every element.
+template <typename T, class Value>
+void StoreEach(char* q, int64_t step, const ReduceAcc* acc, int64_t n, Value value) {
+  for (int64_t k = 0; k < n; ++k, q += step) {
+    const T v = value(acc[k].i);
+    std::memcpy(q, &v, sizeof v);
+  }
+}
+
+// Outputs k < n at p + k * step (bytes): the values of the max/min keys
+// acc[k].i of compute dtype c (amax, amin), converted as FinishKey and
+// StoreValues convert them; not for the halves' outputs. float32 and
+// float64 keys are decoded with their dtype known.
+void StoreKeys(bc_dtype d, bc_dtype c, char* p, int64_t step, const ReduceAcc* acc, int64_t n) {
+  VisitDtype(d, [&](auto t) {
     using T = decltype(t);
-    char* q = p;
-    for (int64_t k = 0; k < n; ++k, q += step) {
-      const T v = Convert<T>(acc[k].i);
-      std::memcpy(q, &v, sizeof v);
+    switch (c) {
+      case BC_FLOAT32:
+        return StoreEach<T>(p, step, acc, n, [](int64_t i) { return Convert<T>(KeyToDouble(i, BC_FLOAT32)); });
+      case BC_FLOAT64:
+        return StoreEach<T>(p, step, acc, n, [](int64_t i) { return Convert<T>(KeyToDouble(i, BC_FLOAT64)); });
+      default:
+        if (IsFloating(c)) return StoreEach<T>(p, step, acc, n, [c](int64_t i) { return Convert<T>(KeyToDouble(i, c)); });
+        return StoreEach<T>(p, step, acc, n, [](int64_t i) { return Convert<T>(i); });
     }
   });
 }
@@ -618,12 +636,12 @@ void Reduce(const ReduceArgs& a, const bc_tensor& x, uint64_t mask, const Reduce
   const int64_t oes = static_cast<int64_t>(DtypeSize(out.dtype));
   // The outputs of one sink call: consecutive along the innermost kept dim.
   const int64_t ostep = plan.nk > 0 ? plan.k[plan.nk - 1].ostride * oes : 0;
-  const bool keys = r.key && !IsFloating(t.compute) && !IsHalf(out.dtype);
+  const bool keys = r.key && !IsHalf(out.dtype);
   auto write = [&](int64_t o0, int64_t count, const ReduceAcc* acc, bool second_pass, const double* values) {
     if (keys && !second_pass) {  // the values themselves: no finish, one pass
       int64_t off, dummy;
       OffsetOf(plan.k, plan.nk, o0, &dummy, &off);
-      StoreKeys(out.dtype, od + off * oes, ostep, acc, count);
+      StoreKeys(out.dtype, t.compute, od + off * oes, ostep, acc, count);
       return;
     }
     double f[kColChunk];

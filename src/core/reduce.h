@@ -3,7 +3,11 @@
 #ifndef BCAST_CORE_REDUCE_H_
 #define BCAST_CORE_REDUCE_H_
 
+#include <cstring>
+#include <limits>
+
 #include "core/context.h"
+#include "core/dtype.h"
 #include "core/shape.h"
 #include "core/tensor.h"
 #include "kernels/reduce_kernels.h"
@@ -46,8 +50,8 @@ struct ReduceRecipe {
                  bc_dtype compute, double* f, int64_t* i, char* is_float) = nullptr;
   // The center of the second pass from the first's accumulator.
   double (*center)(const ReduceAcc& first, int64_t n, bc_dtype compute) = nullptr;
-  // The result is the first pass's key (amax, amin): for an integral
-  // compute dtype that key is the value itself, stored without `finish`.
+  // The result is the first pass's key (amax, amin): stored from it
+  // directly (KeyToDouble), without `finish`.
   bool key = false;
 };
 
@@ -71,7 +75,33 @@ bool ReduceIndexesFlat(const ReduceArgs& a);
 bool ReduceZeroesNans(const ReduceArgs& a, const ReduceTypes& t);
 // The value of a max/min order key (kRMax, kRMin) in dtype `d` as a double
 // (floats; NaN keys give the default NaN) or an integer.
-double KeyToDouble(int64_t key, bc_dtype d);
+inline double KeyToDouble(int64_t key, bc_dtype d) {
+  if (d == BC_FLOAT64) {
+    if (key == std::numeric_limits<int64_t>::max() || key == std::numeric_limits<int64_t>::min())
+      return std::numeric_limits<double>::quiet_NaN();
+    const int64_t b = key ^ ((key >> 63) & std::numeric_limits<int64_t>::max());
+    double v;
+    std::memcpy(&v, &b, sizeof v);
+    return v;
+  }
+  if (IsHalf(d)) {  // the halves' own 16-bit keys (kernels_reduce.cc's KeyOf)
+    if (key == std::numeric_limits<int16_t>::max() || key == std::numeric_limits<int16_t>::min())
+      return std::numeric_limits<double>::quiet_NaN();
+    const int k = static_cast<int16_t>(key);
+    const uint16_t b = static_cast<uint16_t>(k ^ ((k >> 15) & 0x7fff));
+    return d == BC_FLOAT16 ? F16ToF32(b) : BF16ToF32(b);
+  }
+  if (IsFloating(d)) {  // float32 keys
+    if (key == std::numeric_limits<int32_t>::max() || key == std::numeric_limits<int32_t>::min())
+      return std::numeric_limits<double>::quiet_NaN();
+    const int32_t k = static_cast<int32_t>(key);
+    const int32_t b = k ^ ((k >> 31) & std::numeric_limits<int32_t>::max());
+    float v;
+    std::memcpy(&v, &b, sizeof v);
+    return v;
+  }
+  return static_cast<double>(key);
+}
 
 bc_tensor* RunReduce(const ReduceArgs& a, bc_tensor* out);
 // torch.max/min(x, dim, keepdim): values and indices, allocated (out

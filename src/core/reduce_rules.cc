@@ -382,32 +382,5 @@ ReduceRecipe RecipeOf(const ReduceArgs& a) {
   return {};
 }
 
-double KeyToDouble(int64_t key, bc_dtype d) {
-  if (d == BC_FLOAT64) {
-    if (key == std::numeric_limits<int64_t>::max() || key == std::numeric_limits<int64_t>::min())
-      return std::numeric_limits<double>::quiet_NaN();
-    const int64_t b = key ^ ((key >> 63) & std::numeric_limits<int64_t>::max());
-    double v;
-    std::memcpy(&v, &b, sizeof v);
-    return v;
-  }
-  if (IsHalf(d)) {  // the halves' own 16-bit keys (kernels_reduce.cc's KeyOf)
-    if (key == std::numeric_limits<int16_t>::max() || key == std::numeric_limits<int16_t>::min())
-      return std::numeric_limits<double>::quiet_NaN();
-    const int k = static_cast<int16_t>(key);
-    const uint16_t b = static_cast<uint16_t>(k ^ ((k >> 15) & 0x7fff));
-    return d == BC_FLOAT16 ? F16ToF32(b) : BF16ToF32(b);
-  }
-  if (IsFloating(d)) {  // float32 keys
-    if (key == std::numeric_limits<int32_t>::max() || key == std::numeric_limits<int32_t>::min())
-      return std::numeric_limits<double>::quiet_NaN();
-    const int32_t k = static_cast<int32_t>(key);
-    const int32_t b = k ^ ((k >> 31) & std::numeric_limits<int32_t>::max());
-    float v;
-    std::memcpy(&v, &b, sizeof v);
-    return v;
-  }
-  return static_cast<double>(key);
-}
 
 }  // namespace bcast
