@@ -78,28 +78,6 @@ float F16ToF32(uint16_t h) {
   return f;
 }
 
-uint16_t F32ToF16(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  uint16_t sign = static_cast<uint16_t>((u >> 16) & 0x8000);
-  uint32_t a = u & 0x7FFFFFFF;
-  if (a > 0x7F800000) return sign | 0x7E00 | static_cast<uint16_t>((a >> 13) & 0x1FF);  // NaN
-  if (a >= 0x477FF000) return sign | 0x7C00;  // rounds to >= 65520: infinity
-  if (a < 0x38800000) {  // below the smallest normal half: subnormal or zero
-    if (a < 0x33000000) return sign;  // < 2^-25 rounds to zero (2^-25 itself ties to even 0)
-    uint32_t e = a >> 23;
-    uint32_t man = (a & 0x7FFFFF) | 0x800000;
-    uint32_t shift = 126 - e;  // 14..24 bits: value = man * 2^(e-150), half unit = 2^-24
-    uint32_t q = man >> shift;
-    uint32_t rem = man & ((1u << shift) - 1);
-    uint32_t halfway = 1u << (shift - 1);
-    if (rem > halfway || (rem == halfway && (q & 1))) ++q;
-    return sign | static_cast<uint16_t>(q);
-  }
-  uint32_t r = a + 0xFFF + ((a >> 13) & 1);  // round mantissa to 10 bits, nearest even
-  return sign | static_cast<uint16_t>((r - 0x38000000) >> 13);
-}
-
 void ConvertStrided(bc_dtype to, void* dst, int64_t dst_stride, bc_dtype from, const void* src,
                     int64_t src_stride, int64_t n) {
   // float32 <-> bfloat16, the conversions of every bfloat16 op, run as SIMD kernels.
