@@ -429,5 +429,90 @@ TEST(ExprInputs, UnusedInputMayBeNull) {
   bc_expr_free(e);
 }
 
+// Evaluations large enough to stream their result (67 to 101 MB moved:
+// past the streaming size of every machine so far at 1 and 2 threads):
+// the root's kernel then writes with streaming stores, from its own row
+// loop or through a tile. Each is compared bit for bit with the same chain
+// run op by op through the eager API, on 1 and 2 threads. 1-D and 2-D tiles
+// (a row broadcast, a column broadcast), float32 and bool results, and a
+// ternary, a unary and a comparison as the root.
+TEST(ExprStreamed, LargeChainsMatchEager) {
+  const int64_t R = 8191, C = 1031;  // odd sizes: rows start unaligned
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(-3.0f, 3.0f);
+  auto filled = [&](std::vector<int64_t> shape) {
+    bc_tensor* t = nullptr;
+    EXPECT_EQ(bc_tensor_empty(BC_FLOAT32, shape.data(), shape.size(), &t), BC_OK);
+    float* p = static_cast<float*>(bc_tensor_data(t));
+    for (int64_t i = 0; i < bc_tensor_numel(t); ++i) p[i] = u(rng);
+    return Tensor(t);
+  };
+  Tensor a = filled({R, C}), b = filled({R, C}), row = filled({C}), col = filled({R, 1});
+  auto num = [](double v) {
+    bc_scalar s;
+    s.kind = BC_SCALAR_FLOAT;
+    s.v.f = v;
+    return s;
+  };
+  auto bin = [](bc_op op, const bc_tensor* x, const bc_tensor* y) {
+    bc_tensor* o = nullptr;
+    EXPECT_EQ(bc_binary(op, x, y, &o), BC_OK) << bc_last_error();
+    return Tensor(o);
+  };
+  auto bin_s = [&](bc_op op, const bc_tensor* x, double v) {
+    bc_tensor* o = nullptr;
+    EXPECT_EQ(bc_binary_scalar(op, x, num(v), &o), BC_OK) << bc_last_error();
+    return Tensor(o);
+  };
+  struct Chain {
+    const char* text;
+    Tensor want;
+  };
+  std::vector<Chain> chains;
+  {
+    Tensor m = bin(BC_MUL, a.get(), b.get());
+    chains.push_back({"a * b + c", bin(BC_ADD, m.get(), row.get())});
+  }
+  {
+    Tensor gt = bin_s(BC_GT, a.get(), 0.0);
+    bc_tensor* sc = nullptr;
+    EXPECT_EQ(bc_binary_rscalar(BC_MUL, num(0.1), a.get(), &sc), BC_OK);
+    Tensor scaled(sc);
+    bc_tensor* w = nullptr;
+    EXPECT_EQ(bc_where(gt.get(), a.get(), scaled.get(), &w), BC_OK) << bc_last_error();
+    chains.push_back({"where(a > 0, a, 0.1 * a)", Tensor(w)});
+  }
+  {
+    Tensor d = bin(BC_SUB, a.get(), col.get());
+    chains.push_back({"a - d > b", bin(BC_GT, d.get(), b.get())});
+  }
+  {
+    Tensor m = bin(BC_MUL, a.get(), row.get());
+    bc_tensor* e = nullptr;
+    EXPECT_EQ(bc_unary(BC_EXP, m.get(), &e), BC_OK) << bc_last_error();
+    chains.push_back({"exp(a * c)", Tensor(e)});
+  }
+  const char* names[] = {"a", "b", "c", "d"};
+  const bc_tensor* in[] = {a.get(), b.get(), row.get(), col.get()};
+  const int saved = bc_get_num_threads();
+  for (int threads : {1, 2}) {
+    bc_set_num_threads(threads);
+    for (const Chain& ch : chains) {
+      bc_expr* e = nullptr;
+      ASSERT_EQ(bc_expr_parse(ch.text, names, 4, &e), BC_OK) << bc_last_error();
+      bc_tensor* got = nullptr;
+      ASSERT_EQ(bc_expr_eval(e, in, 4, &got), BC_OK) << ch.text << ": " << bc_last_error();
+      Tensor g(got);
+      bc_expr_free(e);
+      ASSERT_EQ(bc_tensor_dtype(got), bc_tensor_dtype(ch.want.get())) << ch.text;
+      ASSERT_EQ(bc_tensor_numel(got), bc_tensor_numel(ch.want.get())) << ch.text;
+      const size_t bytes = static_cast<size_t>(bc_tensor_numel(got)) * (bc_tensor_dtype(got) == BC_BOOL ? 1 : 4);
+      EXPECT_EQ(std::memcmp(bc_tensor_data(got), bc_tensor_data(ch.want.get()), bytes), 0)
+          << ch.text << " on " << threads << " thread(s)";
+    }
+  }
+  bc_set_num_threads(saved);
+}
+
 }  // namespace
 }  // namespace bct

@@ -763,6 +763,12 @@ void RunTile(TileRun& run, Scratch& s, int64_t t) {
     for (int i = 0; i < node.nargs; ++i) in[i] = cur[static_cast<size_t>(node.arg[i])];
     if (k + 1 == nodes.size()) {
       bc_tensor& o = s.views[0];
+      // A streamed result: the root's kernel streams it itself where it
+      // runs directly; else it computes into a tile that is then streamed.
+      if (run.stream && IsContiguous(o) && run.b->direct_ok[k] &&
+          RunDirect(run.b->direct[k], node.nargs, in, o, td, kStreamStores)) {
+        break;
+      }
       if (run.stream && IsContiguous(o)) {
         if (s.root.t == nullptr) {
           Shape tile{};
