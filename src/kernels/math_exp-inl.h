@@ -15,8 +15,9 @@
 // and Log, Log2 and Log10 (LogPlain) are plain float64 with exact splits
 // where a rounding would count, and the one large rounding last, at about
 // half the double-double cores' cost; Sigmoid, Silu, Softplus, Mish and
-// GeluTanh take their e^x from the same plain form (ExpOnePlus); the rest
-// keep the double-double cores below.
+// GeluTanh take their e^x from the same plain form (ExpOnePlus); Log1p,
+// Atanh, Logit and Softplus take LogPlain of a rounded argument plus its
+// exact low part over it; the rest keep the double-double cores below.
 //
 // Building blocks (namespace detail):
 //  * ExpCore(xh + xl) = 2^k (1 + e1): k = round(x / ln2), r = x - k ln2 by
