@@ -939,33 +939,14 @@ BCAST_COMPARE_FUNCTOR(LogicalXorF, (a != T(0)) != (b != T(0)), hn::Xor(NonZero(a
 // PyTorch's CPU loops fuse the multiply-add of add/sub with alpha
 // (vec::fmadd(b, alpha, a)), addcmul (fmadd(value * t1, t2, self)) and lerp
 // (fmadd(weight or weight - 1, end - start, start or end)); its FMA builds
-// contract the scalar loops the same way (docs/numerics.md). Targets with
-// FMA use the instruction; the others compute the same correctly rounded
-// result, so that every target gives the same bits. Scalar forms use
-// std::fma (exact everywhere).
+// contract the scalar loops the same way (docs/numerics.md). The math's
+// own correctly rounded fma (math_fma-inl.h: the instruction on FMA
+// targets, an exact emulation elsewhere), so that every target gives the
+// same bits. Scalar forms use std::fma (exact everywhere).
 template <class D, class V>
 HWY_INLINE V FusedMulAdd(D d, V a, V b, V c) {
-#if HWY_TARGET == HWY_SCALAR
-  return hn::Set(d, std::fma(hn::GetLane(a), hn::GetLane(b), hn::GetLane(c)));
-#elif HWY_NATIVE_FMA
-  (void)d;
-  return hn::MulAdd(a, b, c);
-#else
-  if constexpr (sizeof(hn::TFromD<D>) == 8) {
-    return math::fmadetail::FusedMulAddF64(d, a, b, c);
-  } else {
-    // float32: the product is exact in float64; the sum, rounded to odd
-    // there, rounds once to float32.
-    const hn::Half<D> dh;
-    const hn::Repartition<double, D> dd;
-    auto half = [&](auto x, auto y, auto z) {
-      return hn::DemoteTo(dh, math::fmadetail::MulAddToOdd(dd, hn::PromoteTo(dd, x), hn::PromoteTo(dd, y),
-                                                           hn::PromoteTo(dd, z)));
-    };
-    return hn::Combine(d, half(hn::UpperHalf(dh, a), hn::UpperHalf(dh, b), hn::UpperHalf(dh, c)),
-                       half(hn::LowerHalf(dh, a), hn::LowerHalf(dh, b), hn::LowerHalf(dh, c)));
-  }
-#endif
+  if constexpr (sizeof(hn::TFromD<D>) == 8) return math::MulAddD(d, a, b, c);
+  else return math::MulAddF(d, a, b, c);
 }
 
 // Highway's Add/Sub wrap for integers, exactly as scalar::Add/Sub do.

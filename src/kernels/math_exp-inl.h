@@ -461,11 +461,16 @@ HWY_INLINE auto LogPlainImpl(D d, V x, double ch, double cl, double eh, double e
     return FixLog(d, x, hn::Add(t.hi, rest));
   }
 }
-template <bool kMul, bool kLow = false, class D, class V>
-HWY_INLINE V LogPlain(D d, V x, double ch, double cl, double eh, double el, V c) {
-  return LogPlainImpl<kMul, kLow, false>(d, x, ch, cl, eh, el, c);
+template <bool kMul, class D, class V>
+HWY_INLINE V LogPlain(D d, V x, double ch, double cl, double eh, double el) {
+  return LogPlainImpl<kMul, false, false>(d, x, ch, cl, eh, el, x);  // c unread
 }
-// log(x (1 + c)) as a pair, for finite x > 0 and |c| <= 2^-52.
+// log(x (1 + c)), for |c| <= 2^-52 (the special values as x's).
+template <class D, class V>
+HWY_INLINE V LogPlainLow(D d, V x, V c) {
+  return LogPlainImpl<false, true, false>(d, x, 1.0, 0.0, kLn2CwHi, kLn2CwLo, c);
+}
+// The same as a pair, for finite x > 0.
 template <class D, class V>
 HWY_INLINE DD<V> LogPlainPair(D d, V x, V c) {
   return LogPlainImpl<false, true, true>(d, x, 1.0, 0.0, kLn2CwHi, kLn2CwLo, c);
@@ -475,19 +480,19 @@ HWY_INLINE DD<V> LogPlainPair(D d, V x, V c) {
 
 template <class D>
 HWY_INLINE hn::VFromD<D> Log(D d, hn::VFromD<D> x) {
-  return detail::LogPlain<false>(d, x, 1.0, 0.0, detail::kLn2CwHi, detail::kLn2CwLo, x);
+  return detail::LogPlain<false>(d, x, 1.0, 0.0, detail::kLn2CwHi, detail::kLn2CwLo);
 }
 
 template <class D>
 HWY_INLINE hn::VFromD<D> Log2(D d, hn::VFromD<D> x) {
-  return detail::LogPlain<true>(d, x, detail::kInvLn2, detail::kInvLn2Lo, 1.0, 0.0, x);
+  return detail::LogPlain<true>(d, x, detail::kInvLn2, detail::kInvLn2Lo, 1.0, 0.0);
 }
 
 // log10(2) = kLog10Of2Hi (42 significant bits) + kLog10Of2Lo.
 template <class D>
 HWY_INLINE hn::VFromD<D> Log10(D d, hn::VFromD<D> x) {
   return detail::LogPlain<true>(d, x, detail::kInvLn10Hi, detail::kInvLn10Lo, 0x1.34413509f78p-2,
-                                0x1.fef311f12b358p-46, x);
+                                0x1.fef311f12b358p-46);
 }
 
 template <class D>
@@ -497,8 +502,7 @@ HWY_INLINE hn::VFromD<D> Log1p(D d, hn::VFromD<D> x) {
   // special values of s.hi are 1 + x's: x = -1 -> -inf, x < -1 -> NaN,
   // inf -> inf.
   const dd::DD<V> s = dd::TwoSum(hn::Set(d, 1.0), x);
-  const V v = detail::LogPlain<false, true>(d, s.hi, 1.0, 0.0, detail::kLn2CwHi,
-                                            detail::kLn2CwLo, hn::Div(s.lo, s.hi));
+  const V v = detail::LogPlainLow(d, s.hi, hn::Div(s.lo, s.hi));
   return hn::IfThenElse(detail::TinyMask(d, x, 0x1p-54), x, v);
 }
 
@@ -633,9 +637,7 @@ HWY_INLINE hn::VFromD<D> Atanh(D d, hn::VFromD<D> x) {
   const dd::DD<V> n = dd::TwoSum(one, ac), m = dd::TwoSum(one, hn::Neg(ac));
   const V qh = hn::Div(n.hi, m.hi);
   const V res = hn::Add(NegMulAddD(d, qh, m.lo, NegMulAddD(d, qh, m.hi, n.hi)), n.lo);
-  const V l = hn::Mul(detail::LogPlain<false, true>(d, qh, 1.0, 0.0, detail::kLn2CwHi,
-                                                    detail::kLn2CwLo, hn::Div(res, n.hi)),
-                      hn::Set(d, 0.5));
+  const V l = hn::Mul(detail::LogPlainLow(d, qh, hn::Div(res, n.hi)), hn::Set(d, 0.5));
   V r = hn::IfThenElse(hn::Eq(a, one), hn::Set(d, detail::kInf), l);
   r = hn::IfThenElse(hn::Not(hn::Le(a, one)), detail::NaNV(d), r);
   r = hn::CopySignToAbs(r, x);
@@ -666,8 +668,7 @@ HWY_INLINE hn::VFromD<D> Logit(D d, hn::VFromD<D> x) {
   // x < 2^-54: log(x) (the log1p(-x) term is below 2^-54 absolute).
   const auto tiny = hn::Lt(xc, hn::Set(d, 0x1p-54));
   const V c = hn::IfThenZeroElse(tiny, hn::Div(res, xc));
-  const V r = detail::LogPlain<false, true>(d, hn::IfThenElse(tiny, xc, qh), 1.0, 0.0,
-                                            detail::kLn2CwHi, detail::kLn2CwLo, c);
+  const V r = detail::LogPlainLow(d, hn::IfThenElse(tiny, xc, qh), c);
   const V inf = hn::Set(d, detail::kInf);
   V v = hn::IfThenElse(inside, r, detail::NaNV(d));
   v = hn::IfThenElse(hn::Eq(x, hn::Zero(d)), hn::Neg(inf), v);
