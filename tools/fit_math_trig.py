@@ -75,6 +75,8 @@ def sincos():
         r = mp.sqrt(z)
         return (mp.cos(r) - 1 + z / 2) / z ** 2
     fit("kCosC", gc, 0, zmax, 6)
+    # Sin and Cos reduce modulo pi (|r| <= pi/2): sin(r) = r + r^3*(-1/6 + z*S(z))
+    fit("kSinPiS", gs, 0, mp.mpf('1.571') ** 2, 8)
 
 
 def atan():
@@ -215,6 +217,12 @@ def consts():
         h, l = split_dd(v)
         print(f"inline constexpr double {n}H = {hexd(h)}, {n}L = {hexd(l)};")
     print(f"inline constexpr double kTwoOverPi = {hexd(dbl(2 / mp.pi))};")
+    # Sin and Cos: pi = 2 kPio2_1 + kPiB + kPiC (the first part has 33 bits,
+    # the others 53), and 1/pi rounded.
+    pib = dbl(mp.pi - 2 * p1)
+    pic = dbl(mp.pi - 2 * p1 - mp.mpf(pib))
+    print(f"inline constexpr double kPiB = {hexd(pib)}, kPiC = {hexd(pic)};")
+    print(f"inline constexpr double kInvPi = {hexd(dbl(1 / mp.pi))};")
     for n, v in (("kAtanHalf", mp.atan(0.5)), ("kAtanOne", mp.atan(1)),
                  ("kAtanThreeHalves", mp.atan(1.5))):
         h, l = split_dd(v)

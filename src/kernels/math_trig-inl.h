@@ -1,18 +1,25 @@
 // float64 vector math: Sin, Cos, Tan, Asin, Acos, Atan, Erf, Erfc, Erfinv,
 // GeluErf, for any float64 descriptor. Each result is within 1 ulp of the
 // correctly rounded one for every input (measured max error 0.50-0.56 ulp of
-// the exact value, tests/test_math_trig.cc), and has the same bits on every
-// Highway target: only per-lane exact IEEE operations (no FMA, no approximate
-// reciprocals, no libm). Products and sums whose rounding errors would add up
-// are carried in double-double (Dekker splitting, two-sum). Build with
-// -ffp-contract=off, or the compiler may fuse a*b+c and change the bits.
+// the exact value, Sin and Cos 0.66; tests/test_math_trig.cc), and has the
+// same bits on every Highway target: only per-lane correctly rounded IEEE
+// operations (fused multiply-adds by MulAddD, math_fma-inl.h; no approximate
+// reciprocals, no libm). Products and sums whose rounding errors would add
+// up are carried in double-double (exact products by fma or Dekker
+// splitting, two-sum). Build with -ffp-contract=off, or the compiler may fuse
+// a*b+c and change the bits.
 //
 // Methods:
-// - Sin, Cos, Tan: x = (4n + q) pi/2 + r, |r| <= pi/4 in double-double: a
-//   three-part Cody-Waite pi/2 below 1.6e6, else Payne-Hanek with 192 bits
-//   of 2/pi (scalar integer code, taken only when some lane needs it); sin r
-//   and cos r in double-double; Tan = sin/cos or -cos/sin, divided in
-//   double-double.
+// - Sin, Cos: |x| = k pi + r, |r| <= pi/2 in double-double (k an integer
+//   for Sin, an integer plus 1/2 for Cos; pi in a 33-bit part, whose
+//   product with k is exact, and two 53-bit parts) below 1.6e6; one odd
+//   polynomial for sin r on every lane (double-double cube and -1/6), the
+//   sign from k's parity. Lanes from 1.6e6 on take Tan's quadrant form.
+// - Tan (and Sin, Cos from 1.6e6): x = (4n + q) pi/2 + r, |r| <= pi/4 in
+//   double-double: a three-part Cody-Waite pi/2 below 1.6e6, else
+//   Payne-Hanek with 192 bits of 2/pi (scalar integer code, taken only when
+//   some lane needs it); sin r and cos r in double-double; Tan = sin/cos or
+//   -cos/sin, divided in double-double.
 // - Atan: t = (|x| - c)/(1 + |x| c), c in {0, 1/2, 1, 3/2}, or t = -1/|x|
 //   beyond 39/16; atan(c) + atan(t), t^3 term in double-double.
 // - Asin, Acos: odd polynomial on |x| <= 1/2, else asin(x) = pi/2 -
@@ -57,6 +64,8 @@ inline constexpr double kSqrtPiOver2H = 0x1.c5bf891b4ef6bp-1, kSqrtPiOver2L = -0
 inline constexpr double kLn2H = 0x1.62e42fefa39efp-1, kLn2L = 0x1.abc9e3b39803fp-56;
 inline constexpr double kInvSqrt2H = 0x1.6a09e667f3bcdp-1, kInvSqrt2L = -0x1.bdd3413b26456p-55;
 inline constexpr double kTwoOverPi = 0x1.45f306dc9c883p-1;
+inline constexpr double kPiB = 0x1.0b4611a626331p-33, kPiC = 0x1.1701b839a2520p-87;
+inline constexpr double kInvPi = 0x1.45f306dc9c883p-2;
 inline constexpr double kAtanHalfH = 0x1.dac670561bb4fp-2, kAtanHalfL = 0x1.a2b7f222f65e2p-56;
 inline constexpr double kAtanOneH = 0x1.921fb54442d18p-1, kAtanOneL = 0x1.1a62633145c07p-55;
 inline constexpr double kAtanThreeHalvesH = 0x1.f730bd281f69bp-1, kAtanThreeHalvesL = 0x1.007887af0cbbdp-56;
@@ -84,6 +93,16 @@ inline constexpr double kCosC[6] = {
     -0x1.27e4fa0b544edp-22,
     0x1.1eeb5bf022724p-29,
     -0x1.907458a591af7p-37};
+// kSinPiS: 8 coefficients on [0, 2.468041], error after rounding 2^-56.0
+inline constexpr double kSinPiS[8] = {
+    0x1.1111111111111p-7,
+    -0x1.a01a01a01a018p-13,
+    0x1.71de3a556c3ebp-19,
+    -0x1.ae64567eff241p-26,
+    0x1.612460f6b3ba1p-33,
+    -0x1.ae7f03c32258cp-41,
+    0x1.95104f72d8707p-49,
+    -0x1.283db4ca75605p-57};
 // kAtanA: 12 coefficients on [0, 0.19159766], error after rounding 2^-53.4
 inline constexpr double kAtanA[12] = {
     0x1.9999999999999p-3,
@@ -595,31 +614,130 @@ HWY_INLINE V DoubleBit(D d, hn::Mask<D> m) {  // -0.0 where m, else +0.0
   return hn::IfThenElseZero(m, hn::SignBit(d));
 }
 
+// Sin and Cos reduce modulo pi instead, so that one polynomial serves every
+// lane: a = k pi + rh + rl with |rh| <= pi/2, a in [0, kTrigHugeThreshold),
+// k an integer (Sin: sin a = (-1)^k sin r) or k = m + 1/2 (Cos:
+// cos a = (-1)^(m+1) sin r). k (2 kPio2_1) is exact (33 bits times k <
+// 2^20); a minus it is exact except for Cos's k = 1/2 below pi/4, where
+// FastTwoSum gives its error (it is zero where the difference is exact);
+// k kPiB splits exactly by TwoProd; k kPiC (below 2^-67) is rounded, an
+// error below 2^-120, relative 2^-58 even where |r| is as small as 2^-62.
+template <bool kCos, class D, class V = hn::VFromD<D>>
+HWY_INLINE void ReducePi(D d, V a, V k, V& rh, V& rl) {
+  const V y = hn::Mul(k, hn::Set(d, 2.0 * kPio2_1));
+  V t1, e0;
+  if constexpr (kCos) {
+    FastTwoSum(hn::Neg(y), a, t1, e0);
+  } else {
+    t1 = hn::NegMulAdd(k, hn::Set(d, 2.0 * kPio2_1), a);  // exact: fused or not
+    (void)y;
+  }
+  V p, pe;
+  TwoProd(d, k, hn::Set(d, kPiB), p, pe);
+  const V s = hn::Sub(t1, p);  // TwoSum(t1, -p): s + e = t1 - p
+  const V bb = hn::Sub(s, t1);
+  const V e = hn::Sub(hn::Sub(t1, hn::Sub(s, bb)), hn::Add(p, bb));
+  V tail = hn::Sub(kCos ? hn::Add(e, e0) : e, pe);
+  tail = NegMulAddD(d, k, hn::Set(d, kPiC), tail);
+  FastTwoSum(s, tail, rh, rl);
+}
+
+// sin(rh + rl) rounded, |rh| <= pi/2 plus a rounding: rh + rh^3 (-1/6 +
+// z S(z)), z = rh^2, with the cube and -1/6 in double-double (S's share of
+// the result is below 1/14), plus rl cos(rh), where cos to 2^-5 is enough
+// (|rl| <= 2^-52 |rh|). Relative error before the last rounding about
+// 2^-57.
+template <class D, class V = hn::VFromD<D>>
+HWY_INLINE V SinPiKernel(D d, V rh, V rl) {
+  V z, zl;
+  TwoProd(d, rh, rh, z, zl);
+  const V q = hn::Mul(z, Poly(d, z, kSinPiS));
+  V th, tl;
+  FastTwoSum(hn::Set(d, kMinusSixthH), q, th, tl);
+  tl = hn::Add(tl, hn::Set(d, kMinusSixthL));
+  V ah, al;
+  TwoProd(d, z, rh, ah, al);
+  al = MulAddD(d, zl, rh, al);  // ah + al = rh^3
+  V bh, bl;
+  TwoProd(d, ah, th, bh, bl);
+  bl = hn::Add(bl, MulAddD(d, ah, tl, hn::Mul(al, th)));
+  V sh, sl;
+  FastTwoSum(rh, bh, sh, sl);
+  const V c = MulAddD(d, z, MulAddD(d, z, hn::Set(d, 1.0 / 24), hn::Set(d, -0.5)), hn::Set(d, 1.0));
+  sl = hn::Add(sl, MulAddD(d, rl, c, bl));
+  return hn::Add(sh, sl);
+}
+
+// The sign bit where the integer-valued j (0 <= j < 2^52) is odd.
+template <class D, class V = hn::VFromD<D>>
+HWY_INLINE V OddSign(D d, V j) {
+  const hn::RebindToUnsigned<D> du;
+  return hn::BitCast(d, hn::ShiftLeft<63>(hn::BitCast(du, hn::Add(j, hn::Set(d, 0x1p52)))));
+}
+
+// Lanes beyond kTrigHugeThreshold (and finite) take the quadrant form
+// (Payne-Hanek), lane by lane, so that a lane's bits never depend on its
+// neighbours.
+template <class D, class V = hn::VFromD<D>>
+HWY_INLINE hn::Mask<D> Huge(D d, V a) {
+  return hn::And(hn::Ge(a, hn::Set(d, kTrigHugeThreshold)), hn::Lt(a, hn::Set(d, HUGE_VAL)));
+}
+
+template <class D, class V = hn::VFromD<D>>
+HWY_INLINE V SinQuadrant(D d, V x) {
+  V q, sh, sl, ch, cl;
+  SinCosParts(d, x, q, sh, sl, ch, cl);
+  const auto odd = hn::Or(hn::Eq(q, hn::Set(d, 1.0)), hn::Eq(q, hn::Set(d, 3.0)));
+  const V r = hn::IfThenElse(odd, hn::Add(ch, cl), hn::Add(sh, sl));
+  const V sign = hn::Xor(DoubleBit(d, hn::Ge(q, hn::Set(d, 2.0))), SignOf(d, x));
+  return hn::Xor(r, sign);
+}
+
+template <class D, class V = hn::VFromD<D>>
+HWY_INLINE V CosQuadrant(D d, V x) {
+  V q, sh, sl, ch, cl;
+  SinCosParts(d, x, q, sh, sl, ch, cl);
+  const auto odd = hn::Or(hn::Eq(q, hn::Set(d, 1.0)), hn::Eq(q, hn::Set(d, 3.0)));
+  const V r = hn::IfThenElse(odd, hn::Add(sh, sl), hn::Add(ch, cl));
+  const auto neg = hn::Or(hn::Eq(q, hn::Set(d, 1.0)), hn::Eq(q, hn::Set(d, 2.0)));
+  return hn::Xor(r, DoubleBit(d, neg));
+}
+
 }  // namespace trig_detail
 
 // ---------------------------------------------------------------- Sin, Cos
+// inf and NaN give NaN (inf - inf in the reduction); Sin keeps the sign of
+// a zero.
 template <class D>
 HWY_INLINE hn::VFromD<D> Sin(D d, hn::VFromD<D> x) {
   using V = hn::VFromD<D>;
   namespace td = trig_detail;
-  V q, sh, sl, ch, cl;
-  td::SinCosParts(d, x, q, sh, sl, ch, cl);
-  const auto odd = hn::Or(hn::Eq(q, hn::Set(d, 1.0)), hn::Eq(q, hn::Set(d, 3.0)));
-  const V r = hn::IfThenElse(odd, hn::Add(ch, cl), hn::Add(sh, sl));
-  const V sign = hn::Xor(td::DoubleBit(d, hn::Ge(q, hn::Set(d, 2.0))), td::SignOf(d, x));
-  return hn::Xor(r, sign);
+  const V a = hn::Abs(x);
+  const V k = hn::Round(hn::Mul(a, hn::Set(d, td::kInvPi)));
+  V rh, rl;
+  td::ReducePi<false>(d, a, k, rh, rl);
+  const V sign = hn::Xor(td::OddSign(d, k), td::SignOf(d, x));
+  const V r = hn::Xor(td::SinPiKernel(d, rh, rl), sign);
+  const auto huge = td::Huge(d, a);
+  if (HWY_UNLIKELY(!hn::AllFalse(d, huge))) return hn::IfThenElse(huge, td::SinQuadrant(d, x), r);
+  return r;
 }
 
 template <class D>
 HWY_INLINE hn::VFromD<D> Cos(D d, hn::VFromD<D> x) {
   using V = hn::VFromD<D>;
   namespace td = trig_detail;
-  V q, sh, sl, ch, cl;
-  td::SinCosParts(d, x, q, sh, sl, ch, cl);
-  const auto odd = hn::Or(hn::Eq(q, hn::Set(d, 1.0)), hn::Eq(q, hn::Set(d, 3.0)));
-  const V r = hn::IfThenElse(odd, hn::Add(sh, sl), hn::Add(ch, cl));
-  const auto neg = hn::Or(hn::Eq(q, hn::Set(d, 1.0)), hn::Eq(q, hn::Set(d, 2.0)));
-  return hn::Xor(r, td::DoubleBit(d, neg));
+  const V a = hn::Abs(x);
+  const V half = hn::Set(d, 0.5);
+  const V m = hn::Round(hn::Sub(hn::Mul(a, hn::Set(d, td::kInvPi)), half));
+  V rh, rl;
+  td::ReducePi<true>(d, a, hn::Add(m, half), rh, rl);
+  // m is integer-valued, -0 for a < pi/2; m + 1 is odd where m is even.
+  const V sign = hn::Xor(td::OddSign(d, m), hn::SignBit(d));
+  const V r = hn::Xor(td::SinPiKernel(d, rh, rl), sign);
+  const auto huge = td::Huge(d, a);
+  if (HWY_UNLIKELY(!hn::AllFalse(d, huge))) return hn::IfThenElse(huge, td::CosQuadrant(d, x), r);
+  return r;
 }
 
 template <class D>
