@@ -3,19 +3,21 @@
 // functions built on them (Sigmoid, Logit, Silu, Softplus, Mish, Elu,
 // GeluTanh). Each result is within 1 ulp of the correctly rounded value of
 // the exact function (measured <= 0.56 ulp from the exact value,
-// tests/test_math_exp.cc; Log, Log2 and Log10 <= 0.76, Tanh, with plain
-// roundings, <= 1.16). The same bits on every Highway target: only
+// tests/test_math_exp.cc; Exp and Exp2 <= 0.67, Log, Log2 and Log10
+// <= 0.76, Tanh, with plain roundings, <= 1.16). The same bits on every Highway target: only
 // correctly rounded IEEE operations (add, multiply, divide, square root,
 // fused multiply-add by MulAddD in math_fma-inl.h; no approximate
 // reciprocals, no libm function but fma), double-double (math_dd-inl.h)
 // where rounding errors would add up, and selects for the edges. Compile
 // with -ffp-contract=off.
 //
-// Polynomials are evaluated by fused multiply-adds. Exp and Exp2 (ExpLean)
-// and Log, Log2 and Log10 (LogPlain) are plain float64 with exact splits
-// where a rounding would count, and the one large rounding last, at about
-// half the double-double cores' cost; Sigmoid, Silu, Softplus, Mish and
-// GeluTanh take their e^x from the same plain form (ExpOnePlus); Log1p,
+// Polynomials are evaluated by fused multiply-adds. Exp and Exp2 (ExpPlain,
+// Exp2Plain: the reduced argument rounded once and its rounding kept, 1 + s
+// split exactly, no double-double; <= 0.65 ulp) and Log, Log2 and Log10
+// (LogPlain) are plain float64 with exact splits where a rounding would
+// count, and the one large rounding last, at about half the double-double
+// cores' cost; Sigmoid, Silu, Softplus, Mish and GeluTanh take their e^x
+// from a plain form of double-double accuracy (ExpOnePlus); Log1p,
 // Atanh, Logit and Softplus take LogPlain of a rounded argument plus its
 // exact low part over it; the rest keep the double-double cores below.
 //
@@ -368,34 +370,78 @@ HWY_INLINE auto TinyMask(D d, V x, double bound) {
 
 namespace detail {
 
-// 2^k e^(rh + rl) (ExpRed), rounded once: the one rounding of any size is
-// the last (test_math_exp.cc measures the result).
+// e^(s + sl) = h + lo for |s| <= 0.35, |sl| <= ulp(s): h + l = 1 + s
+// exactly, lo = l + sl + s^2 (1/2 + s P(s)) (the product s sl left out,
+// 2^-56 of the result; lo's roundings below 2^-57).
 template <class D, class V>
-HWY_INLINE V ExpLean(D d, V rh, V rl, V k) {
-  return ScaleNormal(d, ExpRed(d, rh, rl), k);
+HWY_INLINE DD<V> ExpPoly(D d, V s, V sl) {
+  const V p = MulAddD(d, s, Horner(d, s, kExpTail), hn::Set(d, 0.5));
+  const V h = hn::Add(hn::Set(d, 1.0), s);
+  const V l = hn::Sub(s, hn::Sub(h, hn::Set(d, 1.0)));  // exact: |s| < 1
+  return {h, MulAddD(d, hn::Mul(s, s), p, hn::Add(l, sl))};
+}
+
+// e^x = 2^k (h + lo), k = kk - kRoundMagic, for |x| <= 1400: s + sl =
+// x - k ln2 (the first fused multiply-add exact, the second rounded, its
+// rounding taken by a third).
+template <class D, class V>
+HWY_INLINE DD<V> ExpPlain(D d, V x, V* kk) {
+  const V magic = hn::Set(d, kRoundMagic);
+  *kk = MulAddD(d, x, hn::Set(d, kInvLn2), magic);
+  const V nk = hn::Sub(magic, *kk);  // -k
+  const V s1 = MulAddD(d, nk, hn::Set(d, kLn2CwHi), x);  // exact
+  const V s = MulAddD(d, nk, hn::Set(d, kLn2CwLo), s1);
+  const V sl = MulAddD(d, nk, hn::Set(d, kLn2CwLo), hn::Sub(s1, s));
+  return ExpPoly(d, s, sl);
+}
+
+// 2^x = 2^k (h + lo), k = kk - kRoundMagic = round(x), for |x| <= 1100:
+// f = x - k (exact), s + sl = f ln2.
+template <class D, class V>
+HWY_INLINE DD<V> Exp2Plain(D d, V x, V* kk) {
+  const V magic = hn::Set(d, kRoundMagic);
+  *kk = hn::Add(x, magic);
+  const V f = hn::Sub(x, hn::Sub(*kk, magic));  // exact, |f| <= 1/2
+  const V s = MulAddD(d, f, hn::Set(d, kLn2Hi), hn::Mul(f, hn::Set(d, kLn2Lo)));
+  const V sl = MulAddD(d, f, hn::Set(d, kLn2Lo), MulAddD(d, f, hn::Set(d, kLn2Hi), hn::Neg(s)));
+  return ExpPoly(d, s, sl);
+}
+
+// 2^k (h + lo) from kk (k + kRoundMagic): where every lane is normal (the
+// caller's bound on x), h + lo rounds once and k goes into the exponent
+// field; otherwise the caller recomputes y from its clamped x for ScaleDD,
+// rounded once also to a subnormal. Both give a normal lane the same bits,
+// so a lane's bits never depend on its neighbours.
+template <class D, class V>
+HWY_INLINE V ScaleKk(D d, DD<V> y, V kk) {
+  const hn::RebindToUnsigned<D> du;
+  const auto e = hn::ShiftLeft<52>(hn::BitCast(du, kk));
+  return hn::BitCast(d, hn::Add(hn::BitCast(du, hn::Add(y.hi, y.lo)), e));
 }
 
 }  // namespace detail
 
+// |x| <= 708: k in [-1021, 1022], the result normal. NaN takes ScaleDD.
 template <class D>
 HWY_INLINE hn::VFromD<D> Exp(D d, hn::VFromD<D> x) {
   using V = hn::VFromD<D>;
-  V rh, rl;
-  const V k = detail::ExpArg(d, x, hn::Zero(d), &rh, &rl);
-  return detail::ExpLean(d, rh, rl, k);
+  V kk;
+  if (HWY_LIKELY(hn::AllTrue(d, hn::Le(hn::Abs(x), hn::Set(d, 708.0))))) {
+    return detail::ScaleKk(d, detail::ExpPlain(d, x, &kk), kk);
+  }
+  const detail::DD<V> y = detail::ExpPlain(d, detail::Clamp(d, x, -1400.0, 1400.0), &kk);
+  return detail::ScaleDD(d, dd::FastTwoSum(y.hi, y.lo), hn::Sub(kk, hn::Set(d, detail::kRoundMagic)));
 }
 
-// k = round(x), f = x - k (exact), r = f ln2 as rh + rl (TwoProd, plus
-// f ln2lo).
 template <class D>
 HWY_INLINE hn::VFromD<D> Exp2(D d, hn::VFromD<D> x) {
   using V = hn::VFromD<D>;
-  const V xc = detail::Clamp(d, x, -1100.0, 1100.0);
-  const V magic = hn::Set(d, detail::kRoundMagic);
-  const V k = hn::Sub(hn::Add(xc, magic), magic);
-  const V f = hn::Sub(xc, k);  // exact, |f| <= 1/2
-  const dd::DD<V> r = dd::TwoProd(d, f, hn::Set(d, detail::kLn2Hi));
-  return detail::ExpLean(d, r.hi, MulAddD(d, f, hn::Set(d, detail::kLn2Lo), r.lo), k);
+  V kk;
+  if (HWY_LIKELY(hn::AllTrue(d, hn::Le(hn::Abs(x), hn::Set(d, 1021.0))))) {
+    return detail::ScaleKk(d, detail::Exp2Plain(d, x, &kk), kk);
+  }
+  const detail::DD<V> y = detail::Exp2Plain(d, detail::Clamp(d, x, -1100.0, 1100.0), &kk);
+  return detail::ScaleDD(d, dd::FastTwoSum(y.hi, y.lo), hn::Sub(kk, hn::Set(d, detail::kRoundMagic)));
 }
 
 template <class D>
