@@ -269,19 +269,21 @@ HWY_INLINE ExpY<V> ExpOnePlus(D d, V xh, V xl) {
 // x = 2^e m with m in [sqrt(1/2), sqrt(2)) for finite x > 0: m returned;
 // a subnormal x is first scaled by *scale = 2^54 (else 1), whose exponent
 // is e0 (e = e0 - 54 there, else e0).
-template <class D, class V>
+// kNormal: the caller knows every lane normal (scale 1, e = e0, the same
+// values).
+template <bool kNormal = false, class D, class V>
 HWY_INLINE V LogReduce(D d, V x, V* scale, V* e0, V* e) {
   const hn::RebindToUnsigned<D> du;
   using VU = hn::VFromD<decltype(du)>;
   const auto sub = hn::Lt(x, hn::Set(d, 0x1p-1022));
-  *scale = hn::IfThenElse(sub, hn::Set(d, 0x1p54), hn::Set(d, 1.0));
-  const VU u = hn::BitCast(du, hn::Mul(x, *scale));
+  *scale = kNormal ? hn::Set(d, 1.0) : hn::IfThenElse(sub, hn::Set(d, 0x1p54), hn::Set(d, 1.0));
+  const VU u = hn::BitCast(du, kNormal ? x : hn::Mul(x, *scale));
   // e + 1024
   const VU eb = hn::ShiftRight<52>(
       hn::Add(u, hn::Set(du, 0x4000000000000000ull - 0x3fe6a09e667f3bcdull)));
   *e0 = hn::Sub(hn::BitCast(d, hn::Or(eb, hn::Set(du, 0x4330000000000000ull))),
                 hn::Set(d, 0x1p52 + 1024.0));
-  *e = hn::Sub(*e0, hn::IfThenElseZero(sub, hn::Set(d, 54.0)));
+  *e = kNormal ? *e0 : hn::Sub(*e0, hn::IfThenElseZero(sub, hn::Set(d, 54.0)));
   return hn::BitCast(d, hn::Add(hn::Sub(u, hn::ShiftLeft<52>(eb)), hn::Set(du, 1024ull << 52)));
 }
 
@@ -478,10 +480,18 @@ namespace detail {
 // LogPlainPair: the same, for finite x > 0, as the unrounded pair before
 // the last sum (hi + lo, |lo| <= ulp(hi); about 2^-55 relative error), for
 // callers that add more to it (Softplus).
-template <bool kMul, bool kLow, bool kPair, class D, class V>
+// kNormal: every lane of x is normal and finite (no scaling, no special
+// values to put in; the same bits for those lanes).
+template <bool kMul, bool kLow, bool kPair, bool kNormal = false, class D, class V>
 HWY_INLINE auto LogPlainImpl(D d, V x, double ch, double cl, double eh, double el, V c) {
+  if constexpr (!kPair && !kNormal) {
+    const auto normal = hn::And(hn::Ge(x, hn::Set(d, 0x1p-1022)), hn::Lt(x, hn::Set(d, kInf)));
+    if (HWY_LIKELY(hn::AllTrue(d, normal))) {
+      return LogPlainImpl<kMul, kLow, false, true>(d, x, ch, cl, eh, el, c);
+    }
+  }
   V scale, e0, e;
-  const V m = LogReduce(d, x, &scale, &e0, &e);
+  const V m = LogReduce<kNormal>(d, x, &scale, &e0, &e);
   const V half = hn::Set(d, 0.5);
   const V f = hn::Sub(m, hn::Set(d, 1.0));
   const V s = hn::Div(f, hn::Add(hn::Set(d, 2.0), f));
@@ -503,6 +513,8 @@ HWY_INLINE auto LogPlainImpl(D d, V x, double ch, double cl, double eh, double e
   const V rest = hn::Add(t.lo, MulAddD(d, e, hn::Set(d, el), lo));
   if constexpr (kPair) {
     return dd::FastTwoSum(t.hi, rest);
+  } else if constexpr (kNormal) {
+    return hn::Add(t.hi, rest);
   } else {
     return FixLog(d, x, hn::Add(t.hi, rest));
   }
