@@ -1,7 +1,7 @@
 // float64 vector math: Sin, Cos, Tan, Asin, Acos, Atan, Erf, Erfc, Erfinv,
 // GeluErf, for any float64 descriptor. Each result is within 1 ulp of the
 // correctly rounded one for every input (measured max error 0.50-0.56 ulp of
-// the exact value, Sin and Cos 0.66; tests/test_math_trig.cc), and has the
+// the exact value, Sin and Cos 0.68; tests/test_math_trig.cc), and has the
 // same bits on every Highway target: only per-lane correctly rounded IEEE
 // operations (fused multiply-adds by MulAddD, math_fma-inl.h; no approximate
 // reciprocals, no libm). Products and sums whose rounding errors would add
