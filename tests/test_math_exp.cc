@@ -187,6 +187,11 @@ std::vector<Case> Cases() {
                {0, 710.4758600739439, 0x1p-27, 0.34657359027997264, 1, 24.26, 25}});
   c.push_back({"Cosh", kCosh, 0, 0, [](double x) { return coshq(x); }, -712, 712,
                {0, 710.4758600739439, 0x1p-27, 0.34657359027997264, 1, 25}});
+  // where sinh switches from its polynomial to e^a - e^-a, and k's first steps
+  c.push_back({"SinhNear0", kSinh, 0, 0, [](double x) { return sinhq(x); }, -3, 3,
+               {0.5, 0.25, 1e-3, 1.0397207708399179, 1.7328679513998633}});
+  c.push_back({"CoshNear0", kCosh, 0, 0, [](double x) { return coshq(x); }, -3, 3,
+               {0.5, 1e-3, 1.0397207708399179, 1.7328679513998633}});
   c.push_back({"Tanh", kTanh, 0, 0, [](double x) { return tanhq(x); }, -22, 22,
                {0, 0x1p-27, 0.17328679513998632, 0.5, 19.061547465398498, 19.1, 20, 1}});
   c.push_back({"Asinh", kAsinh, 0, 0, [](double x) { return asinhq(x); }, -10, 10,

@@ -106,3 +106,19 @@ if __name__ == "__main__":
         return abs(z * (p - fz) / (mp.tanh(a) / a))
     cd, err = fit(tanh_tail, 0, mp.mpf("1.0001"), 15, tanh_err, npts=1500)
     show("kTanhP", cd, err)
+
+    # Sinh below 1/2: sinh(a) = a + a z P(z), z = a^2 <= 1/4 (plus a
+    # margin), the error relative to sinh(a).
+    def sinh_tail(z):
+        if z < mp.mpf("1e-60"):
+            return mp.mpf(1) / 6
+        a = mp.sqrt(z)
+        return (mp.sinh(a) / a - 1) / z
+
+    def sinh_err(z, p, fz):
+        if z < mp.mpf("1e-60"):
+            return mp.mpf(0)
+        a = mp.sqrt(z)
+        return abs(z * (p - fz) / (mp.sinh(a) / a))
+    cd, err = fit(sinh_tail, 0, mp.mpf("0.2501"), 6, sinh_err, npts=1500)
+    show("kSinhP", cd, err)
