@@ -91,34 +91,20 @@ if __name__ == "__main__":
                     ("kSqrt2OverPi", mp.sqrt(2 / mp.pi)), ("kGeluC", mp.mpf("0.044715"))):
         h = float(v)
         print("%sHi = %s;  %sLo = %s;" % (name, float.hex(h), name, float.hex(float(v - h))))
-    # Tanh: tanh(a) = a + a z P(z), z = a^2 <= 1 (plus a margin), the error
-    # relative to tanh(a).
-    def tanh_tail(z):
-        if z < mp.mpf("1e-60"):
-            return mp.mpf(-1) / 3
-        a = mp.sqrt(z)
-        return (mp.tanh(a) / a - 1) / z
+    # Tanh on a <= 1 and sinh on a <= 1/2: f(a) = a + a z P(z), z = a^2
+    # (plus a margin), the error relative to f(a).
+    for name, f, zmax, deg, c0 in (("kTanhP", mp.tanh, "1.0001", 15, mp.mpf(-1) / 3),
+                                   ("kSinhP", mp.sinh, "0.2501", 6, mp.mpf(1) / 6)):
+        def tail(z, f=f, c0=c0):
+            if z < mp.mpf("1e-60"):
+                return c0
+            a = mp.sqrt(z)
+            return (f(a) / a - 1) / z
 
-    def tanh_err(z, p, fz):
-        if z < mp.mpf("1e-60"):
-            return mp.mpf(0)
-        a = mp.sqrt(z)
-        return abs(z * (p - fz) / (mp.tanh(a) / a))
-    cd, err = fit(tanh_tail, 0, mp.mpf("1.0001"), 15, tanh_err, npts=1500)
-    show("kTanhP", cd, err)
-
-    # Sinh below 1/2: sinh(a) = a + a z P(z), z = a^2 <= 1/4 (plus a
-    # margin), the error relative to sinh(a).
-    def sinh_tail(z):
-        if z < mp.mpf("1e-60"):
-            return mp.mpf(1) / 6
-        a = mp.sqrt(z)
-        return (mp.sinh(a) / a - 1) / z
-
-    def sinh_err(z, p, fz):
-        if z < mp.mpf("1e-60"):
-            return mp.mpf(0)
-        a = mp.sqrt(z)
-        return abs(z * (p - fz) / (mp.sinh(a) / a))
-    cd, err = fit(sinh_tail, 0, mp.mpf("0.2501"), 6, sinh_err, npts=1500)
-    show("kSinhP", cd, err)
+        def err(z, p, fz, f=f):
+            if z < mp.mpf("1e-60"):
+                return mp.mpf(0)
+            a = mp.sqrt(z)
+            return abs(z * (p - fz) / (f(a) / a))
+        cd, e = fit(tail, 0, mp.mpf(zmax), deg, err, npts=1500)
+        show(name, cd, e)

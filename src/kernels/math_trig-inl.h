@@ -683,24 +683,20 @@ HWY_INLINE hn::Mask<D> Huge(D d, V a) {
   return hn::And(hn::Ge(a, hn::Set(d, kTrigHugeThreshold)), hn::Lt(a, hn::Set(d, HUGE_VAL)));
 }
 
-template <class D, class V = hn::VFromD<D>>
-HWY_INLINE V SinQuadrant(D d, V x) {
+// sin x (kCos false) or cos x from the quadrant form: the one of sin r and
+// cos r that the quadrant q picks, and its sign.
+template <bool kCos, class D, class V = hn::VFromD<D>>
+HWY_INLINE V SinCosQuadrant(D d, V x) {
   V q, sh, sl, ch, cl;
   SinCosParts(d, x, q, sh, sl, ch, cl);
   const auto odd = hn::Or(hn::Eq(q, hn::Set(d, 1.0)), hn::Eq(q, hn::Set(d, 3.0)));
-  const V r = hn::IfThenElse(odd, hn::Add(ch, cl), hn::Add(sh, sl));
-  const V sign = hn::Xor(DoubleBit(d, hn::Ge(q, hn::Set(d, 2.0))), SignOf(d, x));
-  return hn::Xor(r, sign);
-}
-
-template <class D, class V = hn::VFromD<D>>
-HWY_INLINE V CosQuadrant(D d, V x) {
-  V q, sh, sl, ch, cl;
-  SinCosParts(d, x, q, sh, sl, ch, cl);
-  const auto odd = hn::Or(hn::Eq(q, hn::Set(d, 1.0)), hn::Eq(q, hn::Set(d, 3.0)));
-  const V r = hn::IfThenElse(odd, hn::Add(sh, sl), hn::Add(ch, cl));
-  const auto neg = hn::Or(hn::Eq(q, hn::Set(d, 1.0)), hn::Eq(q, hn::Set(d, 2.0)));
-  return hn::Xor(r, DoubleBit(d, neg));
+  const auto use_cos = kCos ? hn::Not(odd) : odd;
+  const V r = hn::IfThenElse(use_cos, hn::Add(ch, cl), hn::Add(sh, sl));
+  if constexpr (kCos) {
+    return hn::Xor(r, DoubleBit(d, hn::Or(hn::Eq(q, hn::Set(d, 1.0)), hn::Eq(q, hn::Set(d, 2.0)))));
+  } else {
+    return hn::Xor(r, hn::Xor(DoubleBit(d, hn::Ge(q, hn::Set(d, 2.0))), SignOf(d, x)));
+  }
 }
 
 }  // namespace trig_detail
@@ -719,7 +715,7 @@ HWY_INLINE hn::VFromD<D> Sin(D d, hn::VFromD<D> x) {
   const V sign = hn::Xor(td::OddSign(d, k), td::SignOf(d, x));
   const V r = hn::Xor(td::SinPiKernel(d, rh, rl), sign);
   const auto huge = td::Huge(d, a);
-  if (HWY_UNLIKELY(!hn::AllFalse(d, huge))) return hn::IfThenElse(huge, td::SinQuadrant(d, x), r);
+  if (HWY_UNLIKELY(!hn::AllFalse(d, huge))) return hn::IfThenElse(huge, td::SinCosQuadrant<false>(d, x), r);
   return r;
 }
 
@@ -736,7 +732,7 @@ HWY_INLINE hn::VFromD<D> Cos(D d, hn::VFromD<D> x) {
   const V sign = hn::Xor(td::OddSign(d, m), hn::SignBit(d));
   const V r = hn::Xor(td::SinPiKernel(d, rh, rl), sign);
   const auto huge = td::Huge(d, a);
-  if (HWY_UNLIKELY(!hn::AllFalse(d, huge))) return hn::IfThenElse(huge, td::CosQuadrant(d, x), r);
+  if (HWY_UNLIKELY(!hn::AllFalse(d, huge))) return hn::IfThenElse(huge, td::SinCosQuadrant<true>(d, x), r);
   return r;
 }
 
