@@ -725,7 +725,7 @@ HWY_INLINE hn::VFromD<D> Cos(D d, hn::VFromD<D> x) {
   namespace td = trig_detail;
   const V a = hn::Abs(x);
   const V half = hn::Set(d, 0.5);
-  const V m = hn::Round(hn::Sub(hn::Mul(a, hn::Set(d, td::kInvPi)), half));
+  const V m = hn::Round(MulAddD(d, a, hn::Set(d, td::kInvPi), hn::Neg(half)));
   V rh, rl;
   td::ReducePi<true>(d, a, hn::Add(m, half), rh, rl);
   // m is integer-valued, -0 for a < pi/2; m + 1 is odd where m is even.
