@@ -37,7 +37,7 @@ constexpr int64_t kRowBlock = kReduceRowBlock;    // rows per kernel call
 constexpr int64_t kRowSegment = 32 * kRowBlock;  // rows per segment
 static_assert(kRowSegment % kReduceRowBlockExact == 0, "calls do not cross a segment");
 constexpr int64_t kGroup = 16;                   // segments per group
-constexpr int64_t kColChunk = 512;               // columns per work item, at most
+constexpr int64_t kColChunk = 4096;              // columns per work item, at most (whole rows)
 constexpr int64_t kMinColChunk = 64;             // ... and at least, where there are more
 constexpr int64_t kGrain = 32768;                // elements worth a thread
 
@@ -405,17 +405,21 @@ void RunPass(const Pass& ps, Sink&& sink) {
   Outer ou{&ps, 1, p.k[p.nk - 1].size, p.k[p.nk - 1].stride, 0, p.nred, 0, 0};
   for (int i = 0; i + 1 < p.nk; ++i) ou.nko *= p.k[i].size;
   ou.segs = (ou.rows + kRowSegment - 1) / kRowSegment;
-  // Columns per item: kColChunk, halved down to kMinColChunk while there
-  // are fewer (item, segment) pairs than chunks wanted (a column's sum does
-  // not depend on which columns share its item). Rows are split first:
-  // narrower items read shorter runs of each row, which was slower (float32
-  // (4096,1024) over dim 0 on 2 threads: 0.55 -> 0.80 ms at 128 columns).
-  int64_t cw = kColChunk;
+  // Columns per item: all (up to kColChunk), halved down to kMinColChunk
+  // while there are fewer (item, segment) pairs than chunks wanted (a
+  // column's sum does not depend on which columns share its item). Rows are
+  // split first: narrower items read shorter runs of each row, which was
+  // slower (float32 (4096,1024) over dim 0 on 2 threads: 0.55 -> 0.80 ms at
+  // 128 columns; float32 (1024,4096) over dim 0 on 1 thread, Intel Xeon VM:
+  // 0.90 -> 0.72 ms from 512 to 4096 columns).
+  int64_t cw = std::min(kColChunk, ou.m);
   while (cw > kMinColChunk && ou.nko * ((ou.m + cw - 1) / cw) * ou.segs < want) cw /= 2;
   ou.chunks = (ou.m + cw - 1) / cw;
   ou.groups = (ou.segs + kGroup - 1) / kGroup;
   const int64_t items = ou.nko * ou.chunks;
-  const size_t scratch_bytes = static_cast<size_t>(kRowBlock * std::min(kColChunk, ou.m)) * ps.kes;
+  // (rows read in place need no scratch)
+  const size_t scratch_bytes =
+      ps.direct && ou.sm == 1 ? 0 : static_cast<size_t>(kRowBlock * std::min(cw, ou.m)) * ps.kes;
   auto item_geometry = [&](int64_t it, int64_t* base, int64_t* col0, int64_t* ncols, int64_t* o0) {
     const int64_t ko = it / ou.chunks, ch = it % ou.chunks;
     OffsetOf(p.k, p.nk - 1, ko, base, nullptr);
@@ -427,9 +431,9 @@ void RunPass(const Pass& ps, Sink&& sink) {
   if (items >= want || ou.segs == 1) {
     ForChunks(ctx, threads, items, [&](int64_t i0, int64_t i1) {
       std::unique_ptr<char[]> scratch(new char[scratch_bytes + 64]);
-      std::vector<ReduceAcc> acc(static_cast<size_t>(3 * kColChunk));
-      ReduceAcc* g = acc.data() + kColChunk;
-      ReduceAcc* seg = g + kColChunk;
+      std::vector<ReduceAcc> acc(static_cast<size_t>(3 * cw));
+      ReduceAcc* g = acc.data() + cw;
+      ReduceAcc* seg = g + cw;
       for (int64_t it = i0; it < i1; ++it) {
         int64_t base, col0, ncols, o0;
         item_geometry(it, &base, &col0, &ncols, &o0);
@@ -644,19 +648,24 @@ void Reduce(const ReduceArgs& a, const bc_tensor& x, uint64_t mask, const Reduce
       StoreKeys(out.dtype, t.compute, od + off * oes, ostep, acc, count);
       return;
     }
-    double f[kColChunk];
-    int64_t i[kColChunk];
-    char is_float[kColChunk];
-    if (second_pass) {
-      ReduceAcc first[kColChunk];
-      for (int64_t c = 0; c < count; ++c) first[c].s = values[o0 + c];
-      r.finish(a, first, acc, count, n, t.compute, f, i, is_float);
-    } else {
-      r.finish(a, acc, nullptr, count, n, t.compute, f, i, is_float);
+    // finished kStorePiece outputs at a time (stack arrays of a few KiB)
+    constexpr int64_t kStorePiece = 256;
+    double f[kStorePiece];
+    int64_t i[kStorePiece];
+    char is_float[kStorePiece];
+    for (int64_t p0 = 0; p0 < count; p0 += kStorePiece) {
+      const int64_t m = std::min(kStorePiece, count - p0);
+      if (second_pass) {
+        ReduceAcc first[kStorePiece];
+        for (int64_t c = 0; c < m; ++c) first[c].s = values[o0 + p0 + c];
+        r.finish(a, first, acc + p0, m, n, t.compute, f, i, is_float);
+      } else {
+        r.finish(a, acc + p0, nullptr, m, n, t.compute, f, i, is_float);
+      }
+      int64_t off, dummy;
+      OffsetOf(plan.k, plan.nk, o0 + p0, &dummy, &off);
+      StoreValues(out.dtype, od + off * oes, ostep, is_float, f, i, m);
     }
-    int64_t off, dummy;
-    OffsetOf(plan.k, plan.nk, o0, &dummy, &off);
-    StoreValues(out.dtype, od + off * oes, ostep, is_float, f, i, count);
   };
   if (r.second == kRNumKinds) {
     RunPass(ps, [&](int64_t o, int64_t count, int64_t, const ReduceAcc* acc) {

@@ -568,12 +568,15 @@ void Cols(const char* const* row, int64_t rows, int64_t ncols, int64_t first, co
       k0 += nb * W;
     }
   } else {
-    // A block at a time, its state in registers; the next block's lines of
-    // each row are asked for ahead.
+    // A block at a time, its state in registers; the lines of each row two
+    // blocks on are asked for ahead (one block on before items spanned
+    // whole rows; two is as fast on the Intel Xeon VM, a little faster for
+    // float32 over dim 0).
+    constexpr int64_t kAhead = 2;
     for (; k0 + W <= ncols; k0 += W) {
-      if (k0 + 2 * W <= ncols) {
+      if (k0 + (kAhead + 1) * W <= ncols) {
         for (int64_t r = 0; r < rows; ++r) {
-          const char* next = row[r] + (k0 + W) * static_cast<int64_t>(sizeof(T));
+          const char* next = row[r] + (k0 + kAhead * W) * static_cast<int64_t>(sizeof(T));
           for (size_t b = 0; b < W * sizeof(T); b += 64) __builtin_prefetch(next + b);
         }
       }
