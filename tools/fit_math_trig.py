@@ -172,6 +172,66 @@ def erfcx_table():
     print(",\n".join("    " + ", ".join(hexd(x) for x in r) for _, r in rows) + "};")
 
 
+def local_table(name, f, df, relative_all, what, m0=0):
+    """f on 16 intervals [3j/8, 3(j+1)/8) of [0, 6), m_j their midpoints
+    but m_0 = m0 (t = a - m is exact but where a < m0/2; the evaluation
+    keeps that rounding error). f(m + t) = E + c1h*t + t*R(t),
+    E = Eh + El = f(m), c1h = f'(m) rounded; R (13 coefficients) is fit to
+    (f(m + t) - E - c1h*t)/t, so R(0) = f'(m) - c1h. Stored by coefficient:
+    row k holds entry k of every interval (m, Eh, El, c1h, R0 .. R12), so
+    that one row is the table a vector looks up in. The error is relative
+    to f where relative_all (else on interval 0 only, absolute elsewhere)."""
+    w = mp.mpf(3) / 8
+    nr = 13
+    cols = []
+    worst = []
+    for j in range(16):
+        lo, hi = j * w, (j + 1) * w
+        m = (lo + hi) / 2 if j else mp.mpf(m0)
+        eh, el = split_dd(f(m))
+        c1 = df(m)
+        c1h = dbl(c1)
+
+        def R(t, m=m, eh=eh, el=el, c1=c1, c1h=c1h):
+            if abs(t) < mp.mpf('1e-25'):
+                return c1 - c1h
+            return (f(m + t) - mp.mpf(eh) - mp.mpf(el) - c1h * t) / t
+        # a little beyond the interval: a lane's index comes from a rounded
+        # product and may put it an ulp across a boundary
+        marg = mp.mpf('1e-9')
+        a, b = lo - m - (marg if j else 0), hi - m + marg
+        coefs = [dbl(c) for c in reversed(mp.chebyfit(R, [a, b], nr))]
+        e = mp.mpf(0)
+        for i in range(401):
+            t = a + (b - a) * i / 400
+            p = mp.mpf(0)
+            for c in reversed(coefs):
+                p = p * t + mp.mpf(c)
+            ref = f(m + t)
+            v = mp.mpf(eh) + mp.mpf(el) + c1h * t + t * p
+            if ref != 0:
+                e = max(e, abs(v - ref) / (abs(ref) if j == 0 or relative_all else 1))
+        worst.append(e)
+        cols.append([dbl(m), eh, el, c1h] + coefs)
+    w0 = float(mp.log(worst[0], 2))
+    w1 = float(mp.log(max(worst[1:]), 2))
+    kind = "relative" if relative_all else "absolute"
+    print(f"// {name}: {what} on 16 intervals of [0, 6), rows m, Eh, El, c1h, R0..R12 by interval;"
+          f" error after rounding 2^{w0:.1f} relative (interval 0), 2^{w1:.1f} {kind} (others)")
+    print(f"alignas(64) inline constexpr double {name}[{4 + nr}][16] = {{")
+    print(",\n".join("    {" + ", ".join(hexd(cols[j][k]) for j in range(16)) + "}"
+                     for k in range(4 + nr)) + "};")
+
+
+def erf_table():
+    c0 = 2 / mp.sqrt(mp.pi)
+    local_table("kErfTab", mp.erf, lambda m: c0 * mp.exp(-m * m), False, "erf")
+    # erfc(a) = exp(-a^2) F(a)
+    F = lambda a: mp.erfc(a) * mp.exp(a * a)
+    # (interval 0 about its midpoint: t R(t) stays a few hundredths of F)
+    local_table("kErfcxTab", F, lambda m: 2 * m * F(m) - c0, True, "F = erfc(a) exp(a^2)",
+                mp.mpf(3) / 16)
+
 def erfinv_start():
     # Rough erfinv (relative error ~2^-26), refined by one Halley step on erf.
     def gc(z):
@@ -248,7 +308,7 @@ def payne_hanek():
 
 
 ALL = {"consts": consts, "ph": payne_hanek, "sincos": sincos, "atan": atan, "asin": asin,
-       "exp": exp_poly, "erf": erf_small, "erfcx": erfcx_table,
+       "exp": exp_poly, "erf": erf_small, "erftab": erf_table, "erfcx": erfcx_table,
        "erfinv": erfinv_start}
 
 HEADER = "src/kernels/math_trig-inl.h"

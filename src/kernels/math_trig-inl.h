@@ -167,6 +167,44 @@ inline constexpr double kErfP[10] = {
     -0x1.5f6ace3243e12p-23,
     0x1.fac30b81c0216p-27,
     -0x1.331024ff95a71p-30};
+// kErfTab: erf on 16 intervals of [0, 6), rows m, Eh, El, c1h, R0..R12 by interval; error after rounding 2^-57.8 relative (interval 0), 2^-59.9 absolute (others)
+alignas(64) inline constexpr double kErfTab[17][16] = {
+    {0x0.0p+0, 0x1.2000000000000p-1, 0x1.e000000000000p-1, 0x1.5000000000000p+0, 0x1.b000000000000p+0, 0x1.0800000000000p+1, 0x1.3800000000000p+1, 0x1.6800000000000p+1, 0x1.9800000000000p+1, 0x1.c800000000000p+1, 0x1.f800000000000p+1, 0x1.1400000000000p+2, 0x1.2c00000000000p+2, 0x1.4400000000000p+2, 0x1.5c00000000000p+2, 0x1.7400000000000p+2},
+    {0x0.0p+0, 0x1.25b8a88b6dd7fp-1, 0x1.a1551a16aaeafp-1, 0x1.df85ea8db188ep-1, 0x1.f74a6d9a38383p-1, 0x1.fe307f2b503d0p-1, 0x1.ffb5bdf67fe6fp-1, 0x1.fff6dee89352ep-1, 0x1.ffff2436a21dcp-1, 0x1.fffff039f9e8fp-1, 0x1.ffffff233ee1dp-1, 0x1.fffffff6d1e56p-1, 0x1.ffffffffb5be5p-1, 0x1.fffffffffe380p-1, 0x1.fffffffffff7bp-1, 0x1.ffffffffffffep-1},
+    {0x0.0p+0, 0x1.9534a3b5bd215p-55, 0x1.a558a46df5f67p-57, -0x1.f71e8254d11a9p-55, 0x1.c33a329423946p-55, -0x1.8a555000387f8p-57, 0x1.4e830346f6e7fp-62, 0x1.b96c0ba13851dp-55, -0x1.3607959a29d36p-55, -0x1.9d1bcd6174e99p-55, 0x1.db123ed17221dp-55, -0x1.64d969b4be4c4p-55, -0x1.729d6819c7f34p-56, 0x1.7ce07114e4fe0p-55, 0x1.00fa07f7fb612p-55, 0x1.59ab24e589a30p-56},
+    {0x1.20dd750429b6dp+0, 0x1.a5074e2157620p-1, 0x1.dfca26f5bbf88p-2, 0x1.9cb5bd549b111p-3, 0x1.0bf97e95f2a64p-4, 0x1.06ae13b0d3255p-6, 0x1.84ba3004a50d0p-9, 0x1.b23a5a23e4210p-12, 0x1.6e2367dc27f95p-15, 0x1.d21397ead99cbp-19, 0x1.bfd7555a3bd68p-23, 0x1.44d26de513197p-27, 0x1.63ac6b4edc88ep-32, 0x1.25f9ee0b923dcp-37, 0x1.6ed2f2515e933p-43, 0x1.5982008db1304p-49},
+    {0x1.d2356bd51833ep-57, 0x1.fad8c0ef6faecp-56, -0x1.ddcbaf85587b9p-57, -0x1.973e73caa1edep-59, -0x1.446051f6fef83p-58, -0x1.88abd7f4be982p-60, -0x1.90b93d46321efp-64, 0x1.727bce1bdfffep-67, 0x1.d96e6f01510e8p-73, -0x1.6abd9c029cf89p-75, 0x1.0151cf177a911p-77, 0x1.76fc20fc4c506p-81, -0x1.c45991834a34fp-88, -0x1.174c43a738d83p-91, 0x1.2bc1802866176p-98, -0x1.1cf9bdada0bfep-103},
+    {0x1.5e721e3c48940p-49, -0x1.d9a837e5824e3p-2, -0x1.c1cd848660392p-2, -0x1.0ed7443f85c32p-2, -0x1.c435059d09785p-4, -0x1.0ee3844e59bebp-5, -0x1.d9c2ea85a9283p-8, -0x1.315107613c65cp-10, -0x1.23c436c36fd9ap-13, -0x1.9f19734d29e1fp-17, -0x1.b8d7f804d311ep-21, -0x1.5e32de7af7e5ep-25, -0x1.a0ce0dc062c6fp-30, -0x1.7410514685587p-35, -0x1.f2a6c1660741ep-41, -0x1.f610e8cc27d3ep-47},
+    {-0x1.812746b039369p-2, -0x1.9c41d1d5fae5ap-4, 0x1.e4c9975da0988p-4, 0x1.5066cda84bbaap-3, 0x1.a3687c1eaf1acp-4, 0x1.48b127f8ed8a5p-5, 0x1.60898536e104dp-7, 0x1.0c243329a9ca0p-9, 0x1.26bf00867a82ap-12, 0x1.d982bd41d8969p-16, 0x1.17f93e51492f2p-19, 0x1.e9e05b3c8f37fp-24, 0x1.3e380dd758a76p-28, 0x1.33cde4f35a42dp-33, 0x1.bc42ba388e643p-39, 0x1.df2dac2eecb10p-45},
+    {0x1.74e215518475bp-36, 0x1.75bebc1b187a0p-3, 0x1.747e31bf49fc5p-4, -0x1.419fa10b7191cp-6, -0x1.9647a30b17cd1p-5, -0x1.f155b4e7d743dp-6, -0x1.5eb1c899f01ffp-7, -0x1.4630116264581p-9, -0x1.a51fb50b17910p-12, -0x1.8320fc48286ffp-15, -0x1.013b0457bff17p-18, -0x1.f2f6fa7e3fcedp-23, -0x1.638bc4fdfd89dp-27, -0x1.760fe7c2bd9fbp-32, -0x1.2391e152b5a7dp-37, -0x1.51b17fec9bc24p-43},
+    {0x1.ce2f2174185fcp-4, -0x1.6410ad9329fb9p-7, -0x1.1d1f00109e810p-4, -0x1.3f41761d5b626p-5, 0x1.6981061e04552p-9, 0x1.aa2c0753d59f5p-7, 0x1.d854f73e73b52p-8, 0x1.1e84d1022ec82p-9, 0x1.c0825378ffabcp-12, 0x1.e0a1cb1d051eep-15, 0x1.6b245d7e1342bp-18, 0x1.899dcace48efap-22, 0x1.35753ad537c70p-26, 0x1.63a70fd901bb8p-31, 0x1.2c6c245c64467p-36, 0x1.76996df5b3a12p-42},
+    {0x1.8d830eb6eefb7p-27, -0x1.7df88909d9fc0p-5, -0x1.476541b7497dep-9, 0x1.6d1d724e177c0p-6, 0x1.7e8755dedf3f0p-7, -0x1.bbf7e2a4033e5p-11, -0x1.897719abeb344p-9, -0x1.6b418722f9e67p-10, -0x1.6c3dbfdf5b8efp-12, -0x1.d384223cffb6ep-15, -0x1.9807755789e1cp-18, -0x1.f34b7eb1d4d5ap-22, -0x1.b41f32780dad1p-26, -0x1.1324f43daa825p-30, -0x1.f9a3b4cd0272cp-36, -0x1.5461426ce3e10p-41},
+    {-0x1.b82d7223536bdp-6, 0x1.4a548165b9f91p-7, 0x1.1a817c5a29a27p-6, 0x1.e377f59e1cb08p-11, -0x1.9be7320183561p-8, -0x1.5478d7859109cp-9, 0x1.88cdc8c75412cp-12, 0x1.36edde575777cp-11, 0x1.c1dd14349556dp-13, 0x1.696daf65ea888p-15, 0x1.74920493cfe2ep-18, 0x1.04be030230fcdp-21, 0x1.fe694dd18c5b0p-26, 0x1.63a3191147337p-30, 0x1.65025128fde01p-35, 0x1.0456e7f660089p-40},
+    {0x1.12bf27d841e91p-20, 0x1.18f36cd61dddep-7, -0x1.cb8ab473e21a8p-9, -0x1.4cc91a60900c4p-8, 0x1.3a953e0013260p-13, 0x1.8eae10f0317f5p-10, 0x1.b325a77eb8255p-12, -0x1.f78727cd45b2fp-14, -0x1.94c36ccd7bed1p-14, -0x1.bb6e237f9026bp-16, -0x1.175066dd127b0p-18, -0x1.c73be98dda704p-22, -0x1.f8af82345d270p-26, -0x1.8725d5a5074e0p-30, -0x1.af24a524ba904p-35, -0x1.55d9d4a07c2d2p-40},
+    {0x1.560225c679a8fp-8, -0x1.8d66109972a6fp-9, -0x1.57b72e9e2803bp-9, 0x1.553ee81405edfp-10, 0x1.319f7deab948fp-10, -0x1.929460cebe795p-13, -0x1.38154ecb029d8p-12, -0x1.51ecf8b65c381p-15, 0x1.bf0ab6244987fp-16, 0x1.a4fcae32e0efap-17, 0x1.57e9435bdde13p-19, 0x1.4edda86c71b09p-22, 0x1.aa774dfdc6bc1p-26, 0x1.72e30041ca84bp-30, 0x1.c38a1a5dfc221p-35, 0x1.86ecf894a944cp-40},
+    {0x1.3da13aedf8ff7p-16, -0x1.36262d7595abap-10, 0x1.243ffc8c0a5bdp-10, 0x1.26298dcf1a7ffp-11, -0x1.b88374832eab2p-12, -0x1.90fe8c2c8d53cp-13, 0x1.2b1b17a5ede00p-14, 0x1.7126cc44cc015p-15, 0x1.6caa5bc207597p-23, -0x1.1c9b3b948cf05p-18, -0x1.570d98417b47ap-20, -0x1.9fbfb29b77787p-23, -0x1.35ff1b7f8d227p-26, -0x1.31caa06820da4p-30, -0x1.9df1e9d93fbb0p-35, -0x1.88fedff7ac9a7p-40},
+    {-0x1.d767c38fa9509p-11, 0x1.43863bf2d4223p-11, 0x1.f55e54124b18fp-13, -0x1.6bb895e3c234ep-12, -0x1.0390795c6ce07p-14, 0x1.b0750bd6bcea6p-14, 0x1.1ee465b99f4b6p-16, -0x1.0aeaee3374deep-16, -0x1.2b3b1c9dd281dp-18, 0x1.7471a4850bed7p-21, 0x1.0a14b8e8145a0p-21, 0x1.b0d65d35aad5dp-24, 0x1.84ef8b0d271fep-27, 0x1.b9bf5b947cc44p-31, 0x1.4f928301df896p-35, 0x1.5fad992325441p-40},
+    {0x1.0acfb6309b508p-14, 0x1.f9520a0506426p-14, -0x1.aa05f51d1babap-13, -0x1.51755b415abb1p-17, 0x1.504b321ffc9eap-14, -0x1.90221e08c040fp-18, -0x1.2823317bc8986p-16, 0x1.7365756cb810fp-21, 0x1.3950e49fb9ca3p-19, 0x1.01e0b759beaa0p-22, -0x1.17aac40f811fep-23, -0x1.754f2647d8e9fp-25, -0x1.ac59162faf892p-28, -0x1.20e353353b6cbp-31, -0x1.f792afeb3be26p-36, -0x1.28abf5f6efadfp-40},
+    {0x1.3c4430d6faf23p-14, -0x1.9312d197bd737p-14, -0x1.20370154e1d4cp-18, 0x1.a537f4f011131p-15, -0x1.90f5f6a941b01p-17, -0x1.a1c8cc8a1af96p-17, 0x1.16c32d116e896p-18, 0x1.0092b282ff7dap-19, -0x1.116c15d2b2474p-21, -0x1.e46d592056ecap-23, 0x1.3489494881d9fp-27, 0x1.ee4b8da706e04p-27, 0x1.873d77d5c113bp-29, 0x1.3f0f2e6814cf8p-32, 0x1.3fc5c5adfe42cp-36, 0x1.a5bc44a81512ap-41}};
+// kErfcxTab: F = erfc(a) exp(a^2) on 16 intervals of [0, 6), rows m, Eh, El, c1h, R0..R12 by interval; error after rounding 2^-57.6 relative (interval 0), 2^-58.8 relative (others)
+alignas(64) inline constexpr double kErfcxTab[17][16] = {
+    {0x1.8000000000000p-3, 0x1.2000000000000p-1, 0x1.e000000000000p-1, 0x1.5000000000000p+0, 0x1.b000000000000p+0, 0x1.0800000000000p+1, 0x1.3800000000000p+1, 0x1.6800000000000p+1, 0x1.9800000000000p+1, 0x1.c800000000000p+1, 0x1.f800000000000p+1, 0x1.1400000000000p+2, 0x1.2c00000000000p+2, 0x1.4400000000000p+2, 0x1.5c00000000000p+2, 0x1.7400000000000p+2},
+    {0x1.a36bbb7f3686dp-1, 0x1.2b84f076e14fbp-1, 0x1.c7f81382721efp-2, 0x1.6bb376a9390cdp-2, 0x1.2c6c3d2ac6111p-2, 0x1.fdb50ebdc92cep-3, 0x1.b9739404354ecp-3, 0x1.84ae4301fe0b3p-3, 0x1.5acd331e82254p-3, 0x1.38d60190223f4p-3, 0x1.1cc7d25f7330ap-3, 0x1.053e861ffc32bp-3, 0x1.e277e0aabb532p-4, 0x1.c00c8546be50ap-4, 0x1.a2258dfa0e771p-4, 0x1.87efff770a69ap-4},
+    {-0x1.c5a2bb61934d2p-56, 0x1.b8bd1accf8123p-55, -0x1.3f947ee724dfcp-62, 0x1.9155d83c491ecp-56, 0x1.ce9d3cfcc8c99p-57, 0x1.7daf962f0823dp-59, 0x1.6bdaf6c65c328p-57, -0x1.00d13ec7739b3p-60, 0x1.cc6b42cc68277p-57, -0x1.defdc81c4b0efp-60, 0x1.333b37aaaacdbp-57, -0x1.2f6f8cb2b0998p-58, -0x1.5424ffbbd2763p-58, -0x1.1a1a885eccbafp-58, 0x1.5d8fc678cdaafp-61, 0x1.2e8275eb1ee67p-58},
+    {-0x1.a47283b89efb1p-1, -0x1.e18ab7052be7fp-2, -0x1.2c84af7c10e14p-2, -0x1.917d7928e2332p-3, -0x1.1b110b4094c34p-3, -0x1.a0c196a4dfbadp-4, -0x1.3db06d1993ad1p-4, -0x1.f25dbcd862de7p-5, -0x1.903e08fb40239p-5, -0x1.47db73f966cfap-5, -0x1.11183dc68a5dep-5, -0x1.cd831a6b740b8p-6, -0x1.8acdd807fd07ep-6, -0x1.55622b5951f3bp-6, -0x1.29fba10cf878fp-6, -0x1.064559eb0983ep-6},
+    {-0x1.628057001621dp-55, 0x1.c4c5d3382f510p-56, -0x1.4881059988d91p-57, -0x1.f58945dafb9d2p-58, -0x1.1c74a454d807bp-57, 0x1.4f5702da0ad3bp-59, 0x1.700841ba078c7p-58, -0x1.a969c938ebe46p-59, 0x1.0591deb4692dfp-59, 0x1.f9ea79ccf76bap-61, 0x1.ed5821b01b201p-60, 0x1.6d3cf89b45cfep-60, 0x1.f967e2b2f8c26p-62, 0x1.b092dbb0aeed9p-60, -0x1.05f3287c3cb92p-62, 0x1.4477d9e52f5b6p-60},
+    {0x1.549642cc98b78p-1, 0x1.482bd9fad9ecep-2, 0x1.5c775dfc44978p-3, 0x1.90e47c99926d2p-4, 0x1.ecaedd6244629p-5, 0x1.3fb5ad8f09d0fp-5, 0x1.b22478684a9f1p-6, 0x1.3222d1cec4362p-6, 0x1.bdbc3f64b08f4p-7, 0x1.4d68e4602ae56p-7, 0x1.fe7eb2005f880p-8, 0x1.8ebb3c41f48fbp-8, 0x1.3cea7815ecde2p-8, 0x1.ff88cd3653073p-9, 0x1.a26fe18d96552p-9, 0x1.5a6719b012c15p-9},
+    {-0x1.db731eedadcb5p-2, -0x1.8bed65e01718cp-3, -0x1.6dcc9e7a2c9b5p-4, -0x1.711413b59af42p-5, -0x1.9126c9e5ff890p-6, -0x1.d04be8dc9de70p-7, -0x1.1b6113e021160p-7, -0x1.69eec99dfa61ep-8, -0x1.e08044f57a0f0p-9, -0x1.49c05b7d5bce0p-9, -0x1.d1d2d8dcf2139p-10, -0x1.51628f83aeb06p-10, -0x1.f396f130f44b4p-11, -0x1.79221fbec8c29p-11, -0x1.21a1cfe50641bp-11, -0x1.c3bd8ad9fb3b7p-12},
+    {0x1.280377e651fcep-2, 0x1.b1a22aa7a7ce3p-4, 0x1.61fee765ffb06p-5, 0x1.3d5e9f54c999bp-6, 0x1.346c4610699b8p-7, 0x1.413a25f5219dep-8, 0x1.6318a0bc89342p-9, 0x1.9d37605d814c7p-10, 0x1.f6b043889a5b2p-11, 0x1.3dcc9724290fdp-11, 0x1.9f99243709e65p-12, 0x1.17e7cc3fe1cc6p-12, 0x1.83006c33dba0fp-13, 0x1.11cce846e7875p-13, 0x1.8b7eaf241d3d3p-14, 0x1.22f62cdb23824p-14},
+    {-0x1.4ff52d286674fp-3, -0x1.b659430180e1ap-5, -0x1.3fc8366a2e717p-6, -0x1.014991d657a58p-7, -0x1.c2f162807b2c1p-9, -0x1.a9b3057f70dc1p-10, -0x1.acc072bb231e3p-11, -0x1.c8e5724e4970ep-12, -0x1.ff7ec750c6c92p-13, -0x1.2af41f3a94b50p-13, -0x1.6b00a15e82208p-14, -0x1.c7d52a57299b4p-15, -0x1.26dc75b45f77dp-15, -0x1.87bd49da2fc4ep-16, -0x1.0a7c3e1fb81b2p-16, -0x1.7264156094e90p-17},
+    {0x1.60b0a4ddcff80p-4, 0x1.9dcc1510f19d4p-6, 0x1.102167d9d0cf7p-7, 0x1.8c10e9aa1d9ccp-9, 0x1.3b26815ad9048p-10, 0x1.0f44e8539ba8bp-11, 0x1.f46739b7d035fp-13, 0x1.ea75954d041f6p-14, 0x1.fb26991685659p-15, 0x1.12e63c6a93993p-15, 0x1.36c2c74ab0d93p-16, 0x1.6c9ecf3436c6dp-17, 0x1.ba40c2da7b716p-18, 0x1.144bfb1e37c34p-18, 0x1.62931cb549b3fp-19, 0x1.d21f1c3f462f6p-20},
+    {-0x1.5a29d8c8cf06dp-5, -0x1.6ff6b3822708bp-7, -0x1.b75cb1ab446f9p-9, -0x1.2309306007d63p-10, -0x1.a6efc319e8368p-12, -0x1.4d9b56a6c3c80p-13, -0x1.1b0388223be3dp-14, -0x1.00189e76f508ap-15, -0x1.eac93ce8179d8p-17, -0x1.eed2e86a6cd40p-18, -0x1.050417bb498a2p-18, -0x1.1ebfc456346d9p-19, -0x1.46a944dea3755p-20, -0x1.80780048935b5p-21, -0x1.d2049d76d2dcbp-22, -0x1.220d87ceb2098p-22},
+    {0x1.403cc10675ad5p-6, 0x1.364eb7b5f1bf6p-8, 0x1.524f5feee1749p-10, 0x1.9a25c688f6283p-12, 0x1.1172b73e9a123p-13, 0x1.8d033fabae0d0p-15, 0x1.36f5d82aa8026p-16, 0x1.04a5ed3aea7b8p-17, 0x1.d038f295c4e67p-19, 0x1.b4628796e6515p-20, 0x1.ae95ff9cb5794p-21, 0x1.bbc07c58b4deap-22, 0x1.db933143f1724p-23, 0x1.0800578bae8dbp-23, 0x1.2e9fcd7c0ab44p-24, 0x1.651b973e35376p-25},
+    {-0x1.1903b733245f9p-7, -0x1.f30108ed5bfd8p-10, -0x1.f329c86d5d34ap-12, -0x1.1624fa9f9cb14p-13, -0x1.55b7120a13434p-15, -0x1.ca4d0989b270dp-17, -0x1.4c861f9e3851ap-18, -0x1.02f19c4acba9ep-19, -0x1.adb8637cb3509p-21, -0x1.797cffb9c4406p-22, -0x1.5d101c9706755p-23, -0x1.520e42b7bfb3fp-24, -0x1.555c9ce8586bep-25, -0x1.65fcee7af5ebdp-26, -0x1.8489d69dd0a26p-27, -0x1.b3151b9cd41afp-28},
+    {0x1.d62daddc0d715p-9, 0x1.802fb62aeb30bp-11, 0x1.6216ec9b9736bp-13, 0x1.6c2b36f1dc5eep-15, 0x1.9db488815eb99p-17, 0x1.011da3470a7b0p-18, 0x1.5aa51cacfbaa1p-20, 0x1.f6e4d815be411p-22, 0x1.85b8894039b1dp-23, 0x1.4096563f231a0p-24, 0x1.1653280a31d89p-25, 0x1.fb6ccdd85fa3ap-27, 0x1.e376e5149e77ap-28, 0x1.df8332d53f9e7p-29, 0x1.ed4deae326aefp-30, 0x1.065b122a89d3cp-30},
+    {-0x1.78a743712985fp-10, -0x1.1c4d9acacc656p-12, -0x1.e497a7b8f516dp-15, -0x1.cd7fcc63ceab1p-17, -0x1.e6521b7201510p-19, -0x1.18ee23f002ad6p-20, -0x1.60d160c8b4684p-22, -0x1.ddea153cfb687p-24, -0x1.5aa351bfa84fbp-25, -0x1.0b86a28c1a714p-26, -0x1.b4db102677c6ap-28, -0x1.7763bd250967fp-29, -0x1.51ec0b13caaf3p-30, -0x1.3d5aaf36afddfp-31, -0x1.35c946d1b4f4cp-32, -0x1.3948c71a80367p-33},
+    {0x1.2661bdbb2318fp-11, 0x1.9b0b0449d606fp-14, 0x1.4463334597fb1p-16, 0x1.1e7f0471661aep-18, 0x1.187a734c60a8fp-20, 0x1.2da523d239d03p-22, 0x1.6167417c0410fp-24, 0x1.bf93c30ad47c1p-26, 0x1.3038cc52c5704p-27, 0x1.b912bc8d8d8bbp-29, 0x1.5309bdc5f3ff0p-30, 0x1.12e4939e0727ap-31, 0x1.d3fffd9260536p-33, 0x1.a07d9fec286bep-34, 0x1.820a0b9323766p-35, 0x1.7368fc8161ecdp-36},
+    {-0x1.b45220a38c1b2p-13, -0x1.1b35419031f77p-15, -0x1.9fe4fed2e75e0p-18, -0x1.561d9d0e61716p-20, -0x1.38607c3542eefp-22, -0x1.39d47ad122511p-24, -0x1.581489688dc5cp-26, -0x1.989453520bbc7p-28, -0x1.04e7c1e14621cp-29, -0x1.6419277902d80p-31, -0x1.0233e24fafb8ep-32, -0x1.8bc3cfe152131p-34, -0x1.3f11486a07176p-35, -0x1.0d726518b11d9p-36, -0x1.dadd78002d435p-38, -0x1.b31f9eab5709cp-39}};
 // kErfcxTable: F(a) = erfc(a)*exp(a^2), 96 rows of 12; error 2^-58.7
 inline constexpr double kErfcxMid[96] = {
     0x1.0800000000000p-1, 0x1.1800000000000p-1, 0x1.2800000000000p-1, 0x1.3800000000000p-1,
@@ -360,6 +398,7 @@ inline constexpr double kLogL[7] = {
 #include <string.h>
 
 #include "hwy/highway.h"
+#include "kernels/math_exp-inl.h"
 #include "kernels/math_fma-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -993,51 +1032,130 @@ HWY_INLINE void ErfcBig(D d, V a, V delta, V& k, V& ph, V& pl, V& eh) {
   FastTwoSum(qh, ql, ph, pl);
 }
 
+// tab[j] for every lane's j in [0, 16): one two-table permute on AVX-512,
+// a gather elsewhere (the same values either way; the gather's indices are
+// masked to 0..15, for partial vectors whose unused lanes a gather may
+// still read).
+template <class D, class VI, class V = hn::VFromD<D>>
+HWY_INLINE V Lookup16(D d, const double* HWY_RESTRICT tab, VI j) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  if constexpr (hn::MaxLanes(D()) == 8) {
+    return V{_mm512_permutex2var_pd(hn::Load(d, tab).raw, j.raw, hn::Load(d, tab + 8).raw)};
+  }
+#endif
+  return hn::GatherIndex(d, tab, hn::And(j, hn::Set(hn::RebindToSigned<D>(), 15)));
+}
+
+// f(a) = s + low (|low| a few hundredths of s) from a table of tools/fit_math_trig.py's
+// local_table form (kErfTab, kErfcxTab): on the interval [3j/8, 3(j+1)/8)
+// of 0 <= a < 6 that holds a (a >= 6 and NaN lanes: pass a = 0 and replace
+// the result), t + tl = a - m (tl = 0 but below m/2 in interval 0), f = E +
+// c1h (t + tl) + t R(t) with E + c1h t in double-double (c1h t exact by
+// fma): only t R(t) (a few hundredths of f) and the caller's last addition
+// round.
+template <class D, class V = hn::VFromD<D>>
+HWY_INLINE void LocalTable(D d, const double (&tab)[17][16], V a, V& s, V& low) {
+  const hn::RebindToSigned<D> di;
+  const V u = hn::Mul(a, hn::Set(d, 8.0 / 3.0));
+  const auto j = hn::Min(hn::ConvertTo(di, u), hn::Set(di, 15));
+  const auto at = [&](int row) { return Lookup16(d, tab[row], j); };
+  const V m = at(0);
+  const V t = hn::Sub(a, m);
+  const V tl = hn::Sub(a, hn::Add(t, m));  // exact: |a| < |m| where t rounds
+  V r = at(16);
+  for (int k = 15; k >= 4; --k) r = MulAddD(d, r, t, at(k));
+  const V c1 = at(3), eh = at(1);
+  const V ph = hn::Mul(t, c1);
+  const V pl = MulAddD(d, t, c1, hn::Neg(ph));  // t c1 - ph, exact
+  s = hn::Add(eh, ph);                           // |eh| >= |ph| or eh = 0
+  const V e = hn::Add(hn::Sub(eh, s), ph);
+  low = MulAddD(d, t, r, MulAddD(d, tl, c1, hn::Add(hn::Add(e, pl), at(2))));
+}
+
+// erfc(a + delta) = 2^k (h + l) for 0 <= a < 6, |delta| <= 2^-50 a
+// (other lanes: pass a = 0 and replace the result): exp(-a^2) =
+// exp(-zh) (1 - zl) (a^2 = zh + zl; exp's unrounded parts, ExpPlain) times
+// F(a) = erfc(a) exp(a^2) from kErfcxTab, less delta c0 (the first-order
+// term: erfc' = -c0 exp(-a^2)). 2^k >= 2^-52.
+template <class D, class V = hn::VFromD<D>>
+HWY_INLINE void ErfcNear(D d, V a, V delta, V& k, V& h, V& l) {
+  V fs, flow, zh, zl;
+  LocalTable(d, kErfcxTab, a, fs, flow);
+  flow = hn::Sub(flow, hn::Mul(delta, hn::Set(d, kErfC0H)));
+  TwoProd(d, a, a, zh, zl);
+  V kk;
+  const auto ex = math::detail::ExpPlain(d, hn::Neg(zh), &kk);
+  k = hn::Sub(kk, hn::Set(d, math::detail::kRoundMagic));
+  // (hi + lo)(1 - zl): lo is up to 0.09 of hi
+  const V eh = ex.hi, el = MulAddD(d, hn::Neg(hn::Add(ex.hi, ex.lo)), zl, ex.lo);
+  // (eh + el)(fs + flow): el and flow are up to a few hundredths of eh
+  // and fs, so their product counts
+  V qh, ql;
+  TwoProd(d, eh, fs, qh, ql);
+  ql = hn::Add(ql, MulAddD(d, eh, flow, hn::Mul(el, hn::Add(fs, flow))));
+  FastTwoSum(qh, ql, h, l);
+}
+
+// erfc(a + delta) for 6 <= a <= 27.5, rounded once also where subnormal
+// (ErfcBig's gathered table of 96 rows: taken only when a lane needs it).
+template <class D, class V = hn::VFromD<D>>
+HWY_INLINE V ErfcFar(D d, V a, V delta) {
+  V k, ph, pl, eh;
+  ErfcBig(d, a, delta, k, ph, pl, eh);
+  return ScaleDown(d, ph, pl, k);
+}
+
 }  // namespace trig_detail
 
+// erf(|x|) from kErfTab (LocalTable; interval 0 has m = E = 0, so small
+// results keep their relative accuracy); 1 from 6 on.
 template <class D>
 HWY_INLINE hn::VFromD<D> Erf(D d, hn::VFromD<D> x) {
   using V = hn::VFromD<D>;
   namespace td = trig_detail;
   const V a = hn::Abs(x);
-  V sh, sl, k, ph, pl, eh;
-  td::ErfSmall(d, a, sh, sl);
-  td::ErfcBig(d, a, hn::Zero(d), k, ph, pl, eh);
-  // 1 - erfc(a)
-  const V kk = hn::IfThenElse(hn::Lt(k, hn::Set(d, -200.0)), hn::Set(d, -200.0), k);
-  const V sc = td::Pow2I(d, kk);
-  V h, l;
-  td::FastTwoSum(hn::Set(d, 1.0), hn::Neg(hn::Mul(ph, sc)), h, l);
-  l = hn::Sub(l, hn::Mul(pl, sc));
-  V r = hn::IfThenElse(hn::Lt(a, hn::Set(d, 0.5)), hn::Add(sh, sl), hn::Add(h, l));
-  r = hn::IfThenElse(hn::Ge(a, hn::Set(d, 6.0)), hn::Set(d, 1.0), r);
-  return hn::Xor(r, td::SignOf(d, x));
+  const auto in = hn::Lt(a, hn::Set(d, 6.0));  // false for NaN
+  V s, low;
+  td::LocalTable(d, td::kErfTab, hn::IfThenElseZero(in, a), s, low);
+  V res = hn::Add(s, low);
+  res = hn::IfThenElse(in, res, hn::IfThenElse(hn::IsNaN(a), a, hn::Set(d, 1.0)));
+  // a < 2^-960: ph's rounding error falls below the subnormal grid, so
+  // a c0 is formed on a scaled by 2^500 and scaled back, rounded once
+  // (the a^3 term is below 2^-1900 a)
+  const auto tiny = hn::And(hn::Lt(a, hn::Set(d, 0x1p-960)), hn::Gt(a, hn::Zero(d)));
+  if (HWY_UNLIKELY(!hn::AllFalse(d, tiny))) {
+    const V as = hn::Mul(a, hn::Set(d, 0x1p500));
+    V qh, ql;
+    td::TwoProd(d, as, hn::Set(d, td::kErfC0H), qh, ql);
+    ql = MulAddD(d, as, hn::Set(d, td::kErfC0L), ql);
+    res = hn::IfThenElse(tiny, td::ScaleDown500(d, qh, ql), res);
+  }
+  return hn::Xor(res, td::SignOf(d, x));
 }
 
+// erfc(|x|) = 2^k (h + l) by ErfcNear below 6, by ErfcFar (a branch) up to
+// 27.5, 0 beyond; erfc(x < 0) = 2 - erfc(|x|).
 template <class D>
 HWY_INLINE hn::VFromD<D> Erfc(D d, hn::VFromD<D> x) {
   using V = hn::VFromD<D>;
   namespace td = trig_detail;
   const V a = hn::Abs(x);
-  V sh, sl, k, ph, pl, eh;
-  td::ErfSmall(d, a, sh, sl);
-  td::ErfcBig(d, a, hn::Zero(d), k, ph, pl, eh);
+  const auto in = hn::Lt(a, hn::Set(d, 6.0));  // false for NaN
+  V k, h, l;
+  td::ErfcNear(d, hn::IfThenElseZero(in, a), hn::Zero(d), k, h, l);
+  const V sc = td::Pow2I(d, k);
   const auto neg = hn::Lt(x, hn::Zero(d));
-  // |x| < 1/2: 1 -+ erf(a)
-  const V sgn = td::DoubleBit(d, neg);
-  V h0, l0;
-  td::FastTwoSum(hn::Set(d, 1.0), hn::Xor(hn::Neg(sh), sgn), h0, l0);
-  const V r_small = hn::Add(h0, hn::Sub(l0, hn::Xor(sl, sgn)));
-  // x >= 1/2: 2^k p; x <= -1/2: 2 - 2^k p
-  const V r_pos = td::ScaleDown(d, ph, pl, k);
-  const V kk = hn::IfThenElse(hn::Lt(k, hn::Set(d, -200.0)), hn::Set(d, -200.0), k);
-  const V sc = td::Pow2I(d, kk);
-  V h, l;
-  td::FastTwoSum(hn::Set(d, 2.0), hn::Neg(hn::Mul(ph, sc)), h, l);
-  const V r_neg = hn::Add(h, hn::Sub(l, hn::Mul(pl, sc)));
-  V r = hn::IfThenElse(hn::Lt(a, hn::Set(d, 0.5)), r_small, hn::IfThenElse(neg, r_neg, r_pos));
-  const auto far = hn::Gt(a, hn::Set(d, 27.5));
-  r = hn::IfThenElse(far, hn::IfThenElse(neg, hn::Set(d, 2.0), hn::Zero(d)), r);
+  V r = hn::Mul(hn::Add(h, l), sc);  // exact scaling: the result is normal
+  V h2, l2;
+  td::FastTwoSum(hn::Set(d, 2.0), hn::Neg(hn::Mul(h, sc)), h2, l2);
+  const V r_neg = hn::Add(h2, hn::Sub(l2, hn::Mul(l, sc)));
+  r = hn::IfThenElse(neg, r_neg, r);
+  // |x| >= 6: 2 below -6, 0 from 27.5 on (erfc < 2^-1075), NaN stays
+  const auto far = hn::AndNot(neg, hn::And(hn::Ge(a, hn::Set(d, 6.0)), hn::Le(a, hn::Set(d, 27.5))));
+  r = hn::IfThenElse(in, r, hn::IfThenElse(hn::IsNaN(x), x, hn::IfThenElseZero(neg, hn::Set(d, 2.0))));
+  if (HWY_UNLIKELY(!hn::AllFalse(d, far))) {
+    r = hn::IfThenElse(far, td::ErfcFar(d, hn::IfThenElse(far, a, hn::Set(d, 6.0)), hn::Zero(d)), r);
+  }
   return r;
 }
 
@@ -1066,6 +1184,11 @@ HWY_INLINE V LogRough(D d, V m) {
 
 }  // namespace trig_detail
 
+// A starting guess (relative error ~2^-30) and one Halley step on f(x) =
+// erf(x) - a, 1/f' = exp(x^2)/c0: f from kErfTab (LocalTable; erf(x0) - a
+// kept unrounded), or where a > 0.95, as (1 - a) - erfc(x0) from ErfcNear
+// (the absolute error of erf near 1 would be too large a part of f there;
+// a branch, so computed only when some lane needs it).
 template <class D>
 HWY_INLINE hn::VFromD<D> Erfinv(D d, hn::VFromD<D> y) {
   using V = hn::VFromD<D>;
@@ -1080,25 +1203,32 @@ HWY_INLINE hn::VFromD<D> Erfinv(D d, hn::VFromD<D> y) {
   const V x_t = hn::IfThenElse(hn::Lt(w, hn::Set(d, 2.5)), td::Poly(d, w, td::kErfinvTail1),
                                td::Poly(d, w, td::kErfinvTail2));
   V x0 = hn::IfThenElse(tail, x_t, x_c);
-  x0 = hn::IfThenElse(hn::Lt(x0, hn::Set(d, 27.0)), x0, hn::Set(d, 1.0));  // keep garbage lanes tame
-  // one Halley step on f(x) = erf(x) - a = (1 - a) - erfc(x), f' = c0 exp(-x^2)
-  V sh, sl, k, ph, pl, eh;
-  td::ErfSmall(d, x0, sh, sl);
-  td::ErfcBig(d, x0, hn::Zero(d), k, ph, pl, eh);
-  V h, l;
-  td::TwoSum(sh, hn::Neg(a), h, l);
-  const V f_small = hn::Add(h, hn::Add(l, sl));
-  const V sc = td::Pow2I(d, hn::IfThenElse(hn::Lt(k, hn::Set(d, -1000.0)), hn::Set(d, -1000.0), k));
-  td::TwoSum(m, hn::Neg(hn::Mul(ph, sc)), h, l);
-  const V f_big = hn::Sub(h, hn::Sub(hn::Mul(pl, sc), l));
-  const V f = hn::IfThenElse(hn::Lt(x0, hn::Set(d, 0.5)), f_small, f_big);
-  const V fp = hn::Mul(hn::Mul(hn::Set(d, td::kErfC0H), eh), sc);
-  const V delta = hn::Div(f, fp);
-  V r = hn::Sub(x0, hn::Div(delta, hn::Add(one, hn::Mul(x0, delta))));
+  x0 = hn::IfThenElse(hn::Lt(x0, hn::Set(d, 5.99)), x0, one);  // a < 1: x0 < 5.9; tame the rest
+  // f from erf; 1/f' = sqrt(pi)/2 exp(x0^2) (no division)
+  V s, low;
+  td::LocalTable(d, td::kErfTab, x0, s, low);
+  V f = hn::Add(hn::Sub(s, a), low);  // s - a exact
+  V kk;
+  const auto ex = math::detail::ExpPlain(d, hn::Mul(x0, x0), &kk);
+  const V inv_fp = hn::Mul(hn::Mul(hn::Set(d, td::kSqrtPiOver2H), hn::Add(ex.hi, ex.lo)),
+                           td::Pow2I(d, hn::Sub(kk, hn::Set(d, math::detail::kRoundMagic))));
+  // near 1: f = (1 - a) - erfc(x0)
+  const auto near1 = hn::And(hn::Gt(a, hn::Set(d, 0.95)), hn::Lt(a, one));
+  if (HWY_UNLIKELY(!hn::AllFalse(d, near1))) {
+    V k, h, l;
+    td::ErfcNear(d, x0, hn::Zero(d), k, h, l);
+    const V sc = td::Pow2I(d, k);
+    const V f2 = hn::Sub(hn::Sub(m, hn::Mul(h, sc)), hn::Mul(l, sc));  // m - h sc exact
+    f = hn::IfThenElse(near1, f2, f);
+  }
+  // Halley: x0 - delta / (1 + x0 delta) = x0 - (delta - x0 delta^2) to
+  // within (x0 delta)^2 delta, delta ~ 2^-30 x0
+  const V delta = hn::Mul(f, inv_fp);
+  V r = hn::Sub(x0, MulAddD(d, hn::Neg(hn::Mul(x0, delta)), delta, delta));
   // tiny: erfinv(a) = a * sqrt(pi)/2 (the next term is below 2^-800 of it),
   // on a scaled by 2^500 (subnormals)
-  const auto tiny = hn::Lt(a, hn::Set(d, 0x1p-390));  // x0 > 2^-400: ErfSmall's full path
-  {
+  const auto tiny = hn::Lt(a, hn::Set(d, 0x1p-390));
+  if (HWY_UNLIKELY(!hn::AllFalse(d, tiny))) {
     const V as = hn::Mul(a, hn::Set(d, 0x1p500));
     V qh, ql;
     td::TwoProd(d, as, hn::Set(d, td::kSqrtPiOver2H), qh, ql);
@@ -1111,10 +1241,13 @@ HWY_INLINE hn::VFromD<D> Erfinv(D d, hn::VFromD<D> y) {
 }
 
 // ------------------------------------------------------------------ GeluErf
-// x/2 * (1 + erf(x/sqrt(2))); for x < 0 as x/2 * erfc(|x|/sqrt(2)).
+// x/2 * (1 + erf(x/sqrt(2))); for x < 0 as x/2 * erfc(|x|/sqrt(2)), by
+// ErfSmall and ErfcBig (for lanes below -8.48 only: GeluErf's branch).
 // GeluErf(-inf) = -0 (the limit).
+namespace trig_detail {
+
 template <class D>
-HWY_INLINE hn::VFromD<D> GeluErf(D d, hn::VFromD<D> x) {
+HWY_INLINE hn::VFromD<D> GeluErfFar(D d, hn::VFromD<D> x) {
   using V = hn::VFromD<D>;
   namespace td = trig_detail;
   const V a = hn::Abs(x);
@@ -1160,6 +1293,44 @@ HWY_INLINE hn::VFromD<D> GeluErf(D d, hn::VFromD<D> x) {
   r = hn::IfThenElse(scaled, td::ScaleDown(d, rh, rl, k), r);
   r = hn::IfThenElse(hn::Ge(x, hn::Set(d, 8.5)), x, r);
   r = hn::IfThenElse(hn::Lt(x, hn::Set(d, -38.85)), hn::Set(d, -0.0), r);  // below 2^-1075
+  return r;
+}
+
+}  // namespace trig_detail
+
+// x/2 (1 + erf(x/sqrt2)) = x/2 (2 - erfc(u)) for x >= 0, x/2 erfc(u) for
+// x < 0, u = |x|/sqrt2 = uh + ul (double-double), erfc by ErfcNear; x from
+// 8.48 on (erfc(u)/2 < 2^-55), GeluErfFar below -8.48.
+template <class D>
+HWY_INLINE hn::VFromD<D> GeluErf(D d, hn::VFromD<D> x) {
+  using V = hn::VFromD<D>;
+  namespace td = trig_detail;
+  const V a = hn::Abs(x);
+  V uh, ul;
+  td::TwoProd(d, a, hn::Set(d, td::kInvSqrt2H), uh, ul);
+  ul = MulAddD(d, a, hn::Set(d, td::kInvSqrt2L), ul);
+  const auto in = hn::Lt(uh, hn::Set(d, 6.0));  // false for NaN
+  V k, h, l;
+  td::ErfcNear(d, hn::IfThenElseZero(in, uh), hn::IfThenElseZero(in, ul), k, h, l);
+  const V sc = hn::Mul(td::Pow2I(d, k), hn::Set(d, 0.5));
+  const auto neg = hn::Lt(x, hn::Zero(d));
+  // g = gh + gl: erfc(u) / 2^(k+1) (x < 0, scaled after the product) or
+  // (2 - erfc(u)) / 2
+  V h2, l2;
+  td::FastTwoSum(hn::Set(d, 2.0), hn::Neg(hn::Mul(h, hn::Add(sc, sc))), h2, l2);
+  l2 = MulAddD(d, hn::Neg(l), hn::Add(sc, sc), l2);
+  const V gh = hn::IfThenElse(neg, h, hn::Mul(h2, hn::Set(d, 0.5)));
+  const V gl = hn::IfThenElse(neg, l, hn::Mul(l2, hn::Set(d, 0.5)));
+  V rh, rl;
+  td::TwoProd(d, x, gh, rh, rl);
+  rl = MulAddD(d, x, gl, rl);
+  V r = hn::Add(rh, rl);
+  r = hn::IfThenElse(neg, hn::Mul(r, sc), r);  // exact: the result is normal
+  r = hn::IfThenElse(hn::Eq(x, hn::Zero(d)), x, r);  // gelu(-0) = -0
+  // |x| >= 8.48 and NaN
+  r = hn::IfThenElse(in, r, hn::IfThenElse(neg, hn::Set(d, -0.0), x));
+  const auto far = hn::AndNot(in, hn::And(neg, hn::Ge(x, hn::Set(d, -38.85))));
+  if (HWY_UNLIKELY(!hn::AllFalse(d, far))) r = hn::IfThenElse(far, td::GeluErfFar(d, x), r);
   return r;
 }
 
