@@ -247,14 +247,13 @@ def erfinv_start():
     w1 = mp.sqrt(-mp.log(mp.mpf(2) ** -53)) + mp.mpf('0.01')
     fit("kErfinvTail1", gt, w0 - mp.mpf('0.01'), mp.mpf('2.5'), 12)
     fit("kErfinvTail2", gt, mp.mpf('2.5'), w1, 12)
-    # log(f) = 2*atanh(s), s = (f-1)/(f+1), |s| <= 0.1716: 2s + s*u*L(u), u = s^2
+    # log(f) = u*L(u), u = f - 1, f in [sqrt(1/2), sqrt(2)] (no division;
+    # the guess needs about 2^-30)
     def gl(u):
-        if u < mp.mpf('1e-20'):
-            return mp.mpf(2) / 3
-        s_ = mp.sqrt(u)
-        return (2 * mp.atanh(s_) - 2 * s_) / (s_ * u)
-    sm = (mp.sqrt(2) - 1) / (mp.sqrt(2) + 1)
-    fit("kLogL", gl, 0, sm * sm * mp.mpf('1.001'), 7)
+        if abs(u) < mp.mpf('1e-20'):
+            return 1 - u / 2
+        return mp.log1p(u) / u
+    fit("kLogL", gl, mp.sqrt(2) / 2 - 1 - mp.mpf('1e-3'), mp.sqrt(2) - 1 + mp.mpf('1e-3'), 12)
 
 
 def consts():
