@@ -125,19 +125,10 @@ def exp_poly():
     print(f"inline constexpr double kInvLn2 = {hexd(dbl(1 / ln2))};")
 
 
-def erf_small():
-    # erf(a) = a*c0 + a^3*(c1 + z*P(z)), z = a^2 <= 1/4; c0, c1 in double-double
-    c0 = 2 / mp.sqrt(mp.pi)
-    c1 = -c0 / 3
-    for n, v in (("kErfC0", c0), ("kErfC1", c1)):
-        h, l = split_dd(v)
-        print(f"inline constexpr double {n}H = {hexd(h)}, {n}L = {hexd(l)};")
-    def gp(z):
-        if z < mp.mpf('1e-12'):
-            return c0 / 10 - c0 * z / 42
-        a = mp.sqrt(z)
-        return (mp.erf(a) - c0 * a - c1 * a ** 3) / a ** 5
-    fit("kErfP", gp, 0, mp.mpf(1) / 4, 10)
+def erf_consts():
+    # c0 = 2/sqrt(pi) = erf'(0) in double-double
+    h, l = split_dd(2 / mp.sqrt(mp.pi))
+    print(f"inline constexpr double kErfC0H = {hexd(h)}, kErfC0L = {hexd(l)};")
 
 
 def erfcx_table():
@@ -307,7 +298,7 @@ def payne_hanek():
 
 
 ALL = {"consts": consts, "ph": payne_hanek, "sincos": sincos, "atan": atan, "asin": asin,
-       "exp": exp_poly, "erf": erf_small, "erftab": erf_table, "erfcx": erfcx_table,
+       "exp": exp_poly, "erf": erf_consts, "erftab": erf_table, "erfcx": erfcx_table,
        "erfinv": erfinv_start}
 
 HEADER = "src/kernels/math_trig-inl.h"

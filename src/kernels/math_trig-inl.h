@@ -162,19 +162,6 @@ inline constexpr double kLn2_2 = 0x1.ef35793c76000p-45;
 inline constexpr double kLn2_3 = 0x1.cc01f97b57a08p-87;
 inline constexpr double kInvLn2 = 0x1.71547652b82fep+0;
 inline constexpr double kErfC0H = 0x1.20dd750429b6dp+0, kErfC0L = 0x1.1ae3a914fed80p-56;
-inline constexpr double kErfC1H = -0x1.812746b0379e7p-2, kErfC1L = 0x1.ee12e49cab700p-57;
-// kErfP: 10 coefficients on [0, 0.25], error after rounding 2^-54.6
-inline constexpr double kErfP[10] = {
-    0x1.ce2f21a042be2p-4,
-    -0x1.b82ce31288b51p-6,
-    0x1.565bcd0e6a52cp-8,
-    -0x1.c02db4003ecedp-11,
-    0x1.f9a326f82a52dp-14,
-    -0x1.f4d25b83cd37ep-17,
-    0x1.b9e694c95c482p-20,
-    -0x1.5f6ace3243e12p-23,
-    0x1.fac30b81c0216p-27,
-    -0x1.331024ff95a71p-30};
 // kErfTab: erf on 16 intervals of [0, 6), rows m, Eh, El, c1h, R0..R12 by interval; error after rounding 2^-57.8 relative (interval 0), 2^-59.9 absolute (others)
 alignas(64) inline constexpr double kErfTab[17][16] = {
     {0x0.0p+0, 0x1.2000000000000p-1, 0x1.e000000000000p-1, 0x1.5000000000000p+0, 0x1.b000000000000p+0, 0x1.0800000000000p+1, 0x1.3800000000000p+1, 0x1.6800000000000p+1, 0x1.9800000000000p+1, 0x1.c800000000000p+1, 0x1.f800000000000p+1, 0x1.1400000000000p+2, 0x1.2c00000000000p+2, 0x1.4400000000000p+2, 0x1.5c00000000000p+2, 0x1.7400000000000p+2},
@@ -991,48 +978,6 @@ HWY_INLINE void ExpDD(D d, V yh, V yl, V& k, V& eh, V& el) {
   FastTwoSum(h2, low, eh, el);
 }
 
-// erf(a) in double-double for 0 <= a < 1/2 (relative error ~2^-60).
-template <class D, class V = hn::VFromD<D>>
-HWY_INLINE void ErfSmall(D d, V a, V& sh, V& sl) {
-  V ah, al, z, zl;
-  Split(d, a, ah, al);
-  TwoProdS(a, ah, al, a, ah, al, z, zl);
-  const V q = hn::Mul(z, Poly(d, z, kErfP));
-  V th, tl;
-  FastTwoSum(hn::Set(d, kErfC1H), q, th, tl);
-  tl = hn::Add(tl, hn::Set(d, kErfC1L));
-  V zh_, zl_, ch, cl;
-  Split(d, z, zh_, zl_);
-  TwoProdS(z, zh_, zl_, a, ah, al, ch, cl);
-  cl = hn::Add(cl, hn::Mul(zl, a));  // a^3
-  V bh, bl;
-  TwoProd(d, ch, th, bh, bl);
-  bl = hn::Add(bl, hn::Add(hn::Mul(ch, tl), hn::Mul(cl, th)));
-  // a * c0, on a scaled by 2^500 where a is tiny (so no product underflows);
-  // a^3 is below 2^-800 a there
-  const auto tiny = hn::Lt(a, hn::Set(d, 0x1p-400));
-  const V as = hn::IfThenElse(tiny, hn::Mul(a, hn::Set(d, 0x1p500)), a);
-  V sah, sal, ph, pl;
-  Split(d, as, sah, sal);
-  {
-    const V c0 = hn::Set(d, kErfC0H);
-    V c0h, c0l;
-    Split(d, c0, c0h, c0l);
-    TwoProdS(as, sah, sal, c0, c0h, c0l, ph, pl);
-  }
-  pl = hn::Add(pl, hn::Mul(as, hn::Set(d, kErfC0L)));
-  V h, l;
-  FastTwoSum(ph, bh, h, l);
-  l = hn::Add(l, hn::Add(pl, bl));
-  // (ph + pl) * 2^-500: rounded once, then its remainder (for callers that
-  // use the double-double, such as Erfinv's Halley step)
-  V th2, tl2;
-  FastTwoSum(ph, pl, th2, tl2);
-  const V tiny_h = ScaleDown500(d, th2, tl2);
-  sh = hn::IfThenElse(tiny, tiny_h, h);
-  sl = hn::IfThenZeroElse(tiny, l);  // tiny: sh alone is the rounded result
-}
-
 // erfc(a + delta) = 2^k * (ph + pl) for 1/2 <= a <= 27.5, |delta| <= 2^-50 a
 // (relative error ~2^-58). Also exp(-a^2) = 2^k * eh (rounded).
 template <class D, class V = hn::VFromD<D>>
@@ -1273,59 +1218,24 @@ HWY_INLINE hn::VFromD<D> Erfinv(D d, hn::VFromD<D> y) {
 }
 
 // ------------------------------------------------------------------ GeluErf
-// x/2 * (1 + erf(x/sqrt(2))); for x < 0 as x/2 * erfc(|x|/sqrt(2)), by
-// ErfSmall and ErfcBig (for lanes below -8.48 only: GeluErf's branch).
-// GeluErf(-inf) = -0 (the limit).
 namespace trig_detail {
 
+// x/2 erfc(|x|/sqrt2) for -38.85 <= x <= -8.48 (GeluErf's branch): erfc of
+// the double-double u by ErfcBig, the product rounded once, also where it
+// is subnormal.
 template <class D>
 HWY_INLINE hn::VFromD<D> GeluErfFar(D d, hn::VFromD<D> x) {
   using V = hn::VFromD<D>;
-  namespace td = trig_detail;
-  const V a = hn::Abs(x);
-  const V half = hn::Set(d, 0.5);
-  const auto big_a = hn::Gt(a, hn::Set(d, 38.85));  // tame lanes decided below
-  const V ab = hn::IfThenElse(big_a, hn::Set(d, 38.85), a);
-  // u = uh + ul = |x| / sqrt(2)
+  const V ab = hn::Min(hn::Abs(x), hn::Set(d, 38.85));
   V uh, ul;
-  td::TwoProd(d, ab, hn::Set(d, td::kInvSqrt2H), uh, ul);
-  ul = hn::Add(ul, hn::Mul(ab, hn::Set(d, td::kInvSqrt2L)));
-  V sh, sl, k, ph, pl, eh;
-  td::ErfSmall(d, uh, sh, sl);
-  // erf(uh + ul) = erf(uh) + ul * c0 * exp(-uh^2)
-  sl = hn::Add(sl, hn::Mul(hn::Mul(ul, hn::Set(d, td::kErfC0H)),
-                           hn::Sub(hn::Set(d, 1.0), hn::Mul(uh, uh))));
-  td::ErfcBig(d, uh, ul, k, ph, pl, eh);
-  const auto small = hn::Lt(uh, half);
-  const auto neg = hn::Lt(x, hn::Zero(d));
-  // g = (1 + erf(u)) / 2 or erfc(u) / 2 (times 2^k), in double-double
-  V gh, gl;
-  {
-    const V sgn = td::DoubleBit(d, neg);  // small: 1 +- erf
-    V h, l;
-    td::FastTwoSum(hn::Set(d, 1.0), hn::Xor(sh, sgn), h, l);
-    l = hn::Add(l, hn::Xor(sl, sgn));
-    const V kk = hn::IfThenElse(hn::Lt(k, hn::Set(d, -200.0)), hn::Set(d, -200.0), k);
-    const V sc = td::Pow2I(d, kk);
-    V h2, l2;  // big, x > 0: 2 - erfc
-    td::FastTwoSum(hn::Set(d, 2.0), hn::Neg(hn::Mul(ph, sc)), h2, l2);
-    l2 = hn::Sub(l2, hn::Mul(pl, sc));
-    // big, x < 0: erfc without its 2^k, applied after the product
-    gh = hn::IfThenElse(small, h, hn::IfThenElse(neg, ph, h2));
-    gl = hn::IfThenElse(small, l, hn::IfThenElse(neg, pl, l2));
-  }
-  gh = hn::Mul(gh, half);
-  gl = hn::Mul(gl, half);
+  TwoProd(d, ab, hn::Set(d, kInvSqrt2H), uh, ul);
+  ul = hn::Add(ul, hn::Mul(ab, hn::Set(d, kInvSqrt2L)));
+  V k, ph, pl, eh;
+  ErfcBig(d, uh, ul, k, ph, pl, eh);
   V rh, rl;
-  td::TwoProd(d, x, gh, rh, rl);
-  rl = hn::Add(rl, hn::Mul(x, gl));
-  // (a zero product keeps its sign: -0 for -0 and negative underflow)
-  V r = hn::IfThenElse(hn::Eq(rh, hn::Zero(d)), rh, hn::Add(rh, rl));
-  const auto scaled = hn::AndNot(small, neg);  // big and x < 0
-  r = hn::IfThenElse(scaled, td::ScaleDown(d, rh, rl, k), r);
-  r = hn::IfThenElse(hn::Ge(x, hn::Set(d, 8.5)), x, r);
-  r = hn::IfThenElse(hn::Lt(x, hn::Set(d, -38.85)), hn::Set(d, -0.0), r);  // below 2^-1075
-  return r;
+  TwoProd(d, x, hn::Mul(ph, hn::Set(d, 0.5)), rh, rl);
+  rl = hn::Add(rl, hn::Mul(x, hn::Mul(pl, hn::Set(d, 0.5))));
+  return ScaleDown(d, rh, rl, k);
 }
 
 }  // namespace trig_detail
