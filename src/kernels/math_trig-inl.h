@@ -1009,10 +1009,10 @@ HWY_INLINE void ErfcBig(D d, V a, V delta, V& k, V& ph, V& pl, V& eh) {
   FastTwoSum(qh, ql, ph, pl);
 }
 
-// tab[j] for every lane's j in [0, 16): one two-table permute on AVX-512,
-// a gather elsewhere (the same values either way; the gather's indices are
-// masked to 0..15, for partial vectors whose unused lanes a gather may
-// still read).
+// tab[j & 15] for every lane: one two-table permute on AVX-512 (which reads
+// the low 4 bits of each index), a gather of the masked index elsewhere
+// (the same values either way; the mask also keeps the unused lanes of a
+// partial vector, which a gather may still read, in the table).
 template <class D, class VI, class V = hn::VFromD<D>>
 HWY_INLINE V Lookup16(D d, const double* HWY_RESTRICT tab, VI j) {
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
@@ -1030,15 +1030,18 @@ HWY_INLINE V Lookup16(D d, const double* HWY_RESTRICT tab, VI j) {
 // c1h (t + tl) + t R(t) with E + c1h t in double-double (c1h t exact by
 // fma): only t R(t) (a few hundredths of f) and the caller's last addition
 // round.
-template <class D, class V = hn::VFromD<D>>
+// kMid0: the table's interval 0 is about its midpoint (kErfcxTab), not 0
+// (kErfTab, where t = a - 0 is exact and tl = 0).
+template <bool kMid0, class D, class V = hn::VFromD<D>>
 HWY_INLINE void LocalTable(D d, const double (&tab)[17][16], V a, V& s, V& low) {
   const hn::RebindToSigned<D> di;
-  const V u = hn::Mul(a, hn::Set(d, 8.0 / 3.0));
-  const auto j = hn::Min(hn::ConvertTo(di, u), hn::Set(di, 15));
+  // j = min(floor(a 8/3), 15) in the low bits of 2^52 + j (cheaper than a
+  // saturating conversion; a permute reads only the low 4 bits)
+  const V u = hn::Min(hn::Floor(hn::Mul(a, hn::Set(d, 8.0 / 3.0))), hn::Set(d, 15.0));
+  const auto j = hn::BitCast(di, hn::Add(u, hn::Set(d, 0x1p52)));
   const auto at = [&](int row) { return Lookup16(d, tab[row], j); };
   const V m = at(0);
   const V t = hn::Sub(a, m);
-  const V tl = hn::Sub(a, hn::Add(t, m));  // exact: |a| < |m| where t rounds
   V r = at(16);
   for (int k = 15; k >= 4; --k) r = MulAddD(d, r, t, at(k));
   const V c1 = at(3), eh = at(1);
@@ -1046,7 +1049,12 @@ HWY_INLINE void LocalTable(D d, const double (&tab)[17][16], V a, V& s, V& low) 
   const V pl = MulAddD(d, t, c1, hn::Neg(ph));  // t c1 - ph, exact
   s = hn::Add(eh, ph);                           // |eh| >= |ph| or eh = 0
   const V e = hn::Add(hn::Sub(eh, s), ph);
-  low = MulAddD(d, t, r, MulAddD(d, tl, c1, hn::Add(hn::Add(e, pl), at(2))));
+  V rest = hn::Add(hn::Add(e, pl), at(2));
+  if constexpr (kMid0) {
+    const V tl = hn::Sub(a, hn::Add(t, m));  // exact: |a| < |m| where t rounds
+    rest = MulAddD(d, tl, c1, rest);
+  }
+  low = MulAddD(d, t, r, rest);
 }
 
 // erfc(a + delta) = 2^k (h + l) for 0 <= a < 6, |delta| <= 2^-50 a
@@ -1057,7 +1065,7 @@ HWY_INLINE void LocalTable(D d, const double (&tab)[17][16], V a, V& s, V& low) 
 template <class D, class V = hn::VFromD<D>>
 HWY_INLINE void ErfcNear(D d, V a, V delta, V& k, V& h, V& l) {
   V fs, flow, zh, zl;
-  LocalTable(d, kErfcxTab, a, fs, flow);
+  LocalTable<true>(d, kErfcxTab, a, fs, flow);
   flow = hn::Sub(flow, hn::Mul(delta, hn::Set(d, kErfC0H)));
   TwoProd(d, a, a, zh, zl);
   V kk;
@@ -1093,7 +1101,7 @@ HWY_INLINE hn::VFromD<D> Erf(D d, hn::VFromD<D> x) {
   const V a = hn::Abs(x);
   const auto in = hn::Lt(a, hn::Set(d, 6.0));  // false for NaN
   V s, low;
-  td::LocalTable(d, td::kErfTab, hn::IfThenElseZero(in, a), s, low);
+  td::LocalTable<false>(d, td::kErfTab, hn::IfThenElseZero(in, a), s, low);
   V res = hn::Add(s, low);
   res = hn::IfThenElse(in, res, hn::IfThenElse(hn::IsNaN(a), a, hn::Set(d, 1.0)));
   // a < 2^-960: ph's rounding error falls below the subnormal grid, so
@@ -1183,7 +1191,7 @@ HWY_INLINE hn::VFromD<D> Erfinv(D d, hn::VFromD<D> y) {
   x0 = hn::IfThenElse(hn::Lt(x0, hn::Set(d, 5.99)), x0, one);  // a < 1: x0 < 5.9; tame the rest
   // f from erf; 1/f' = sqrt(pi)/2 exp(x0^2) (no division)
   V s, low;
-  td::LocalTable(d, td::kErfTab, x0, s, low);
+  td::LocalTable<false>(d, td::kErfTab, x0, s, low);
   V f = hn::Add(hn::Sub(s, a), low);  // s - a exact
   V kk;
   const auto ex = math::detail::ExpPlain(d, hn::Mul(x0, x0), &kk);
