@@ -419,7 +419,7 @@ void RunPass(const Pass& ps, Sink&& sink) {
   const int64_t items = ou.nko * ou.chunks;
   // (rows read in place need no scratch)
   const size_t scratch_bytes =
-      ps.direct && ou.sm == 1 ? 0 : static_cast<size_t>(kRowBlock * std::min(cw, ou.m)) * ps.kes;
+      ps.direct && ou.sm == 1 ? 0 : static_cast<size_t>(kRowBlock * cw) * ps.kes;  // cw <= m
   auto item_geometry = [&](int64_t it, int64_t* base, int64_t* col0, int64_t* ncols, int64_t* o0) {
     const int64_t ko = it / ou.chunks, ch = it % ou.chunks;
     OffsetOf(p.k, p.nk - 1, ko, base, nullptr);

@@ -956,6 +956,18 @@ HWY_INLINE V ScaleDown500(D d, V h, V l) {
   return ScaleDD(d, h, l, hn::Set(d, 0x1p-500), one, hn::Set(d, 0x1p500), one);
 }
 
+// a (ch + cl) rounded once, also where it is subnormal, for 0 <= a <
+// 2^-380 (the tiny-argument forms of Erf and Erfinv): formed on a scaled by
+// 2^500 and scaled back.
+template <class D, class V = hn::VFromD<D>>
+HWY_INLINE V TinyTimes(D d, V a, double ch, double cl) {
+  const V as = hn::Mul(a, hn::Set(d, 0x1p500));
+  V qh, ql;
+  TwoProd(d, as, hn::Set(d, ch), qh, ql);
+  ql = MulAddD(d, as, hn::Set(d, cl), ql);
+  return ScaleDown500(d, qh, ql);
+}
+
 // exp(yh + yl) = 2^k * (eh + el) for -760 <= yh <= 0 (relative error ~2^-62).
 template <class D, class V = hn::VFromD<D>>
 HWY_INLINE void ExpDD(D d, V yh, V yl, V& k, V& eh, V& el) {
@@ -1105,15 +1117,10 @@ HWY_INLINE hn::VFromD<D> Erf(D d, hn::VFromD<D> x) {
   V res = hn::Add(s, low);
   res = hn::IfThenElse(in, res, hn::IfThenElse(hn::IsNaN(a), a, hn::Set(d, 1.0)));
   // a < 2^-960: ph's rounding error falls below the subnormal grid, so
-  // a c0 is formed on a scaled by 2^500 and scaled back, rounded once
-  // (the a^3 term is below 2^-1900 a)
+  // a c0 by TinyTimes (the a^3 term is below 2^-1900 a)
   const auto tiny = hn::And(hn::Lt(a, hn::Set(d, 0x1p-960)), hn::Gt(a, hn::Zero(d)));
   if (HWY_UNLIKELY(!hn::AllFalse(d, tiny))) {
-    const V as = hn::Mul(a, hn::Set(d, 0x1p500));
-    V qh, ql;
-    td::TwoProd(d, as, hn::Set(d, td::kErfC0H), qh, ql);
-    ql = MulAddD(d, as, hn::Set(d, td::kErfC0L), ql);
-    res = hn::IfThenElse(tiny, td::ScaleDown500(d, qh, ql), res);
+    res = hn::IfThenElse(tiny, td::TinyTimes(d, a, td::kErfC0H, td::kErfC0L), res);
   }
   return hn::Xor(res, td::SignOf(d, x));
 }
@@ -1195,8 +1202,7 @@ HWY_INLINE hn::VFromD<D> Erfinv(D d, hn::VFromD<D> y) {
   V f = hn::Add(hn::Sub(s, a), low);  // s - a exact
   V kk;
   const auto ex = math::detail::ExpPlain(d, hn::Mul(x0, x0), &kk);
-  const V inv_fp = hn::Mul(hn::Mul(hn::Set(d, td::kSqrtPiOver2H), hn::Add(ex.hi, ex.lo)),
-                           td::Pow2I(d, hn::Sub(kk, hn::Set(d, math::detail::kRoundMagic))));
+  const V inv_fp = hn::Mul(hn::Set(d, td::kSqrtPiOver2H), math::detail::ScaleKk(d, ex, kk));
   // near 1: f = (1 - a) - erfc(x0)
   const auto near1 = hn::And(hn::Gt(a, hn::Set(d, 0.95)), hn::Lt(a, one));
   if (HWY_UNLIKELY(!hn::AllFalse(d, near1))) {
@@ -1210,15 +1216,10 @@ HWY_INLINE hn::VFromD<D> Erfinv(D d, hn::VFromD<D> y) {
   // within (x0 delta)^2 delta, delta ~ 2^-30 x0
   const V delta = hn::Mul(f, inv_fp);
   V r = hn::Sub(x0, MulAddD(d, hn::Neg(hn::Mul(x0, delta)), delta, delta));
-  // tiny: erfinv(a) = a * sqrt(pi)/2 (the next term is below 2^-800 of it),
-  // on a scaled by 2^500 (subnormals)
+  // tiny: erfinv(a) = a * sqrt(pi)/2 (the next term is below 2^-800 of it)
   const auto tiny = hn::Lt(a, hn::Set(d, 0x1p-390));
   if (HWY_UNLIKELY(!hn::AllFalse(d, tiny))) {
-    const V as = hn::Mul(a, hn::Set(d, 0x1p500));
-    V qh, ql;
-    td::TwoProd(d, as, hn::Set(d, td::kSqrtPiOver2H), qh, ql);
-    ql = hn::Add(ql, hn::Mul(as, hn::Set(d, td::kSqrtPiOver2L)));
-    r = hn::IfThenElse(tiny, td::ScaleDown500(d, qh, ql), r);
+    r = hn::IfThenElse(tiny, td::TinyTimes(d, a, td::kSqrtPiOver2H, td::kSqrtPiOver2L), r);
   }
   r = hn::IfThenElse(hn::Eq(a, one), hn::Set(d, HUGE_VAL), r);
   r = hn::IfThenElse(hn::Gt(a, one), hn::Set(d, NAN), r);
