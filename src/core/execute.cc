@@ -984,14 +984,15 @@ void RunChunk(void* task, size_t i) {
 
 // How many threads an op of `numel` elements runs on, from what it costs:
 // its first elements (up to the returned `done`) run on the caller, timed,
-// and each thread must get at least kThreadNs of the whole op's estimated
+// and each thread must get at least ThreadNs() (learned, parallel.cc) of the whole op's estimated
 // time, so that a second thread (woken, then joined) never costs more than it
 // brings, whatever the op moves and computes. Ops too small for a second
 // thread by size alone skip the probe; large ones take kGrain elements per
 // thread, as before.
 int64_t ChooseThreads(const Plan& p, const bc_ctx& ctx, bool convert, int64_t numel,
-                      int64_t* done) {
+                      int64_t* done, double* alone_ns) {
   *done = 0;
+  *alone_ns = 0;
   int64_t most = std::min<int64_t>(NumThreads(ctx), numel / kMinPerThread);
   if (p.max_threads > 0) most = std::min<int64_t>(most, p.max_threads);
   if (most < 2) return 1;
@@ -1006,6 +1007,7 @@ int64_t ChooseThreads(const Plan& p, const bc_ctx& ctx, bool convert, int64_t nu
   const int64_t spent = std::max<int64_t>(1, NowNs() - start);
   *done = probe;
   const double whole = static_cast<double>(spent) * static_cast<double>(numel) / static_cast<double>(probe);
+  *alone_ns = whole;
   return ThreadsForTime(whole, static_cast<int>(most));
 }
 
@@ -1060,7 +1062,9 @@ void Execute(Plan& p, const bc_ctx& ctx) {
   }
   const bool convert = NeedsConversion(p);
   int64_t begin = 0;
-  const int64_t threads = ChooseThreads(p, ctx, convert, numel, &begin);
+  double alone_ns = 0;  // the op's estimated time on one thread (0: not timed)
+  const int64_t start = NowNs();
+  const int64_t threads = ChooseThreads(p, ctx, convert, numel, &begin, &alone_ns);
   if (threads <= 1) {
     RunRange(p, convert, begin, numel);
     return;
@@ -1075,8 +1079,10 @@ void Execute(Plan& p, const bc_ctx& ctx) {
   int64_t chunk = (rest + nchunks - 1) / nchunks;
   chunk = (chunk + 63) / 64 * 64;
   RangeTask task{&p, convert, begin, numel, chunk};
-  ParallelChunks(ctx, static_cast<int>(threads), static_cast<size_t>((rest + chunk - 1) / chunk),
-                 RunChunk, &task);
+  const int ran = ParallelChunks(ctx, static_cast<int>(threads),
+                                 static_cast<size_t>((rest + chunk - 1) / chunk), RunChunk, &task);
+  if (ran > 1 && alone_ns > 0)
+    NoteThreadedTime(alone_ns, static_cast<double>(NowNs() - start), ran);
 }
 
 }  // namespace bcast

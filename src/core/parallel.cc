@@ -114,26 +114,60 @@ void NoteStalls(int64_t start, const CallerShare& me, size_t nchunks, int64_t en
   }
 }
 
-// Each thread gets at least kThreadNs of an op's estimated time. Measured
-// on the Intel Xeon from C (float32 broadcasts, 1 vs 2 threads, each thread
-// on its own share of the chunks): at 10 us ops of 9-17 us stay on one
-// thread (8 us let (256,256)+(256,), 9 us alone, take a second thread and
-// 11 us), and (768,256)+(256,) 30-39 -> 18 us, (512,512)+(512,) 60 -> 22 us;
-// at 16 us the first stayed at 30 us.
-constexpr double kThreadNs = 10000;
-// And no more than sqrt(time / kThreadCostNs) threads: with a cost b per
-// thread (its wake-up, its share of the barrier), W / T + b T is least at
-// T = sqrt(W / b). On 2 cores this never binds (it allows 2 threads from
-// 8 us, kThreadNs from 20 us); on the 16-core Intel Xeon (device machine,
-// bench/thread_scaling.c) ops of 60-120 us took up to 11 threads by
-// kThreadNs alone and ran 10-20% slower than on 8.
+// Each thread gets at least ThreadNs() of an op's estimated time, learned
+// from the threaded ops themselves, because what a second thread costs (its
+// wake-up, the barrier, the lines that move between cores) differs
+// several-fold between machines. Measured from C (float32 and float64
+// broadcasts, 1 vs 2 threads):
+// - Intel Xeon VM, 2 cores: ops of 9-17 us were no faster on two threads
+//   (8 us let (256,256)+(256,), 9 us alone, take a second thread and 11 us:
+//   a cost near 6.5 us), and (768,256)+(256,) 30-39 -> 18 us, (512,512)+
+//   (512,) 60 -> 22 us. A fixed 10 us held there.
+// - AMD EPYC Zen 4 VM, 2 cores (2026-11-28): a cost near 1.7 us.
+//   (300,300) - (300,1) float64 16 -> 9.7 us and same-shape (65536,) float32
+//   8.6 -> 6.0 us on two threads; the fixed 10 us kept both on one, at
+//   0.63x and 0.65x PyTorch's two threads.
+// The rule starts at the 10 us that held on both and moves a quarter of the
+// way to 1.5 times each marginal op's observed cost per thread (its time on
+// T threads minus a T-th of its time alone), within [2, 20] us. Only ops
+// within 4x of the floor teach it: a large op that does not scale (memory
+// bound) says nothing about what a thread costs. So that the rule can
+// learn downward where no op is yet long enough to be threaded, one op in
+// kExploreEvery of those up to 2x below the threshold runs on two threads
+// (ThreadsForTime): where threads cost more, that op is up to about a
+// fifth slower, once in so many.
+constexpr double kStartThreadNs = 10000, kMinThreadNs = 2000, kMaxThreadNs = 20000;
+constexpr uint32_t kExploreEvery = 16;
+std::atomic<double> g_thread_ns{kStartThreadNs};
+std::atomic<uint32_t> g_explore{0};
+
 constexpr double kThreadCostNs = 2000;
 
 }  // namespace
 
+double NextThreadNs(double current, double alone_ns, double took_ns, int threads) {
+  if (threads < 2 || alone_ns <= 0 || alone_ns > 4 * threads * current) return current;
+  const double cost = took_ns - alone_ns / threads;
+  const double target = std::min(kMaxThreadNs, std::max(kMinThreadNs, 1.5 * cost));
+  return current + (target - current) / 4;
+}
+
+double ThreadNs() { return g_thread_ns.load(std::memory_order_relaxed); }
+
+void NoteThreadedTime(double alone_ns, double took_ns, int threads) {
+  // Racing updates lose one of them: harmless for a running estimate.
+  g_thread_ns.store(NextThreadNs(ThreadNs(), alone_ns, took_ns, threads),
+                    std::memory_order_relaxed);
+}
+
 int ThreadsForTime(double ns, int most) {
-  const double t = std::min(ns / kThreadNs, std::sqrt(ns / kThreadCostNs));
-  return t < 2 ? 1 : static_cast<int>(std::min<double>(most, t));
+  const double floor = ThreadNs(), cap = std::sqrt(ns / kThreadCostNs);
+  const double t = std::min(ns / floor, cap);
+  if (t >= 2) return static_cast<int>(std::min<double>(most, t));
+  if (most >= 2 && cap >= 2 && ns >= floor &&
+      g_explore.fetch_add(1, std::memory_order_relaxed) % kExploreEvery == 0)
+    return 2;
+  return 1;
 }
 
 int ProcessCores() {
@@ -147,20 +181,20 @@ int ProcessCores() {
   return n;
 }
 
-void ParallelChunks(const bc_ctx& ctx, int threads, size_t nchunks, bc_chunk_fn fn, void* task) {
+int ParallelChunks(const bc_ctx& ctx, int threads, size_t nchunks, bc_chunk_fn fn, void* task) {
   if (threads <= 1 || nchunks <= 1 || omp_in_parallel()) {
     for (size_t i = 0; i < nchunks; ++i) fn(task, i);
-    return;
+    return 0;
   }
   if (ctx.scheduler.run != nullptr) {
     ctx.scheduler.run(ctx.scheduler.user, nchunks, fn, task);
-    return;
+    return 0;
   }
   const int64_t start = NowNs();
   const int got = start < g_serial_until.load(std::memory_order_relaxed) ? 0 : TakeCores(threads);
   if (got < 2) {
     for (size_t i = 0; i < nchunks; ++i) fn(task, i);
-    return;
+    return 0;
   }
   // One share per thread (threads past kMaxShares start on a share that
   // another thread starts on too).
@@ -175,6 +209,7 @@ void ParallelChunks(const bc_ctx& ctx, int threads, size_t nchunks, bc_chunk_fn 
   const CallerShare me = RunOpenMP(&d, got);
   g_cores_in_use.fetch_sub(got, std::memory_order_acq_rel);
   NoteStalls(start, me, nchunks, NowNs());
+  return got;
 }
 
 }  // namespace bcast

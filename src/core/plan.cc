@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 
 #include "core/dtype.h"
@@ -65,18 +66,53 @@ void BuildPlan(const Shape& shape, int nops, bc_tensor* const* tensors,
 
 namespace {
 
-// The cache an op's bytes must fit in for plain stores to beat streaming
-// ones, from the CPU's reported sizes: the L3 where it is a core complex's
-// own (at most 64 MiB), taken at most as 16 MiB since virtual machines get a
-// slice of it; but the L2 where the reported L3 is a whole server's mesh
-// (more than 64 MiB), which fed one core no faster than memory takes
-// streamed stores. Measured (a + b into a third buffer, 1 thread): on the
-// AMD EPYC Zen 4 (32 MiB L3, 1 MiB L2) plain stores won up to 16 MiB moved
-// (docs/performance.md); on the Intel Xeon VM (300 MiB L3 reported, 2 MiB
-// L2 per core), a plain-store loop ran at 21-23 GB/s from 3 to 48 MiB
-// moved, as from memory, and streaming won from 2.25 MiB (float32 (192,1024)
-// + same 66 -> 58 us, (512,1024) 250 -> 200 us, int16 (1024,4096) +
-// (4096,) 708 -> 565 us) while plain stores won at 1.5 MiB (19 vs 37 us).
+// The L3 of one cache instance as Linux's sysfs reports it for cpu 0 (what
+// lscpu shows), else glibc's figure; 0 if neither knows. glibc's can be the
+// whole server's: 320 MiB on a 2-core AMD EPYC Zen 4 VM whose sysfs says
+// 32 MiB (2026-11-28), where the old rule, taking it for an Intel mesh,
+// streamed every output above 1.1 MiB and ran (16,1,512) + (16,512,1) at
+// half PyTorch's speed.
+int64_t L3Bytes() {
+  for (int i = 0; i < 8; ++i) {
+    char path[64], buf[32] = {};
+    std::snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+    FILE* f = std::fopen(path, "r");
+    if (f == nullptr) break;
+    const bool l3 = std::fgets(buf, sizeof buf, f) != nullptr && std::atoi(buf) == 3;
+    std::fclose(f);
+    if (!l3) continue;
+    std::snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+    f = std::fopen(path, "r");
+    if (f == nullptr) break;
+    char* end = nullptr;
+    int64_t v = std::fgets(buf, sizeof buf, f) != nullptr ? std::strtoll(buf, &end, 10) : 0;
+    std::fclose(f);
+    if (end != nullptr && *end == 'K') v <<= 10;
+    else if (end != nullptr && *end == 'M') v <<= 20;
+    if (v > 0) return v;
+    break;
+  }
+  const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  return l3 > 0 ? l3 : 0;
+}
+
+bool IsAmd() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  return __builtin_cpu_is("amd");
+#else
+  return false;
+#endif
+}
+
+// StoreCacheBytes (plan.h) for this CPU. Measured (a + b into a third
+// buffer, 1 thread): on the AMD EPYC Zen 4 (32 MiB L3, 1 MiB L2) plain
+// stores won up to 16 MiB moved (docs/performance.md); on the Intel Xeon VM
+// (300 MiB L3 reported, 2 MiB L2 per core), a plain-store loop ran at 21-23
+// GB/s from 3 to 48 MiB moved, as from memory, and streaming won from 2.25
+// MiB (float32 (192,1024) + same 66 -> 58 us, (512,1024) 250 -> 200 us,
+// int16 (1024,4096) + (4096,) 708 -> 565 us) while plain stores won at 1.5
+// MiB (19 vs 37 us).
 // Cached in an atomic, not a function-local static: a static's
 // initialisation guard held by one thread when another forks would block the
 // child forever.
@@ -85,10 +121,10 @@ int64_t CacheBytes(bool* per_core = nullptr) {
   static std::atomic<int64_t> cached{0};  // negative: a core's own L2
   int64_t bytes = cached.load(std::memory_order_relaxed);
   if (bytes == 0) {
-    const int64_t cap = int64_t{16} << 20, server = int64_t{64} << 20;
-    const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE), l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-    if (l3 > server && l2 > 0) bytes = -static_cast<int64_t>(l2);
-    else bytes = l3 > 0 && l3 < cap ? static_cast<int64_t>(l3) : cap;
+    const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    bool core = false;
+    bytes = StoreCacheBytes(IsAmd(), l2 > 0 ? l2 : 0, L3Bytes(), &core);
+    if (core) bytes = -bytes;
     cached.store(bytes, std::memory_order_relaxed);
   }
   if (per_core != nullptr) *per_core = bytes < 0;

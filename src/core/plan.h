@@ -73,6 +73,21 @@ RowKernel CopyKernel(size_t size);
 // Bytes moved (output and inputs) from which an op on `threads` threads
 // writes its output with non-temporal stores.
 int64_t StreamingBytes(int64_t threads);
+
+// The cache an op's bytes must fit in for plain stores to beat streaming
+// ones (StreamingBytes builds on it; plan.cc has the measurements), from
+// what the CPU reports: `amd` its vendor, `l2` a core's L2 and `l3` one L3
+// instance, in bytes (0: unknown). An AMD L3 belongs to one core complex
+// (up to 32 MiB, 96 with stacked cache) and feeds its cores fast: it counts,
+// taken at most as 16 MiB since virtual machines get a slice of it. Elsewhere
+// an L3 above 64 MiB is a whole server's mesh, which fed one core no faster
+// than memory takes streamed stores: a core's own L2 counts (*per_core).
+inline int64_t StoreCacheBytes(bool amd, int64_t l2, int64_t l3, bool* per_core) {
+  const int64_t cap = int64_t{16} << 20, server = int64_t{64} << 20;
+  *per_core = !amd && l3 > server && l2 > 0;
+  if (*per_core) return l2;
+  return l3 > 0 && l3 < cap ? l3 : cap;
+}
 // Bytes moved below which a streaming op also fetches its inputs ahead
 // (every op; ops whose functor sets kPrefetch always do).
 int64_t PrefetchBytes();
