@@ -172,4 +172,20 @@ TEST(Parallel, StoreCacheRuleHoldsOnBothMachines) {
   EXPECT_EQ(bcast::StoreCacheBytes(false, 0, 0, &core), 16 * kMiB);
 }
 
+// Streamed stores fall back to plain ones where they would trail the row's
+// loads at an offset that makes the loads wait (4K aliasing, kernels.h).
+TEST(Parallel, StreamedStoresAvoidTheAliasingOffsets) {
+  alignas(4096) static char page[3 * 4096];
+  const char* in = page + 16;  // a float64 array from numpy: 16 mod 64
+  EXPECT_TRUE(bcast::StoreTrailsLoad(page + 64, in));  // its result at 64: d = 48
+  EXPECT_TRUE(bcast::StoreTrailsLoad(page + 4096 + 64, in));  // a page further
+  EXPECT_TRUE(bcast::StoreTrailsLoad(in + 112, in));
+  EXPECT_FALSE(bcast::StoreTrailsLoad(in, in));                // same offset
+  EXPECT_FALSE(bcast::StoreTrailsLoad(in + 64, in));           // a multiple of 32
+  EXPECT_FALSE(bcast::StoreTrailsLoad(in + 24, in));           // within 32 bytes
+  EXPECT_FALSE(bcast::StoreTrailsLoad(in + 160, in));          // far enough
+  EXPECT_FALSE(bcast::StoreTrailsLoad(page, in));              // the output behind
+  EXPECT_FALSE(bcast::StoreTrailsLoad(in + 4096 - 48, in));
+}
+
 }  // namespace

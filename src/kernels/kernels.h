@@ -60,6 +60,24 @@ constexpr int kMaxScalars = 3;
 // inputs from memory (a fused expression's tiles: src/core/expr.cc).
 enum StoreMode : int { kPlainStores = 0, kStreamStores = 1, kStreamAndPrefetch = 2, kPlainAndPrefetch = 3 };
 
+// Whether a row's streamed stores to `o` would trail its loads from `in` at
+// an offset within a 4 KiB page that makes the loads wait ("4K aliasing":
+// by their low 12 address bits the next loads look like reads of the lines
+// just stored); the row loops then store plainly (RowStores, rows-inl.h).
+// AMD EPYC Zen 4 VM, 2026-11-28, 4M-element unary ops, the output d bytes
+// past the input modulo 4 KiB, streamed: float32 neg 0.63 ms at d = 0 and
+// beyond 160, 1.7 ms for d in 40..88 not a multiple of 32, 0.84 ms in
+// 104..152; float32 hardswish (a division: loads run further ahead) 0.65 ->
+// 3.8 ms at 40..88, 2.2 at 112; float64 hardswish 1.8 -> 7.6 ms at 48. Plain
+// stores there: 0.9-1.1 ms (neg), 1.0-1.2 (hardswish). Multiples of 32 and
+// d below 32 cost 0-30% streamed, less than plain stores do. numpy's and
+// PyTorch's allocators give such offsets often (a float64 array at 16 mod
+// 64 and its result at 64 mod 4096: d = 48).
+inline bool StoreTrailsLoad(const void* o, const void* in) {
+  const uintptr_t d = (reinterpret_cast<uintptr_t>(o) - reinterpret_cast<uintptr_t>(in)) & 4095;
+  return d > 32 && d < 160 && d % 32 != 0;
+}
+
 // A row kernel: `rows` rows of n elements, row r of operand k at ptr[k] +
 // r * step[k] bytes (step is read only when rows > 1: one row may pass
 // nullptr). ptr[0] is the output, contiguous along its rows; ptr[1..] the

@@ -47,6 +47,18 @@ HWY_INLINE bool Prefetches(StoreMode stores) {
 // Whether `stores` streams.
 HWY_INLINE bool Streams(StoreMode stores) { return stores == kStreamStores || stores == kStreamAndPrefetch; }
 
+// `stores` for one row, its contiguous inputs a, b, c (nullptr: none or
+// repeated): plain stores (fetching ahead as streaming would, for the ops
+// that ask) where a streamed store would trail a load (StoreTrailsLoad,
+// kernels.h).
+HWY_INLINE StoreMode RowStores(StoreMode stores, const void* o, const void* a,
+                               const void* b = nullptr, const void* c = nullptr) {
+  if (!Streams(stores)) return stores;
+  const bool alias = (a != nullptr && StoreTrailsLoad(o, a)) || (b != nullptr && StoreTrailsLoad(o, b)) ||
+                     (c != nullptr && StoreTrailsLoad(o, c));
+  return alias ? kPlainAndPrefetch : stores;
+}
+
 constexpr int64_t kPrefetchBytes = 4096;
 template <typename T>
 HWY_INLINE void PrefetchAhead(const T* p) {
@@ -115,6 +127,8 @@ HWY_INLINE void ForEachRow(int64_t rows, char* const* p, const int64_t* step, co
 
 template <int SA, int SB, typename TO, typename TI, class F>
 HWY_INLINE void Loop2(int64_t n, TO* o, const TI* a, const TI* b, const F& f, StoreMode stores) {
+  // (Outputs of another width drift through the inputs' page offsets.)
+  if constexpr (sizeof(TO) == sizeof(TI)) stores = RowStores(stores, o, SA == 1 ? a : nullptr, SB == 1 ? b : nullptr);
   const bool stream = Streams(stores);
   const bool prefetch = Prefetches<F>(stores);
   // Fetches the contiguous inputs' lines ahead of element j.
@@ -262,6 +276,7 @@ HWY_INLINE void UnaryLoop(int64_t n, TO* o, const TI* a, unsigned bcast, const F
     for (int64_t i = 0; i < n; ++i) o[i] = v;
     return;
   }
+  if constexpr (sizeof(TO) == sizeof(TI)) stores = RowStores(stores, o, a);
   int64_t i = 0;
   const bool prefetch = Prefetches<F>(stores);
   if constexpr (F::kVec && std::is_same_v<TO, TI> && HasBlock<F>::value) {
@@ -386,6 +401,9 @@ HWY_INLINE void TernaryVecRow(int64_t n, char* const* p, unsigned bcast, const F
   const TC* const ap = a.p;
   const TI *const bp = b.p, *const cp = c.p;
   const int64_t am = a.mask, bm = b.mask, cm = c.mask;
+  if constexpr (sizeof(TO) == sizeof(TI))
+    stores = RowStores(stores, o, am != 0 && sizeof(TC) == sizeof(TO) ? ap : nullptr,
+                       bm != 0 ? bp : nullptr, cm != 0 ? cp : nullptr);
   auto at = [&](int64_t j) {
     return f.Vec(d, f.First(d, ap + (j & am)), hn::LoadU(d, bp + (j & bm)),
                  hn::LoadU(d, cp + (j & cm)));
