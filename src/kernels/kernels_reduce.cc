@@ -214,6 +214,61 @@ HWY_INLINE void BlockSum(const T* HWY_RESTRICT x, int64_t n, F f, ReduceAcc* acc
   }
 }
 
+// FoldLanes of one vector's lanes: lane j += lane j + w for w = N/2, ..., 1
+// (halves added), then lane 0.
+template <class D>
+HWY_INLINE double FoldVec(D d, hn::Vec<D> v) {
+#if HWY_TARGET == HWY_SCALAR
+  (void)d;
+  return hn::GetLane(v);
+#else
+  if constexpr (hn::MaxLanes(d) == 1) {
+    return hn::GetLane(v);
+  } else {
+    const hn::Half<D> dh;
+    return FoldVec(dh, hn::Add(hn::LowerHalf(dh, v), hn::UpperHalf(dh, v)));
+  }
+#endif
+}
+
+// BlockSum of float32 elements (kNan: NaN taken as 0) in float64 vectors:
+// lane j of the kReduceLanes is lane j % N of accumulator j / N, so each
+// lane adds the same elements in the same order as BlockSum's, with the
+// same bits, but the accumulators' chains interleave in program order. As
+// BlockSum compiled them (GCC 12: each group of lanes summed through the
+// whole block before the next group), one chain ran at a time: AMD EPYC
+// Zen 4 VM, sum of a float32 (1024,4096), 0.71 ms against PyTorch's 0.22.
+template <bool kNan>
+HWY_INLINE void BlockSumF32(const float* HWY_RESTRICT x, int64_t n, ReduceAcc* acc) {
+  const hn::ScalableTag<double> dd;
+  const hn::Rebind<float, decltype(dd)> df;
+  constexpr size_t N = hn::MaxLanes(dd);
+  static_assert(kReduceLanes % N == 0, "whole vectors of lanes");
+  constexpr size_t kV = kReduceLanes / N;
+  hn::Vec<decltype(dd)> s[kV];
+  for (size_t v = 0; v < kV; ++v) s[v] = hn::Zero(dd);
+  int64_t i = 0;
+#pragma GCC unroll 16
+  for (; i + kReduceLanes <= n; i += kReduceLanes) {
+    for (size_t v = 0; v < kV; ++v) {
+      auto xf = hn::LoadU(df, x + i + static_cast<int64_t>(v * N));
+      if constexpr (kNan) xf = hn::IfThenZeroElse(hn::IsNaN(xf), xf);
+      s[v] = hn::Add(s[v], hn::PromoteTo(dd, xf));
+    }
+  }
+  if (i == n) {  // a whole number of lane rows (every full block): fold in registers
+    for (size_t w = kV / 2; w >= 1; w /= 2) {
+      for (size_t v = 0; v < w; ++v) s[v] = hn::Add(s[v], s[v + w]);
+    }
+    AddCompensated(acc, FoldVec(dd, s[0]));
+    return;
+  }
+  HWY_ALIGN double lane[kReduceLanes];
+  for (size_t v = 0; v < kV; ++v) hn::Store(s[v], dd, lane + v * N);
+  for (int j = 0; i + j < n; ++j) lane[j] += static_cast<double>(kNan ? ZeroNan(x[i + j]) : x[i + j]);
+  AddCompensated(acc, FoldLanes(lane));
+}
+
 template <typename T, class F>
 HWY_INLINE void RunSumOf(const T* x, int64_t n, ReduceAcc* acc, F f) {
   for (int64_t b = 0; b < n; b += kReduceBlock) BlockSum(x + b, n - b < kReduceBlock ? n - b : kReduceBlock, f, acc);
@@ -270,7 +325,10 @@ template <ReduceKind K, typename T>
 void Run(const void* xv, int64_t n, int64_t first, double center, ReduceAcc* acc) {
   const T* HWY_RESTRICT x = static_cast<const T*>(xv);
   if constexpr (K == kRSum || K == kRNanSum) {
-    if constexpr (kIsFloat<T>) {
+    if constexpr (std::is_same_v<T, float>) {
+      for (int64_t b = 0; b < n; b += kReduceBlock)
+        BlockSumF32<K == kRNanSum>(x + b, n - b < kReduceBlock ? n - b : kReduceBlock, acc);
+    } else if constexpr (kIsFloat<T>) {
       if (K == kRNanSum) {
         RunSumOf(x, n, acc, [](T v) { return static_cast<double>(ZeroNan(v)); });
       } else {
