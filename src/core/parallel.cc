@@ -129,14 +129,18 @@ void NoteStalls(int64_t start, const CallerShare& me, size_t nchunks, int64_t en
 //   0.63x and 0.65x PyTorch's two threads.
 // The rule starts at the 10 us that held on both and moves a quarter of the
 // way to 1.5 times each marginal op's observed cost per thread (its time on
-// T threads minus a T-th of its time alone), within [2, 20] us. Only ops
+// T threads minus a T-th of its time alone), within [2, 10] us: never above
+// the fixed 10 us, because ops that run at once on several host threads
+// (or a busy machine) look dear and would otherwise keep later ops, which
+// do gain from threads, on one (found by the Rust binding's scheduler test,
+// whose 30 us op then stayed serial). Only ops
 // within 4x of the floor teach it: a large op that does not scale (memory
 // bound) says nothing about what a thread costs. So that the rule can
 // learn downward where no op is yet long enough to be threaded, one op in
 // kExploreEvery of those up to 2x below the threshold runs on two threads
 // (ThreadsForTime): where threads cost more, that op is up to about a
 // fifth slower, once in so many.
-constexpr double kStartThreadNs = 10000, kMinThreadNs = 2000, kMaxThreadNs = 20000;
+constexpr double kStartThreadNs = 10000, kMinThreadNs = 2000, kMaxThreadNs = 10000;
 constexpr uint32_t kExploreEvery = 16;
 std::atomic<double> g_thread_ns{kStartThreadNs};
 std::atomic<uint32_t> g_explore{0};

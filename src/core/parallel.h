@@ -33,7 +33,7 @@ inline size_t ChunkCount(int threads) { return threads <= 1 ? 1 : static_cast<si
 int ThreadsForTime(double ns, int most);
 
 // The time each thread of an op must bring (ns): learned from the threaded
-// ops that ran so far (NoteThreadedTime), between 2 and 20 us.
+// ops that ran so far (NoteThreadedTime), between 2 and 10 us.
 double ThreadNs();
 // Tells the rule how a threaded op went: estimated `alone_ns` on one thread
 // (ThreadsForTime's `ns`), `took_ns` on `threads` OpenMP threads.
