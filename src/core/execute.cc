@@ -364,6 +364,19 @@ bool PlanShortRows(const Plan& p, ShortRows* s) {
                  : s->period[k] <= max_rows                 ? RowInput::kOnce
                                                             : RowInput::kEachTile;
   }
+  // An input laid out row by row for every tile (one value a row under
+  // rows of 7: 2 stores a row) costs more than the kernel's own masked
+  // vector a row, where it has one (ShortRowBytes) and some input is read
+  // along the rows. AMD EPYC Zen 4 VM, float32 (585,1) + (1,7): 933 ns laid
+  // out against 508 ns for a same-shape add of 4096 elements.
+  if (n0 * static_cast<int64_t>(Size(p, 0)) <= p.short_row_bytes) {
+    bool each_tile = false, along = false;
+    for (int k = 1; k < p.nops; ++k) {
+      each_tile |= s->kind[k] == RowInput::kEachTile;
+      along |= p.stride[k][0] != 0;
+    }
+    if (each_tile && along) return false;
+  }
   // Rows per tile: a multiple of every laid-once input's period (the
   // longest periods are laid out per tile instead until they fit).
   int64_t lcm;

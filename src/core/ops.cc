@@ -355,6 +355,7 @@ __attribute__((noinline)) bc_tensor* RunSmallBroadcast(const OpArgs& a, bc_tenso
     p.dtype[k] = p.ktype[k] = p.via[k] = k == 0 ? out_dtype : OperandKernelDtype(a, k - 1, kd);
   }
   p.kernel = kernel;
+  if (fused == nullptr) p.short_row_bytes = ShortRowBytes(a.op, kd, WantsAlpha(a));
   for (int k = 0; k < kMaxScalars; ++k) p.scalar[k] = scalar[k];
   Execute(p, ctx);
   fresh.release();
@@ -575,6 +576,7 @@ __attribute__((noinline)) bc_tensor* RunGeneral(const OpArgs& a, bc_tensor* out,
     p.kernel = fused;
   } else {
     p.kernel = KernelOf(run, types.in);
+    p.short_row_bytes = ShortRowBytes(run.op, types.in, WantsAlpha(run));
   }
   Execute(p, *a.ctx);
   fresh.release();

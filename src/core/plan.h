@@ -37,6 +37,9 @@ struct Plan {
   bc_dtype ktype[4];  // dtype the kernel reads or writes for each operand
   bc_dtype via[4];    // dtype each value is rounded through on conversion (else ktype)
   RowKernel kernel = nullptr;  // the op on the kernel dtypes (ktype)
+  // Rows of up to this many bytes the kernel takes as one masked vector
+  // each (ShortRowBytes; 0: none): the executor need not lay them out.
+  int short_row_bytes = 0;
   double scalar[kMaxScalars] = {1, 0, 0};  // alpha or value; a unary op's parameters
   // Whether the output may bypass the cache (it aliases no input), and the
   // bytes the op moves (output plus each input's own elements): Execute

@@ -17,21 +17,32 @@ std::atomic<void (*)(float*, const int64_t*, int64_t)> g_int64_to_f32_fn{nullptr
 std::atomic<void (*)(float*, const void*, int64_t, bc_dtype)> g_int_to_f32_fn{nullptr};
 std::atomic<void (*)(void*, const void*, int64_t)> g_stream_bytes_fn{nullptr};
 
+namespace {
+
+const KernelTable* TableOf(bc_dtype dtype) {
+  switch (dtype) {
+    case BC_FLOAT32: return FloatKernels();
+    case BC_FLOAT64: return DoubleKernels();
+    case BC_FLOAT16:
+    case BC_BFLOAT16: return HalfKernels();
+    case BC_INT32:
+    case BC_INT64: return WideIntKernels();
+    case BC_INT8:
+    case BC_INT16: return ShortIntKernels();
+    default: return SmallIntKernels();
+  }
+}
+
+}  // namespace
+
 RowKernel FindKernel(int op, bc_dtype dtype, bool alpha) {
   if (op < 0 || op >= kNumTableOps || !ValidDtype(dtype)) return nullptr;
-  const KernelTable* t;
-  switch (dtype) {
-    case BC_FLOAT32: t = FloatKernels(); break;
-    case BC_FLOAT64: t = DoubleKernels(); break;
-    case BC_FLOAT16:
-    case BC_BFLOAT16: t = HalfKernels(); break;
-    case BC_INT32:
-    case BC_INT64: t = WideIntKernels(); break;
-    case BC_INT8:
-    case BC_INT16: t = ShortIntKernels(); break;
-    default: t = SmallIntKernels(); break;
-  }
-  return t->fn[op][alpha ? 1 : 0][dtype];
+  return TableOf(dtype)->fn[op][alpha ? 1 : 0][dtype];
+}
+
+int ShortRowBytes(int op, bc_dtype dtype, bool alpha) {
+  if (op < 0 || op >= kNumTableOps || !ValidDtype(dtype)) return 0;
+  return TableOf(dtype)->short_row_bytes[op][alpha ? 1 : 0][dtype];
 }
 
 void ResetKernelDispatch() {

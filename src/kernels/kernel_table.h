@@ -11,6 +11,10 @@ namespace bcast {
 // fn[op][alpha][dtype]: alpha selects the scaled form of add/sub.
 struct KernelTable {
   RowKernel fn[kNumTableOps][2][kNumDtypes];
+  // Bytes up to which a binary kernel takes a row as one masked vector
+  // itself (BinaryRow; 0: it does not), so that the executor need not lay
+  // short rows out (ShortRowBytes).
+  uint8_t short_row_bytes[kNumTableOps][2][kNumDtypes];
 };
 
 // Each kernels_*.cc unit holds the kernels of some dtypes: the best enabled

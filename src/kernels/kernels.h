@@ -96,6 +96,10 @@ using RowKernel = void (*)(int64_t n, int64_t rows, char* const* ptr, const int6
 // for the best enabled SIMD target, or nullptr when the table has none.
 // `alpha`: the scaled form of add/sub (alpha != 1).
 RowKernel FindKernel(int op, bc_dtype dtype, bool alpha);
+// The bytes up to which FindKernel's kernel takes each row of a block as
+// one masked vector itself (binary float32/float64 ops with a vector form on
+// AVX2 and AVX3), else 0: the executor then need not lay short rows out.
+int ShortRowBytes(int op, bc_dtype dtype, bool alpha);
 
 // Converts n contiguous elements between float32 and bfloat16 or float16 (round to
 // nearest even, NaN stays NaN), with streaming stores if `stream`, or from an

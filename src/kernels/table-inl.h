@@ -93,6 +93,24 @@ constexpr RowKernel BinaryEntry() {
   }
 }
 
+// BinaryEntry's kernel's masked rows (see BinaryRow): the bytes of one
+// vector where it takes rows of up to that many bytes a masked vector each,
+// else 0.
+template <template <typename> class F, Promotion P, DtypeSet S, bc_dtype D>
+constexpr uint8_t BinaryShortRowBytes() {
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3
+  if constexpr (std::is_same_v<F<float>, NoAlpha<float>> || !NeedsKernel(P, S, D) || kHalf<D> ||
+                D == BC_BOOL || P == kCompare || P == kLogical) {
+    return 0;
+  } else {
+    using T = ValueOf<D>;
+    return F<T>::kVec && kFloat<T> ? static_cast<uint8_t>(hn::MaxLanes(hn::ScalableTag<T>()) * sizeof(T)) : 0;
+  }
+#else
+  return 0;
+#endif
+}
+
 template <template <typename> class F, DtypeSet S, bc_dtype D, bool kWhere>
 constexpr RowKernel TernaryEntry() {
   if constexpr (!InDtypeSet(S, D)) {
@@ -134,7 +152,9 @@ template <bc_dtype D>
 constexpr void FillKernels(KernelTable* t) {
 #define BCAST_BINARY_OP(Id, value, name, promotion, dtypes, kernel, Functor, AlphaFunctor, doc) \
   t->fn[value][0][D] = BinaryEntry<Functor, promotion, dtypes, D>();                           \
-  t->fn[value][1][D] = BinaryEntry<AlphaFunctor, promotion, dtypes, D>();
+  t->fn[value][1][D] = BinaryEntry<AlphaFunctor, promotion, dtypes, D>();                      \
+  t->short_row_bytes[value][0][D] = BinaryShortRowBytes<Functor, promotion, dtypes, D>();      \
+  t->short_row_bytes[value][1][D] = BinaryShortRowBytes<AlphaFunctor, promotion, dtypes, D>();
 #define BCAST_TERNARY_OP(Id, name, dtypes, kernel, Functor, operands, doc) \
   t->fn[k##Id][0][D] = TernaryEntry<Functor, dtypes, D, k##Id == kWhere>();
 #define BCAST_UNARY_OP(Id, value, name, promotion, dtypes, kernel, Functor, params, doc) \
