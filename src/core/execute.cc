@@ -364,18 +364,26 @@ bool PlanShortRows(const Plan& p, ShortRows* s) {
                  : s->period[k] <= max_rows                 ? RowInput::kOnce
                                                             : RowInput::kEachTile;
   }
-  // An input laid out row by row for every tile (one value a row under
-  // rows of 7: 2 stores a row) costs more than the kernel's own masked
+  // An input laid out row by row for every tile (a column under rows of 7:
+  // two 16-byte stores a row) can cost more than the kernel's own masked
   // vector a row, where it has one (ShortRowBytes) and some input is read
-  // along the rows. AMD EPYC Zen 4 VM, float32 (585,1) + (1,7): 933 ns laid
-  // out against 508 ns for a same-shape add of 4096 elements.
-  if (n0 * static_cast<int64_t>(Size(p, 0)) <= p.short_row_bytes) {
-    bool each_tile = false, along = false;
+  // along the rows. AMD EPYC Zen 4 VM, 1 thread, against laying out:
+  // - float32 (585,1) + (1,7) 0.91 -> 0.72 us, (10000,1) + (1,7) 11.5 ->
+  //   9.6 us (no input read in place: taken);
+  // - float32 (10000,7) * (10000,1) 13.1 -> 14.6-16.6 us (one input in
+  //   place, whose long rows the kernel runs fast: left to the layout);
+  // - float64 (100000,5) * (100000,1) 215 -> 122 us (40-byte rows, three
+  //   stores each: taken);
+  // - float32 (100000,3) * (100000,1) 72 -> 98 us (one store a row: left).
+  const int64_t row_bytes = n0 * static_cast<int64_t>(Size(p, 0));
+  if (row_bytes > 16 && row_bytes <= p.short_row_bytes) {
+    bool each_tile = false, along = false, in_place = false;
     for (int k = 1; k < p.nops; ++k) {
       each_tile |= s->kind[k] == RowInput::kEachTile;
+      in_place |= s->kind[k] == RowInput::kInPlace;
       along |= p.stride[k][0] != 0;
     }
-    if (each_tile && along) return false;
+    if (each_tile && along && (!in_place || row_bytes > 32)) return false;
   }
   // Rows per tile: a multiple of every laid-once input's period (the
   // longest periods are laid out per tile instead until they fit).
