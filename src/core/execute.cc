@@ -1084,7 +1084,6 @@ void Execute(Plan& p, const bc_ctx& ctx) {
   const bool convert = NeedsConversion(p);
   int64_t begin = 0;
   double alone_ns = 0;  // the op's estimated time on one thread (0: not timed)
-  const int64_t start = NowNs();
   const int64_t threads = ChooseThreads(p, ctx, convert, numel, &begin, &alone_ns);
   if (threads <= 1) {
     RunRange(p, convert, begin, numel);
@@ -1100,10 +1099,13 @@ void Execute(Plan& p, const bc_ctx& ctx) {
   int64_t chunk = (rest + nchunks - 1) / nchunks;
   chunk = (chunk + 63) / 64 * 64;
   RangeTask task{&p, convert, begin, numel, chunk};
+  const int64_t start = NowNs();
   const int ran = ParallelChunks(ctx, static_cast<int>(threads),
                                  static_cast<size_t>((rest + chunk - 1) / chunk), RunChunk, &task);
-  if (ran > 1 && alone_ns > 0)
-    NoteThreadedTime(alone_ns, static_cast<double>(NowNs() - start), ran);
+  if (ran > 1 && alone_ns > 0) {  // the probe's time (on the caller) and the threads'
+    const double probe_ns = alone_ns * static_cast<double>(begin) / static_cast<double>(numel);
+    NoteThreadedTime(alone_ns, probe_ns + static_cast<double>(NowNs() - start), ran);
+  }
 }
 
 }  // namespace bcast

@@ -214,23 +214,6 @@ HWY_INLINE void BlockSum(const T* HWY_RESTRICT x, int64_t n, F f, ReduceAcc* acc
   }
 }
 
-// FoldLanes of one vector's lanes: lane j += lane j + w for w = N/2, ..., 1
-// (halves added), then lane 0.
-template <class D>
-HWY_INLINE double FoldVec(D d, hn::Vec<D> v) {
-#if HWY_TARGET == HWY_SCALAR
-  (void)d;
-  return hn::GetLane(v);
-#else
-  if constexpr (hn::MaxLanes(d) == 1) {
-    return hn::GetLane(v);
-  } else {
-    const hn::Half<D> dh;
-    return FoldVec(dh, hn::Add(hn::LowerHalf(dh, v), hn::UpperHalf(dh, v)));
-  }
-#endif
-}
-
 // BlockSum of float32 elements (kNan: NaN taken as 0) in float64 vectors:
 // lane j of the kReduceLanes is lane j % N of accumulator j / N, so each
 // lane adds the same elements in the same order as BlockSum's, with the
@@ -255,13 +238,6 @@ HWY_INLINE void BlockSumF32(const float* HWY_RESTRICT x, int64_t n, ReduceAcc* a
       if constexpr (kNan) xf = hn::IfThenZeroElse(hn::IsNaN(xf), xf);
       s[v] = hn::Add(s[v], hn::PromoteTo(dd, xf));
     }
-  }
-  if (i == n) {  // a whole number of lane rows (every full block): fold in registers
-    for (size_t w = kV / 2; w >= 1; w /= 2) {
-      for (size_t v = 0; v < w; ++v) s[v] = hn::Add(s[v], s[v + w]);
-    }
-    AddCompensated(acc, FoldVec(dd, s[0]));
-    return;
   }
   HWY_ALIGN double lane[kReduceLanes];
   for (size_t v = 0; v < kV; ++v) hn::Store(s[v], dd, lane + v * N);

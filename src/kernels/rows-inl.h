@@ -211,6 +211,16 @@ HWY_NOINLINE void BinaryOneRow(int64_t n, char* const* p, unsigned bcast, const 
   BinaryLoop<F, TO, TI>(n, p, bcast, f, stores);
 }
 
+// The bytes of one vector where BinaryRow<F, TO, TI> takes each row of up
+// to that many bytes as one masked vector (see there), else 0.
+template <class F, typename TO, typename TI>
+constexpr size_t MaskedRowBytes() {
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3
+  if constexpr (F::kVec && std::is_same_v<TO, TI> && kFloat<TI>) return hn::MaxLanes(hn::ScalableTag<TI>()) * sizeof(TI);
+#endif
+  return 0;
+}
+
 // A binary op's row kernel (RowKernel): either input may be one value. On
 // AVX2 and AVX3 the row loop is inlined into it (a call per row cost about
 // 6 ns a row: a 3-D broadcast of 16-wide rows took 4x as long beyond its
@@ -228,7 +238,7 @@ HWY_NOINLINE void BinaryRow(int64_t n, int64_t rows, char* const* p, const int64
            reinterpret_cast<const TI*>(q[2]));
     });
   };
-  if constexpr (F::kVec && std::is_same_v<TO, TI> && (kFloat<TI>)) {
+  if constexpr (MaskedRowBytes<F, TO, TI>() > 0) {
     // Rows of at most one vector (points, RGBA, 16-wide tiles of a 3-D
     // broadcast): one masked vector a row, without the row loop's setup,
     // which cost more than the row itself. Floating lanes only: masked-off

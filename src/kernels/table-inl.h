@@ -93,22 +93,17 @@ constexpr RowKernel BinaryEntry() {
   }
 }
 
-// BinaryEntry's kernel's masked rows (see BinaryRow): the bytes of one
-// vector where it takes rows of up to that many bytes a masked vector each,
-// else 0.
+// BinaryEntry's kernel's masked rows (MaskedRowBytes): only its last form
+// (a functor on float32/float64 lanes) can have them.
 template <template <typename> class F, Promotion P, DtypeSet S, bc_dtype D>
 constexpr uint8_t BinaryShortRowBytes() {
-#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3
   if constexpr (std::is_same_v<F<float>, NoAlpha<float>> || !NeedsKernel(P, S, D) || kHalf<D> ||
                 D == BC_BOOL || P == kCompare || P == kLogical) {
     return 0;
   } else {
     using T = ValueOf<D>;
-    return F<T>::kVec && kFloat<T> ? static_cast<uint8_t>(hn::MaxLanes(hn::ScalableTag<T>()) * sizeof(T)) : 0;
+    return static_cast<uint8_t>(MaskedRowBytes<F<T>, T, T>());
   }
-#else
-  return 0;
-#endif
 }
 
 template <template <typename> class F, DtypeSet S, bc_dtype D, bool kWhere>
